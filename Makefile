@@ -1,0 +1,35 @@
+# inferd: `make run` installs, builds and serves examples/models;
+# `make test` installs, builds and runs every test.
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+HTTP_PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: all deps configure build run test unit-test integration-test bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja: CMakeLists.txt
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR)
+
+run: build
+	$(BUILD_DIR)/inferd --model-repository=examples/models --http-port=$(HTTP_PORT)
+
+unit-test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure
+
+integration-test: build
+	.venv/bin/python -m pytest tests/integration -q $(PYTEST_ARGS)
+
+test: unit-test integration-test
+
+clean:
+	rm -rf $(BUILD_DIR)

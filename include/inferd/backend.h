@@ -1,0 +1,180 @@
+// inferd backend ABI: what a backend shared library implements and what the
+// server offers it. A backend is `libinferd_<name>.so`, found in this order:
+//   <repository>/<model>/<version>/libinferd_<name>.so
+//   <repository>/<model>/libinferd_<name>.so
+//   <backend-directory>/<name>/libinferd_<name>.so
+//
+// The backend exports (all optional except INFERD_ModelInstanceExecute):
+//   INFERD_Error* INFERD_BackendInitialize(INFERD_Backend*);
+//   INFERD_Error* INFERD_BackendFinalize(INFERD_Backend*);
+//   INFERD_Error* INFERD_ModelInitialize(INFERD_Model*);
+//   INFERD_Error* INFERD_ModelFinalize(INFERD_Model*);
+//   INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance*);
+//   INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance*);
+//   INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance*,
+//                                             INFERD_Request** requests,
+//                                             uint32_t request_count);
+// Backend initialize runs once per library, model initialize once per loaded
+// model version, instance initialize once per instance of it; finalize runs in
+// reverse order. An error from an initialize fails the model's load with that
+// error's message.
+//
+// Execute: the server never calls it concurrently for one instance, but does for
+// different instances, of one model or of several. On success the backend owns
+// every request passed in: for each it must send its responses (the last one
+// with INFERD_RESPONSE_COMPLETE_FINAL) and call INFERD_RequestRelease, before or
+// after returning. On error the backend must not have released or answered any
+// request: the server answers each with the error and releases it.
+//
+// All conventions of server.h apply (errors, ownership, no exceptions).
+#ifndef INFERD_BACKEND_H_
+#define INFERD_BACKEND_H_
+
+#include "inferd/server.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define INFERD_BACKEND_API_VERSION_MAJOR 0
+#define INFERD_BACKEND_API_VERSION_MINOR 1
+
+struct INFERD_Backend;
+struct INFERD_Model;
+struct INFERD_ModelInstance;
+struct INFERD_Request;
+struct INFERD_Input;
+struct INFERD_Response;
+struct INFERD_Output;
+
+typedef struct INFERD_Backend INFERD_Backend;
+typedef struct INFERD_Model INFERD_Model;
+typedef struct INFERD_ModelInstance INFERD_ModelInstance;
+typedef struct INFERD_Request INFERD_Request;
+typedef struct INFERD_Input INFERD_Input;
+typedef struct INFERD_Response INFERD_Response;
+typedef struct INFERD_Output INFERD_Output;
+
+// Reports the backend API version the server implements. A backend should
+// refuse to initialize when MAJOR differs from the one it was built with.
+INFERD_EXPORT INFERD_Error* INFERD_BackendApiVersion(uint32_t* major, uint32_t* minor);
+
+// ---------------------------------------------------------------------------
+// Backend
+
+INFERD_EXPORT INFERD_Error* INFERD_BackendName(INFERD_Backend* backend, const char** name);
+// The backend's --backend-config settings as a JSON object of strings; the
+// caller owns *config.
+INFERD_EXPORT INFERD_Error* INFERD_BackendConfig(INFERD_Backend* backend,
+                                                 INFERD_Message** config);
+// Opaque state the backend keeps for itself; the server never reads it.
+INFERD_EXPORT INFERD_Error* INFERD_BackendSetState(INFERD_Backend* backend, void* state);
+INFERD_EXPORT INFERD_Error* INFERD_BackendState(INFERD_Backend* backend, void** state);
+
+// ---------------------------------------------------------------------------
+// Model (one loaded version)
+
+INFERD_EXPORT INFERD_Error* INFERD_ModelName(INFERD_Model* model, const char** name);
+INFERD_EXPORT INFERD_Error* INFERD_ModelVersion(INFERD_Model* model, uint64_t* version);
+// The model's folder, `<repository>/<model>`; the version folder is inside it.
+INFERD_EXPORT INFERD_Error* INFERD_ModelRepositoryPath(INFERD_Model* model, const char** path);
+// The complete model configuration as JSON (as the config endpoint shows it);
+// the caller owns *config.
+INFERD_EXPORT INFERD_Error* INFERD_ModelConfig(INFERD_Model* model, INFERD_Message** config);
+INFERD_EXPORT INFERD_Error* INFERD_ModelBackend(INFERD_Model* model, INFERD_Backend** backend);
+// The server that owns the model, for backends that send requests of their own
+// (business logic scripting) through server.h.
+INFERD_EXPORT INFERD_Error* INFERD_ModelServer(INFERD_Model* model, INFERD_Server** server);
+INFERD_EXPORT INFERD_Error* INFERD_ModelSetState(INFERD_Model* model, void* state);
+INFERD_EXPORT INFERD_Error* INFERD_ModelState(INFERD_Model* model, void** state);
+
+// ---------------------------------------------------------------------------
+// Model instance
+
+// Instance kinds, matching the configuration's instance_group kind.
+typedef enum INFERD_InstanceKind_enum {
+  INFERD_INSTANCE_KIND_AUTO = 0,
+  INFERD_INSTANCE_KIND_GPU = 1,
+  INFERD_INSTANCE_KIND_CPU = 2,
+  INFERD_INSTANCE_KIND_MODEL = 3
+} INFERD_InstanceKind;
+
+// "<group name>_<index>", unique within the model.
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceName(INFERD_ModelInstance* instance,
+                                                     const char** name);
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceKind(INFERD_ModelInstance* instance,
+                                                     INFERD_InstanceKind* kind);
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceDeviceId(INFERD_ModelInstance* instance,
+                                                         int32_t* device_id);
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceModel(INFERD_ModelInstance* instance,
+                                                      INFERD_Model** model);
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceSetState(INFERD_ModelInstance* instance,
+                                                         void* state);
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceState(INFERD_ModelInstance* instance,
+                                                      void** state);
+
+// ---------------------------------------------------------------------------
+// Requests (owned by the backend inside execute, until released)
+
+INFERD_EXPORT INFERD_Error* INFERD_RequestId(INFERD_Request* request, const char** id);
+INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request, uint64_t* id);
+INFERD_EXPORT INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags);
+INFERD_EXPORT INFERD_Error* INFERD_RequestInputCount(INFERD_Request* request, uint32_t* count);
+// Inputs by position or by name; NOT_FOUND for an unknown name. The input lives
+// as long as the request.
+INFERD_EXPORT INFERD_Error* INFERD_RequestInputByIndex(INFERD_Request* request, uint32_t index,
+                                                       INFERD_Input** input);
+INFERD_EXPORT INFERD_Error* INFERD_RequestInput(INFERD_Request* request, const char* name,
+                                                INFERD_Input** input);
+// The outputs the client asked for (every configured output when it named none).
+INFERD_EXPORT INFERD_Error* INFERD_RequestOutputCount(INFERD_Request* request, uint32_t* count);
+INFERD_EXPORT INFERD_Error* INFERD_RequestOutputName(INFERD_Request* request, uint32_t index,
+                                                     const char** name);
+// Hands the request back to the server; the backend must not touch it after.
+// `flags` is INFERD_REQUEST_RELEASE_ALL.
+INFERD_EXPORT INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags);
+
+// Input properties. `shape` includes the batch dimension when the model batches;
+// `byte_size` is the sum over the input's buffers.
+INFERD_EXPORT INFERD_Error* INFERD_InputProperties(INFERD_Input* input, const char** name,
+                                                   INFERD_DataType* datatype,
+                                                   const int64_t** shape, uint32_t* dim_count,
+                                                   uint64_t* byte_size, uint32_t* buffer_count);
+// One of the input's buffers; the memory stays valid until the request is released.
+INFERD_EXPORT INFERD_Error* INFERD_InputBuffer(INFERD_Input* input, uint32_t index,
+                                               const void** buffer, uint64_t* byte_size,
+                                               INFERD_MemoryType* memory_type,
+                                               int64_t* memory_type_id);
+
+// ---------------------------------------------------------------------------
+// Responses
+
+// A new response to `request`; the backend owns it until it sends or deletes it.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseNew(INFERD_Response** response,
+                                               INFERD_Request* request);
+INFERD_EXPORT INFERD_Error* INFERD_ResponseDelete(INFERD_Response* response);
+// Adds an output tensor. An output the client did not ask for is accepted and
+// dropped (its buffer is scratch memory). The output lives as long as the response.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseOutput(INFERD_Response* response,
+                                                  INFERD_Output** output, const char* name,
+                                                  INFERD_DataType datatype,
+                                                  const int64_t* shape, uint32_t dim_count);
+// Memory for an output's data, `byte_size` bytes, obtained from the client's
+// allocator. *memory_type and *memory_type_id say where the backend prefers it
+// and, on return, where it is.
+INFERD_EXPORT INFERD_Error* INFERD_OutputBuffer(INFERD_Output* output, void** buffer,
+                                                uint64_t byte_size,
+                                                INFERD_MemoryType* memory_type,
+                                                int64_t* memory_type_id);
+// Sends the response and frees it. Takes ownership of `error` (may be NULL); a
+// response with an error carries no outputs. Send a request's responses before
+// releasing the request. `flags` may hold
+// INFERD_RESPONSE_COMPLETE_FINAL.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseSend(INFERD_Response* response, uint32_t flags,
+                                                INFERD_Error* error);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // INFERD_BACKEND_H_

@@ -1,0 +1,342 @@
+// inferd in-process server API: a stable C ABI.
+//
+// Everything a frontend (HTTP, gRPC) or an embedding application needs: create
+// and stop a server, ask for health and metadata, read model configuration and
+// the repository index, and run inference asynchronously.
+//
+// Conventions, once for the whole header:
+// - A function returning INFERD_Error* returns NULL on success. A non-NULL error
+//   is owned by the caller, who frees it with INFERD_ErrorDelete.
+// - Objects created by an INFERD_*New function are owned by the caller and freed
+//   with the matching INFERD_*Delete, unless a function says it takes ownership.
+// - Strings returned through `const char**` live as long as the object they were
+//   read from, unless stated otherwise.
+// - Every function may be called from any thread. Callbacks run on server threads
+//   and must not block for long.
+// - No C++ exception crosses this boundary.
+#ifndef INFERD_SERVER_H_
+#define INFERD_SERVER_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define INFERD_EXPORT __attribute__((visibility("default")))
+#else
+#define INFERD_EXPORT
+#endif
+
+// A change of MAJOR breaks compatibility; MINOR only adds functions.
+#define INFERD_API_VERSION_MAJOR 0
+#define INFERD_API_VERSION_MINOR 1
+
+struct INFERD_Error;
+struct INFERD_Message;
+struct INFERD_ServerOptions;
+struct INFERD_Server;
+struct INFERD_InferenceRequest;
+struct INFERD_InferenceResponse;
+struct INFERD_ResponseAllocator;
+
+typedef struct INFERD_Error INFERD_Error;
+typedef struct INFERD_Message INFERD_Message;
+typedef struct INFERD_ServerOptions INFERD_ServerOptions;
+typedef struct INFERD_Server INFERD_Server;
+typedef struct INFERD_InferenceRequest INFERD_InferenceRequest;
+typedef struct INFERD_InferenceResponse INFERD_InferenceResponse;
+typedef struct INFERD_ResponseAllocator INFERD_ResponseAllocator;
+
+// Reports the API version this library implements.
+INFERD_EXPORT INFERD_Error* INFERD_ApiVersion(uint32_t* major, uint32_t* minor);
+
+// ---------------------------------------------------------------------------
+// Data types and memory
+
+// Tensor element types: the KServe v2 datatypes.
+typedef enum INFERD_DataType_enum {
+  INFERD_TYPE_INVALID = 0,
+  INFERD_TYPE_BOOL,
+  INFERD_TYPE_UINT8,
+  INFERD_TYPE_UINT16,
+  INFERD_TYPE_UINT32,
+  INFERD_TYPE_UINT64,
+  INFERD_TYPE_INT8,
+  INFERD_TYPE_INT16,
+  INFERD_TYPE_INT32,
+  INFERD_TYPE_INT64,
+  INFERD_TYPE_FP16,
+  INFERD_TYPE_FP32,
+  INFERD_TYPE_FP64,
+  INFERD_TYPE_BYTES,
+  INFERD_TYPE_BF16
+} INFERD_DataType;
+
+// The protocol name of `datatype` ("FP32", "BYTES", ...); a static string.
+INFERD_EXPORT const char* INFERD_DataTypeString(INFERD_DataType datatype);
+// The datatype named `name`, or INFERD_TYPE_INVALID.
+INFERD_EXPORT INFERD_DataType INFERD_StringToDataType(const char* name);
+// Bytes per element; 0 for BYTES (variable) and INVALID.
+INFERD_EXPORT uint32_t INFERD_DataTypeByteSize(INFERD_DataType datatype);
+
+// Where a buffer lives. Only CPU memory is served today; the others exist so
+// GPU backends and CUDA shared memory fit without an ABI change.
+typedef enum INFERD_MemoryType_enum {
+  INFERD_MEMORY_CPU = 0,
+  INFERD_MEMORY_CPU_PINNED,
+  INFERD_MEMORY_GPU
+} INFERD_MemoryType;
+
+// ---------------------------------------------------------------------------
+// Errors
+
+// Error codes. Each maps to one HTTP status and one gRPC status code.
+typedef enum INFERD_Error_Code_enum {
+  INFERD_ERROR_UNKNOWN = 0,    // HTTP 400, gRPC UNKNOWN
+  INFERD_ERROR_INTERNAL,       // HTTP 500, gRPC INTERNAL
+  INFERD_ERROR_NOT_FOUND,      // HTTP 404, gRPC NOT_FOUND
+  INFERD_ERROR_INVALID_ARG,    // HTTP 400, gRPC INVALID_ARGUMENT
+  INFERD_ERROR_UNAVAILABLE,    // HTTP 503, gRPC UNAVAILABLE
+  INFERD_ERROR_UNSUPPORTED,    // HTTP 501, gRPC UNIMPLEMENTED
+  INFERD_ERROR_ALREADY_EXISTS, // HTTP 400, gRPC ALREADY_EXISTS
+  INFERD_ERROR_CANCELLED       // HTTP 400, gRPC CANCELLED
+} INFERD_Error_Code;
+
+// A new error; the caller owns it. `msg` is copied.
+INFERD_EXPORT INFERD_Error* INFERD_ErrorNew(INFERD_Error_Code code, const char* msg);
+INFERD_EXPORT void INFERD_ErrorDelete(INFERD_Error* error);
+INFERD_EXPORT INFERD_Error_Code INFERD_ErrorCode(INFERD_Error* error);
+// The code's name ("NOT_FOUND", ...); a static string.
+INFERD_EXPORT const char* INFERD_ErrorCodeString(INFERD_Error* error);
+// The message; lives as long as `error`.
+INFERD_EXPORT const char* INFERD_ErrorMessage(INFERD_Error* error);
+
+// ---------------------------------------------------------------------------
+// Messages: JSON documents returned by the server (metadata, config, index).
+
+// Points *base at the JSON text (not NUL-terminated) and sets *byte_size. The
+// text lives as long as `message`.
+INFERD_EXPORT INFERD_Error* INFERD_MessageSerializeToJson(INFERD_Message* message,
+                                                          const char** base, size_t* byte_size);
+INFERD_EXPORT INFERD_Error* INFERD_MessageDelete(INFERD_Message* message);
+
+// ---------------------------------------------------------------------------
+// Server options
+
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsNew(INFERD_ServerOptions** options);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsDelete(INFERD_ServerOptions* options);
+// Adds a model repository folder; may be called several times.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddModelRepositoryPath(INFERD_ServerOptions* options,
+                                                                      const char* path);
+// The folder holding <backend>/libinferd_<backend>.so.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendDirectory(INFERD_ServerOptions* options,
+                                                                   const char* path);
+// A backend setting (--backend-config <backend>,<setting>=<value>), handed to
+// that backend through INFERD_BackendConfig.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOptions* options,
+                                                                const char* backend_name,
+                                                                const char* setting,
+                                                                const char* value);
+// How long INFERD_ServerStop waits for in-flight requests.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options,
+                                                               uint32_t seconds);
+// When false, a model without config.pbtxt may have its configuration completed
+// by its backend. Default true.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* options,
+                                                                    bool strict);
+// Logging: verbose level (0 = off) and whether info, warning and error lines print.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptions* options,
+                                                              int level);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogInfo(INFERD_ServerOptions* options, bool on);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogWarn(INFERD_ServerOptions* options, bool on);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogError(INFERD_ServerOptions* options, bool on);
+
+// ---------------------------------------------------------------------------
+// Server
+
+// Creates a server and loads the models of its repositories. A model that fails
+// to load does not fail creation: it stays UNAVAILABLE with its reason (see the
+// repository index). Creation fails only when the server as a whole cannot run,
+// e.g. a repository folder that does not exist. On success the caller owns
+// *server and frees it with INFERD_ServerDelete.
+INFERD_EXPORT INFERD_Error* INFERD_ServerNew(INFERD_Server** server, INFERD_ServerOptions* options);
+// Stops (if not stopped) and frees the server.
+INFERD_EXPORT INFERD_Error* INFERD_ServerDelete(INFERD_Server* server);
+// Stops accepting inference, waits up to the exit timeout for in-flight requests,
+// then unloads every model. Returns an UNAVAILABLE error if requests were still
+// in flight when the timeout ran out.
+INFERD_EXPORT INFERD_Error* INFERD_ServerStop(INFERD_Server* server);
+
+INFERD_EXPORT INFERD_Error* INFERD_ServerIsLive(INFERD_Server* server, bool* live);
+// Ready: not stopping, and every model the repository asks for is READY.
+INFERD_EXPORT INFERD_Error* INFERD_ServerIsReady(INFERD_Server* server, bool* ready);
+// {"name", "version", "extensions": [...]}. The caller owns *metadata.
+INFERD_EXPORT INFERD_Error* INFERD_ServerMetadata(INFERD_Server* server, INFERD_Message** metadata);
+
+// Model queries. `model_version` -1 means the model's latest READY version.
+// An unknown model or version gives NOT_FOUND.
+INFERD_EXPORT INFERD_Error* INFERD_ServerModelIsReady(INFERD_Server* server, const char* model_name,
+                                                      int64_t model_version, bool* ready);
+// {"name", "versions", "platform", "inputs", "outputs"}; the caller owns *metadata.
+INFERD_EXPORT INFERD_Error* INFERD_ServerModelMetadata(INFERD_Server* server,
+                                                       const char* model_name,
+                                                       int64_t model_version,
+                                                       INFERD_Message** metadata);
+// The model's complete configuration as JSON, as Triton renders it.
+INFERD_EXPORT INFERD_Error* INFERD_ServerModelConfig(INFERD_Server* server, const char* model_name,
+                                                     int64_t model_version,
+                                                     INFERD_Message** config);
+
+// Flags for INFERD_ServerModelIndex.
+typedef enum INFERD_ModelIndexFlag_enum {
+  INFERD_INDEX_FLAG_READY = 1  // only versions that are READY
+} INFERD_ModelIndexFlag;
+// [{"name", "version", "state", "reason"}, ...] for every model the repositories
+// hold, including those that failed to load. The caller owns *index.
+INFERD_EXPORT INFERD_Error* INFERD_ServerModelIndex(INFERD_Server* server, uint32_t flags,
+                                                    INFERD_Message** index);
+
+// ---------------------------------------------------------------------------
+// Response allocator: how the server obtains memory for output tensors, so a
+// frontend can have outputs written straight into its own buffers.
+
+// Called once per output tensor. Set *buffer to `byte_size` bytes of memory
+// (NULL is allowed when byte_size is 0), *buffer_userp to anything the release
+// function needs, and *actual_memory_type / *actual_memory_type_id to where the
+// memory lives. `userp` is the allocator_userp given with the request.
+typedef INFERD_Error* (*INFERD_ResponseAllocatorAllocFn)(
+    INFERD_ResponseAllocator* allocator, const char* tensor_name, size_t byte_size,
+    INFERD_MemoryType memory_type, int64_t memory_type_id, void* userp, void** buffer,
+    void** buffer_userp, INFERD_MemoryType* actual_memory_type, int64_t* actual_memory_type_id);
+// Called when the response holding `buffer` is deleted.
+typedef INFERD_Error* (*INFERD_ResponseAllocatorReleaseFn)(
+    INFERD_ResponseAllocator* allocator, void* buffer, void* buffer_userp, size_t byte_size,
+    INFERD_MemoryType memory_type, int64_t memory_type_id);
+
+// The allocator must outlive every request that uses it.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseAllocatorNew(INFERD_ResponseAllocator** allocator,
+                                                        INFERD_ResponseAllocatorAllocFn alloc_fn,
+                                                        INFERD_ResponseAllocatorReleaseFn release_fn);
+INFERD_EXPORT INFERD_Error* INFERD_ResponseAllocatorDelete(INFERD_ResponseAllocator* allocator);
+
+// ---------------------------------------------------------------------------
+// Inference requests
+
+// Request flags.
+typedef enum INFERD_RequestFlag_enum {
+  INFERD_REQUEST_FLAG_SEQUENCE_START = 1,
+  INFERD_REQUEST_FLAG_SEQUENCE_END = 2
+} INFERD_RequestFlag;
+
+// Release flags passed to the release callback.
+typedef enum INFERD_RequestReleaseFlag_enum {
+  INFERD_REQUEST_RELEASE_ALL = 1  // the server holds no reference any more
+} INFERD_RequestReleaseFlag;
+
+// Response flags passed to the response callback.
+typedef enum INFERD_ResponseCompleteFlag_enum {
+  INFERD_RESPONSE_COMPLETE_FINAL = 1  // no more responses follow for this request
+} INFERD_ResponseCompleteFlag;
+
+// Called when the server no longer uses the request, its inputs included. The
+// owner may then delete the request (or reuse it).
+typedef void (*INFERD_InferenceRequestReleaseFn)(INFERD_InferenceRequest* request, uint32_t flags,
+                                                 void* userp);
+// Called for every response. The callee owns `response` (may be NULL when only
+// the FINAL flag is delivered) and frees it with INFERD_InferenceResponseDelete.
+typedef void (*INFERD_InferenceResponseCompleteFn)(INFERD_InferenceResponse* response,
+                                                   uint32_t flags, void* userp);
+
+// A request for `model_name`; `model_version` -1 means the latest READY version.
+// The model is looked up when the request is submitted, not here.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestNew(INFERD_InferenceRequest** request,
+                                                       INFERD_Server* server,
+                                                       const char* model_name,
+                                                       int64_t model_version);
+// Must not be called between a successful INFERD_ServerInferAsync and the
+// release callback.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestDelete(INFERD_InferenceRequest* request);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetId(INFERD_InferenceRequest* request,
+                                                         const char* id);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetFlags(INFERD_InferenceRequest* request,
+                                                            uint32_t flags);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetCorrelationId(
+    INFERD_InferenceRequest* request, uint64_t correlation_id);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetCorrelationIdString(
+    INFERD_InferenceRequest* request, const char* correlation_id);
+// Priority level; 0 means the model's default level.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetPriority(INFERD_InferenceRequest* request,
+                                                               uint32_t priority);
+// Queue timeout; 0 means the model's default.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetTimeoutMicroseconds(
+    INFERD_InferenceRequest* request, uint64_t timeout_us);
+// Custom parameters, passed through to the backend.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetStringParameter(
+    INFERD_InferenceRequest* request, const char* name, const char* value);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetIntParameter(
+    INFERD_InferenceRequest* request, const char* name, int64_t value);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetBoolParameter(
+    INFERD_InferenceRequest* request, const char* name, bool value);
+
+// Declares an input tensor. `shape` includes the batch dimension when the model
+// batches. ALREADY_EXISTS if the name was added before.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestAddInput(INFERD_InferenceRequest* request,
+                                                            const char* name,
+                                                            INFERD_DataType datatype,
+                                                            const int64_t* shape,
+                                                            uint64_t dim_count);
+// Appends a buffer to an input's data; an input may have several. The memory is
+// borrowed, not copied: it must stay valid until the release callback runs.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestAppendInputData(
+    INFERD_InferenceRequest* request, const char* name, const void* base, size_t byte_size,
+    INFERD_MemoryType memory_type, int64_t memory_type_id);
+// Asks for one output by name. With no output requested, every output the model
+// configuration lists is returned.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestAddRequestedOutput(
+    INFERD_InferenceRequest* request, const char* name);
+
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetReleaseCallback(
+    INFERD_InferenceRequest* request, INFERD_InferenceRequestReleaseFn release_fn, void* userp);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetResponseCallback(
+    INFERD_InferenceRequest* request, INFERD_ResponseAllocator* allocator, void* allocator_userp,
+    INFERD_InferenceResponseCompleteFn response_fn, void* response_userp);
+// Asks the server to drop the request if it has not started executing; the
+// response then carries a CANCELLED error. Safe at any time after submission.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestCancel(INFERD_InferenceRequest* request);
+
+// Validates the request against its model and queues it. On success the server
+// owns the request until the release callback; every response, errors included,
+// arrives through the response callback. On error nothing was queued, no
+// callback will run, and the caller still owns the request.
+INFERD_EXPORT INFERD_Error* INFERD_ServerInferAsync(INFERD_Server* server,
+                                                   INFERD_InferenceRequest* request);
+
+// ---------------------------------------------------------------------------
+// Inference responses
+
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseDelete(INFERD_InferenceResponse* response);
+// The error the request ended with, or NULL. Owned by the response.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseError(INFERD_InferenceResponse* response);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseId(INFERD_InferenceResponse* response,
+                                                       const char** id);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseModel(INFERD_InferenceResponse* response,
+                                                          const char** model_name,
+                                                          int64_t* model_version);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseOutputCount(
+    INFERD_InferenceResponse* response, uint32_t* count);
+// Output `index`: its name, datatype, shape and data. All pointers live as long
+// as the response; *buffer_userp is what the allocator returned for it.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseOutput(
+    INFERD_InferenceResponse* response, uint32_t index, const char** name,
+    INFERD_DataType* datatype, const int64_t** shape, uint64_t* dim_count, const void** base,
+    size_t* byte_size, INFERD_MemoryType* memory_type, int64_t* memory_type_id,
+    void** buffer_userp);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // INFERD_SERVER_H_

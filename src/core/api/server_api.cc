@@ -1,0 +1,209 @@
+// C ABI: server options and the server (server.h).
+#include "core/api/error.h"
+#include "core/server/inference_server.h"
+
+struct INFERD_ServerOptions {
+  inferd::ServerOptions options;
+};
+
+using inferd::GuardedCall;
+using inferd::InferenceServer;
+using inferd::Status;
+
+namespace {
+
+INFERD_Message* NewMessage(std::string json) { return new INFERD_Message{std::move(json)}; }
+
+// Applies `set` to the options after checking the handle.
+template <typename Set>
+INFERD_Error* WithOptions(INFERD_ServerOptions* options, Set&& set) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    set(options->options);
+    return Status::Ok();
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+INFERD_Error* INFERD_ServerOptionsNew(INFERD_ServerOptions** options) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    *options = new INFERD_ServerOptions();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsDelete(INFERD_ServerOptions* options) {
+  delete options;
+  return nullptr;
+}
+
+INFERD_Error* INFERD_ServerOptionsAddModelRepositoryPath(INFERD_ServerOptions* options,
+                                                        const char* path) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(path);
+    options->options.repository_paths.emplace_back(path);
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetBackendDirectory(INFERD_ServerOptions* options,
+                                                     const char* path) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(path);
+    options->options.backend_directory = path;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOptions* options,
+                                                 const char* backend_name, const char* setting,
+                                                 const char* value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(backend_name);
+    INFERD_REQUIRE_ARG(setting);
+    INFERD_REQUIRE_ARG(value);
+    options->options.backend_settings[backend_name][setting] = value;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options, uint32_t seconds) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.exit_timeout_secs = seconds; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* options,
+                                                      bool strict) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.strict_model_config = strict; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptions* options, int level) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.verbose = level; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetLogInfo(INFERD_ServerOptions* options, bool on) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.info = on; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetLogWarn(INFERD_ServerOptions* options, bool on) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.warning = on; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetLogError(INFERD_ServerOptions* options, bool on) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.error = on; });
+}
+
+INFERD_Error* INFERD_ServerNew(INFERD_Server** server, INFERD_ServerOptions* options) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(options);
+    inferd::ConfigureLogging(options->options.log);
+    ASSIGN_OR_RETURN(std::unique_ptr<InferenceServer> created,
+                     InferenceServer::Create(options->options));
+    *server = created.release()->handle();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerDelete(INFERD_Server* server) {
+  return GuardedCall([&] {
+    delete InferenceServer::FromHandle(server);
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerStop(INFERD_Server* server) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    return InferenceServer::FromHandle(server)->Stop();
+  });
+}
+
+INFERD_Error* INFERD_ServerIsLive(INFERD_Server* server, bool* live) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(live);
+    *live = InferenceServer::FromHandle(server)->IsLive();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerIsReady(INFERD_Server* server, bool* ready) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(ready);
+    *ready = InferenceServer::FromHandle(server)->IsReady();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerMetadata(INFERD_Server* server, INFERD_Message** metadata) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(metadata);
+    *metadata = NewMessage(InferenceServer::FromHandle(server)->MetadataJson());
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerModelIsReady(INFERD_Server* server, const char* model_name,
+                                       int64_t model_version, bool* ready) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(model_name);
+    INFERD_REQUIRE_ARG(ready);
+    auto model = InferenceServer::FromHandle(server)->lifecycle().Get(model_name, model_version);
+    if (model.ok()) {
+      *ready = true;
+      return Status::Ok();
+    }
+    *ready = false;
+    // A model that exists but is not ready is an answer, not an error.
+    return model.status().code() == Status::Code::kUnavailable ? Status::Ok() : model.status();
+  });
+}
+
+INFERD_Error* INFERD_ServerModelMetadata(INFERD_Server* server, const char* model_name,
+                                        int64_t model_version, INFERD_Message** metadata) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(model_name);
+    INFERD_REQUIRE_ARG(metadata);
+    ASSIGN_OR_RETURN(std::string json, InferenceServer::FromHandle(server)->ModelMetadataJson(
+                                           model_name, model_version));
+    *metadata = NewMessage(std::move(json));
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerModelConfig(INFERD_Server* server, const char* model_name,
+                                      int64_t model_version, INFERD_Message** config) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(model_name);
+    INFERD_REQUIRE_ARG(config);
+    ASSIGN_OR_RETURN(std::string json, InferenceServer::FromHandle(server)->ModelConfigJson(
+                                           model_name, model_version));
+    *config = NewMessage(std::move(json));
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerModelIndex(INFERD_Server* server, uint32_t flags,
+                                     INFERD_Message** index) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(index);
+    *index = NewMessage(InferenceServer::FromHandle(server)->IndexJson(
+        (flags & INFERD_INDEX_FLAG_READY) != 0));
+    return Status::Ok();
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,47 @@
+// Finds backend libraries in DESIGN.md's search order and shares one
+// BackendLibrary per file among the models that use it. Thread-safe.
+#ifndef INFERD_CORE_BACKEND_BACKEND_MANAGER_H_
+#define INFERD_CORE_BACKEND_BACKEND_MANAGER_H_
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend_library.h"
+#include "core/common/thread_annotations.h"
+
+namespace inferd {
+
+class BackendManager {
+ public:
+  // `backend_directory` holds <name>/libinferd_<name>.so; `settings` maps a
+  // backend name to its --backend-config pairs.
+  BackendManager(std::filesystem::path backend_directory,
+                 std::map<std::string, std::map<std::string, std::string>> settings);
+
+  // The library for backend `name` as seen from model folder `model_dir` and
+  // version `version`: <model_dir>/<version>/, then <model_dir>/, then the
+  // backend directory. The library stays open while a returned pointer lives.
+  StatusOr<std::shared_ptr<BackendLibrary>> Acquire(const std::string& name,
+                                                    const std::filesystem::path& model_dir,
+                                                    int64_t version) EXCLUDES(mu_);
+
+  // Where Acquire would look, in order (for tests and error messages).
+  std::vector<std::filesystem::path> Candidates(const std::string& name,
+                                                const std::filesystem::path& model_dir,
+                                                int64_t version) const;
+
+ private:
+  const std::filesystem::path backend_directory_;
+  const std::map<std::string, std::map<std::string, std::string>> settings_;
+
+  std::mutex mu_;
+  std::map<std::filesystem::path, std::weak_ptr<BackendLibrary>> open_ GUARDED_BY(mu_);
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_BACKEND_BACKEND_MANAGER_H_

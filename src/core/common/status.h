@@ -1,0 +1,109 @@
+// Status and StatusOr: the result of every fallible call inside inferd.
+//
+// A Status is one pointer, null when OK, so success costs nothing. Its codes map
+// one to one onto INFERD_Error_Code (server.h) and so onto HTTP and gRPC
+// statuses. Exceptions are not used inside the core and never cross an ABI.
+#ifndef INFERD_CORE_COMMON_STATUS_H_
+#define INFERD_CORE_COMMON_STATUS_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace inferd {
+
+class [[nodiscard]] Status {
+ public:
+  // Same values as INFERD_Error_Code, plus kOk.
+  enum class Code : int {
+    kUnknown = 0,
+    kInternal,
+    kNotFound,
+    kInvalidArg,
+    kUnavailable,
+    kUnsupported,
+    kAlreadyExists,
+    kCancelled,
+    kOk = 100,
+  };
+
+  Status() = default;
+  Status(Code code, std::string message);
+  Status(const Status& other);
+  Status& operator=(const Status& other);
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+
+  static Status Ok() { return Status(); }
+  static Status Unknown(std::string msg) { return Status(Code::kUnknown, std::move(msg)); }
+  static Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
+  static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
+  static Status InvalidArg(std::string msg) { return Status(Code::kInvalidArg, std::move(msg)); }
+  static Status Unavailable(std::string msg) { return Status(Code::kUnavailable, std::move(msg)); }
+  static Status Unsupported(std::string msg) { return Status(Code::kUnsupported, std::move(msg)); }
+  static Status AlreadyExists(std::string msg) {
+    return Status(Code::kAlreadyExists, std::move(msg));
+  }
+  static Status Cancelled(std::string msg) { return Status(Code::kCancelled, std::move(msg)); }
+
+  bool ok() const { return rep_ == nullptr; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  // Empty when OK.
+  const std::string& message() const;
+  // "NOT_FOUND", "INVALID_ARG", ...; "OK" when OK.
+  std::string_view CodeName() const;
+  // The same status with `prefix` put before the message ("model 'x': ...").
+  Status WithPrefix(std::string_view prefix) const;
+  std::string ToString() const;
+
+ private:
+  struct Rep {
+    Code code;
+    std::string message;
+  };
+  std::unique_ptr<Rep> rep_;
+};
+
+// A value or the Status saying why there is none.
+template <typename T>
+class [[nodiscard]] StatusOr {
+ public:
+  StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
+  T& operator*() & { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace inferd
+
+#define INFERD_CONCAT_INNER(a, b) a##b
+#define INFERD_CONCAT(a, b) INFERD_CONCAT_INNER(a, b)
+
+// Returns from the calling function when `expr` gives a non-OK Status.
+#define RETURN_IF_ERROR(expr)                         \
+  do {                                                \
+    ::inferd::Status inferd_status_ = (expr);         \
+    if (!inferd_status_.ok()) return inferd_status_;  \
+  } while (0)
+
+// `lhs = value of expr`, or returns its Status from the calling function.
+#define ASSIGN_OR_RETURN(lhs, expr)                                         \
+  auto INFERD_CONCAT(inferd_statusor_, __LINE__) = (expr);                  \
+  if (!INFERD_CONCAT(inferd_statusor_, __LINE__).ok())                      \
+    return INFERD_CONCAT(inferd_statusor_, __LINE__).status();              \
+  lhs = std::move(INFERD_CONCAT(inferd_statusor_, __LINE__)).value()
+
+#endif  // INFERD_CORE_COMMON_STATUS_H_

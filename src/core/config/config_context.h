@@ -1,0 +1,26 @@
+// ConfigContext: what the configuration code needs to know about where a
+// model's config came from and the machine it will run on. A plain value;
+// safe to share between threads once built.
+#ifndef INFERD_CORE_CONFIG_CONFIG_CONTEXT_H_
+#define INFERD_CORE_CONFIG_CONFIG_CONTEXT_H_
+
+#include <filesystem>
+#include <string>
+
+namespace inferd {
+
+struct ConfigContext {
+  //! The model's name as the repository knows it (its folder name).
+  std::string model_name;
+  //! The model's folder, "<repo>/<model>"; empty when the config did not come
+  //! from a folder (then file checks such as label_filename are skipped).
+  std::filesystem::path model_dir;
+  //! How errors name the config's origin, usually the config.pbtxt path.
+  std::string file_label;
+  //! Number of GPUs this process may use; 0 on a CPU-only machine.
+  int gpu_count = 0;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_CONFIG_CONFIG_CONTEXT_H_

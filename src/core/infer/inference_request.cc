@@ -1,0 +1,66 @@
+#include "core/infer/inference_request.h"
+
+#include "core/infer/inference_response.h"
+#include "core/model/model_version.h"
+
+namespace inferd {
+
+InferenceRequest::InferenceRequest(InferenceServer* server, std::string model_name,
+                                   int64_t model_version)
+    : server_(server), model_name_(std::move(model_name)), requested_version_(model_version) {}
+
+Status InferenceRequest::AddInput(std::string name, INFERD_DataType datatype,
+                                  const int64_t* shape, uint64_t dim_count) {
+  if (FindInput(name) != nullptr) {
+    return Status::AlreadyExists("input '" + name + "' was already added to the request");
+  }
+  InputTensor& input = inputs_.emplace_back();
+  input.name = std::move(name);
+  input.datatype = datatype;
+  input.original_shape.assign(shape, shape + dim_count);
+  input.shape = input.original_shape;
+  return Status::Ok();
+}
+
+Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer buffer) {
+  InputTensor* input = FindInput(name);
+  if (input == nullptr) {
+    return Status::InvalidArg("cannot append data to input '" + name +
+                              "': the input was not added to the request");
+  }
+  input->byte_size += buffer.byte_size;
+  input->buffers.push_back(buffer);
+  return Status::Ok();
+}
+
+InputTensor* InferenceRequest::FindInput(std::string_view name) {
+  for (InputTensor& input : inputs_) {
+    if (input.name == name) return &input;
+  }
+  return nullptr;
+}
+
+void InferenceRequest::Bind(std::shared_ptr<ModelVersion> model) {
+  model_ = std::move(model);
+  final_sent_ = false;
+}
+
+void InferenceRequest::RespondWithError(const Status& status) {
+  InferenceResponse::Send(std::make_unique<InferenceResponse>(*this, status),
+                          INFERD_RESPONSE_COMPLETE_FINAL, status);
+}
+
+void InferenceRequest::Release() {
+  if (!final_sent_) {
+    RespondWithError(Status::Internal("model '" + model_name_ +
+                                      "': the backend released the request without a final "
+                                      "response"));
+  }
+  std::shared_ptr<ModelVersion> model = std::move(model_);
+  if (model) model->OnRequestReleased();
+  model.reset();
+  if (release_fn != nullptr) release_fn(reinterpret_cast<INFERD_InferenceRequest*>(this),
+                                        INFERD_REQUEST_RELEASE_ALL, release_userp);
+}
+
+}  // namespace inferd

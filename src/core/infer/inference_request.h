@@ -1,0 +1,132 @@
+// An inference request: the object behind both INFERD_InferenceRequest (the
+// client's view, server.h) and INFERD_Request (the backend's view, backend.h).
+//
+// The client fills it, then submits it; from submission until release the
+// server owns it (it never deletes it: the client does, after the release
+// callback). Input data is borrowed, never copied. Not thread-safe while being
+// built; after submission only the scheduler and then one backend touch it,
+// except Cancel(), which any thread may call.
+#ifndef INFERD_CORE_INFER_INFERENCE_REQUEST_H_
+#define INFERD_CORE_INFER_INFERENCE_REQUEST_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/common/status.h"
+#include "inferd/server.h"
+
+namespace inferd {
+
+class ModelVersion;
+class InferenceServer;
+
+// One borrowed piece of an input's data.
+struct InputBuffer {
+  const void* base = nullptr;
+  size_t byte_size = 0;
+  INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
+  int64_t memory_type_id = 0;
+};
+
+// An input tensor: metadata plus the buffers that hold its data, in order.
+struct InputTensor {
+  std::string name;
+  INFERD_DataType datatype = INFERD_TYPE_INVALID;
+  // The shape the client sent (batch dimension first when the model batches).
+  std::vector<int64_t> original_shape;
+  // The shape the backend sees: original_shape after the config's reshape.
+  std::vector<int64_t> shape;
+  std::vector<InputBuffer> buffers;
+  uint64_t byte_size = 0;  // sum over buffers
+};
+
+// A custom request parameter.
+struct RequestParameter {
+  std::string name;
+  std::variant<std::string, int64_t, bool> value;
+};
+
+// Where the client wants its responses and how to get output memory.
+struct ResponseRoute {
+  INFERD_ResponseAllocator* allocator = nullptr;
+  void* allocator_userp = nullptr;
+  INFERD_InferenceResponseCompleteFn response_fn = nullptr;
+  void* response_userp = nullptr;
+};
+
+class InferenceRequest {
+ public:
+  InferenceRequest(InferenceServer* server, std::string model_name, int64_t model_version);
+  InferenceRequest(const InferenceRequest&) = delete;
+  InferenceRequest& operator=(const InferenceRequest&) = delete;
+
+  // --- Built by the client.
+  InferenceServer* server() const { return server_; }
+  const std::string& model_name() const { return model_name_; }
+  int64_t requested_version() const { return requested_version_; }
+
+  std::string id;
+  uint32_t flags = 0;  // INFERD_REQUEST_FLAG_*
+  uint64_t correlation_id = 0;
+  std::string correlation_id_string;  // set when the client used a string id
+  uint32_t priority = 0;
+  uint64_t timeout_us = 0;
+  std::vector<RequestParameter> parameters;
+  std::vector<std::string> requested_outputs;
+  ResponseRoute route;
+  INFERD_InferenceRequestReleaseFn release_fn = nullptr;
+  void* release_userp = nullptr;
+
+  Status AddInput(std::string name, INFERD_DataType datatype, const int64_t* shape,
+                  uint64_t dim_count);
+  Status AppendInputData(const std::string& name, InputBuffer buffer);
+  InputTensor* FindInput(std::string_view name);
+  std::vector<InputTensor>& inputs() { return inputs_; }
+  const std::vector<InputTensor>& inputs() const { return inputs_; }
+
+  // --- Set at submission by the server.
+
+  // Binds the request to the loaded version that will run it; the request
+  // keeps it alive until release.
+  void Bind(std::shared_ptr<ModelVersion> model);
+  ModelVersion* model() const { return model_.get(); }
+  // Outputs the backend must produce: the requested ones, or all configured
+  // (then shared with the model, so most requests allocate nothing for it).
+  std::shared_ptr<const std::vector<std::string>> outputs;
+  // Rows in the batch dimension; 0 when the model does not batch.
+  uint64_t batch_size = 0;
+  // When the request entered the scheduler queue (steady clock, ns).
+  uint64_t queue_start_ns = 0;
+
+  // Marks the request cancelled; a request not yet executing is then dropped.
+  void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+  // Records that a response with the FINAL flag was delivered.
+  void MarkFinalSent() { final_sent_ = true; }
+  bool final_sent() const { return final_sent_; }
+
+  // Sends a FINAL response carrying only `status` (an error) to the client.
+  void RespondWithError(const Status& status);
+
+  // Ends the server's ownership: drops the model reference and calls the
+  // client's release callback. The request must not be touched afterwards.
+  void Release();
+
+ private:
+  InferenceServer* const server_;
+  const std::string model_name_;
+  const int64_t requested_version_;
+  std::vector<InputTensor> inputs_;
+  std::shared_ptr<ModelVersion> model_;
+  std::atomic<bool> cancelled_{false};
+  bool final_sent_ = false;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_INFER_INFERENCE_REQUEST_H_

@@ -1,0 +1,137 @@
+#include "core/infer/inference_response.h"
+
+#include <cstdlib>
+
+#include "core/api/error.h"
+#include "core/common/datatype.h"
+#include "core/infer/response_allocator.h"
+#include "core/model/model_version.h"
+
+namespace inferd {
+
+InferenceResponse::InferenceResponse(const InferenceRequest& request)
+    : request_(const_cast<InferenceRequest*>(&request)),
+      route_(request.route),
+      id_(request.id),
+      model_name_(request.model_name()),
+      model_version_(request.model() ? request.model()->version() : -1),
+      wanted_outputs_(request.outputs) {}
+
+InferenceResponse::InferenceResponse(const InferenceRequest& request, Status error)
+    : InferenceResponse(request) {
+  error_ = std::move(error);
+}
+
+InferenceResponse::~InferenceResponse() {
+  DropOutputs(false);
+  INFERD_ErrorDelete(c_error_);
+}
+
+StatusOr<OutputTensor*> InferenceResponse::AddOutput(std::string name, INFERD_DataType datatype,
+                                                     const int64_t* shape, uint32_t dim_count) {
+  for (const auto& existing : outputs_) {
+    if (existing->name == name) {
+      return Status::AlreadyExists("model '" + model_name_ + "': output '" + name +
+                                   "' was already added to the response");
+    }
+  }
+  auto output = std::make_unique<OutputTensor>();
+  output->response = this;
+  output->requested = false;
+  if (wanted_outputs_) {
+    for (const std::string& wanted : *wanted_outputs_) {
+      if (wanted == name) output->requested = true;
+    }
+  }
+  output->name = std::move(name);
+  output->datatype = datatype;
+  output->shape.assign(shape, shape + dim_count);
+  outputs_.push_back(std::move(output));
+  return outputs_.back().get();
+}
+
+Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_size,
+                                         INFERD_MemoryType* memory_type,
+                                         int64_t* memory_type_id) {
+  if (output->buffer != nullptr || output->byte_size != 0) {
+    return Status::AlreadyExists("model '" + model_name_ + "': output '" + output->name +
+                                 "' already has a buffer");
+  }
+  if (!output->requested || route_.allocator == nullptr) {
+    // Scratch memory for an output nobody will read.
+    output->buffer = byte_size ? std::malloc(byte_size) : nullptr;
+    if (byte_size && output->buffer == nullptr) return Status::Internal("out of memory");
+    output->byte_size = byte_size;
+    output->memory_type = INFERD_MEMORY_CPU;
+    output->memory_type_id = 0;
+    output->requested = false;
+  } else {
+    INFERD_MemoryType actual_type = INFERD_MEMORY_CPU;
+    int64_t actual_id = 0;
+    void* buffer = nullptr;
+    void* buffer_userp = nullptr;
+    auto alloc_fn = route_.allocator->alloc_fn;
+    RETURN_IF_ERROR(TakeError(alloc_fn(route_.allocator, output->name.c_str(), byte_size,
+                                       *memory_type, *memory_type_id, route_.allocator_userp,
+                                       &buffer, &buffer_userp, &actual_type, &actual_id))
+                        .WithPrefix("model '" + model_name_ + "': allocating output '" +
+                                    output->name + "': "));
+    if (byte_size > 0 && buffer == nullptr) {
+      return Status::Internal("model '" + model_name_ + "': the allocator gave no memory for '" +
+                              output->name + "'");
+    }
+    output->buffer = buffer;
+    output->buffer_userp = buffer_userp;
+    output->byte_size = byte_size;
+    output->memory_type = actual_type;
+    output->memory_type_id = actual_id;
+  }
+  *memory_type = output->memory_type;
+  *memory_type_id = output->memory_type_id;
+  return Status::Ok();
+}
+
+void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
+  if (output.buffer == nullptr && output.byte_size == 0) return;
+  if (!output.requested || route_.allocator == nullptr) {
+    std::free(output.buffer);
+  } else if (route_.allocator->release_fn != nullptr) {
+    INFERD_ErrorDelete(route_.allocator->release_fn(route_.allocator, output.buffer,
+                                                    output.buffer_userp, output.byte_size,
+                                                    output.memory_type,
+                                                    output.memory_type_id));
+  }
+  output.buffer = nullptr;
+  output.byte_size = 0;
+}
+
+void InferenceResponse::DropOutputs(bool only_unrequested) {
+  std::erase_if(outputs_, [&](std::unique_ptr<OutputTensor>& output) {
+    if (only_unrequested && output->requested) return false;
+    ReleaseBuffer(*output);
+    return true;
+  });
+}
+
+void InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t flags,
+                             Status error) {
+  if (!error.ok()) {
+    self->error_ = std::move(error);
+    self->DropOutputs(false);
+  } else {
+    self->DropOutputs(true);
+  }
+  if (flags & INFERD_RESPONSE_COMPLETE_FINAL) self->request_->MarkFinalSent();
+  INFERD_InferenceResponseCompleteFn fn = self->route_.response_fn;
+  void* userp = self->route_.response_userp;
+  if (fn == nullptr) return;  // nobody listens; the response is freed here
+  fn(reinterpret_cast<INFERD_InferenceResponse*>(self.release()), flags, userp);
+}
+
+INFERD_Error* InferenceResponse::c_error() {
+  if (error_.ok()) return nullptr;
+  if (c_error_ == nullptr) c_error_ = ToError(error_);
+  return c_error_;
+}
+
+}  // namespace inferd

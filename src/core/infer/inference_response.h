@@ -1,0 +1,85 @@
+// An inference response: the object behind INFERD_Response (built by a
+// backend) and INFERD_InferenceResponse (read by the client).
+//
+// Output memory comes from the client's allocator at the moment the backend
+// asks for it, so outputs land directly in the client's buffers. A response
+// outlives its request: it copies what it needs (ids, route) at creation.
+// Not thread-safe: one backend thread builds it, then one client thread reads it.
+#ifndef INFERD_CORE_INFER_INFERENCE_RESPONSE_H_
+#define INFERD_CORE_INFER_INFERENCE_RESPONSE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/infer/inference_request.h"
+#include "inferd/server.h"
+
+namespace inferd {
+
+class InferenceResponse;
+
+// One output tensor of a response.
+struct OutputTensor {
+  InferenceResponse* response = nullptr;  // the owner
+  std::string name;
+  INFERD_DataType datatype = INFERD_TYPE_INVALID;
+  std::vector<int64_t> shape;
+  void* buffer = nullptr;
+  size_t byte_size = 0;
+  INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
+  int64_t memory_type_id = 0;
+  void* buffer_userp = nullptr;
+  // False for an output the client did not ask for: its buffer is scratch
+  // memory of ours and it is dropped when the response is sent.
+  bool requested = true;
+};
+
+class InferenceResponse {
+ public:
+  // A response to `request`, which must be bound to its model.
+  explicit InferenceResponse(const InferenceRequest& request);
+  // A response carrying only an error.
+  InferenceResponse(const InferenceRequest& request, Status error);
+  ~InferenceResponse();
+  InferenceResponse(const InferenceResponse&) = delete;
+  InferenceResponse& operator=(const InferenceResponse&) = delete;
+
+  // Adds an output; the pointer lives as long as the response.
+  StatusOr<OutputTensor*> AddOutput(std::string name, INFERD_DataType datatype,
+                                    const int64_t* shape, uint32_t dim_count);
+  // Obtains `byte_size` bytes for `output` from the client's allocator.
+  Status AllocateBuffer(OutputTensor* output, uint64_t byte_size,
+                        INFERD_MemoryType* memory_type, int64_t* memory_type_id);
+
+  // Delivers the response to the client, who then owns it. With an error the
+  // outputs are dropped first. Consumes `self`.
+  static void Send(std::unique_ptr<InferenceResponse> self, uint32_t flags, Status error);
+
+  const Status& error() const { return error_; }
+  const std::string& id() const { return id_; }
+  const std::string& model_name() const { return model_name_; }
+  int64_t model_version() const { return model_version_; }
+  const std::vector<std::unique_ptr<OutputTensor>>& outputs() const { return outputs_; }
+  // The C error handed out by INFERD_InferenceResponseError; owned here.
+  INFERD_Error* c_error();
+
+ private:
+  void ReleaseBuffer(OutputTensor& output);
+  void DropOutputs(bool only_unrequested);
+
+  InferenceRequest* const request_;  // valid until the request is released
+  const ResponseRoute route_;
+  const std::string id_;
+  const std::string model_name_;
+  const int64_t model_version_;
+  const std::shared_ptr<const std::vector<std::string>> wanted_outputs_;
+  Status error_;
+  INFERD_Error* c_error_ = nullptr;
+  std::vector<std::unique_ptr<OutputTensor>> outputs_;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_INFER_INFERENCE_RESPONSE_H_

@@ -1,0 +1,80 @@
+#include "core/lifecycle/model_loader.h"
+
+#include "core/backend/backend_manager.h"
+#include "core/common/logging.h"
+#include "core/config/config_context.h"
+#include "core/config/model_config_normalizer.h"
+#include "core/config/model_config_parser.h"
+#include "core/config/model_config_validator.h"
+#include "core/model/model_version.h"
+#include "core/repository/version_policy.h"
+
+namespace inferd {
+
+ModelLoader::ModelLoader(InferenceServer* server, BackendManager* backends)
+    : server_(server), backends_(backends) {}
+
+ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
+  ModelLoadResult result;
+  result.name = location.name;
+  if (!location.error.empty()) {
+    result.error = location.error;
+    return result;
+  }
+  ConfigContext ctx;
+  ctx.model_name = location.name;
+  ctx.model_dir = location.dir;
+  ctx.file_label = (location.dir / "config.pbtxt").string();
+  auto parsed = ReadModelConfigFile(location.dir / "config.pbtxt");
+  if (!parsed.ok()) {
+    result.error = parsed.status().message();
+    return result;
+  }
+  inference::ModelConfig config = std::move(parsed).value();
+  Status status = NormalizeModelConfig(ctx, &config);
+  if (status.ok()) status = ValidateModelConfig(ctx, config);
+  if (!status.ok()) {
+    result.error = status.message();
+    return result;
+  }
+  if (config.platform() == "ensemble") {
+    result.error = "model '" + location.name + "': ensemble models are not supported yet";
+    return result;
+  }
+  const std::vector<int64_t> on_disk = ListVersionFolders(location.dir);
+  VersionSelection selection = SelectVersions(config.version_policy(), on_disk);
+  for (int64_t missing : selection.missing) {
+    result.versions.push_back({missing, nullptr,
+                               "model '" + location.name + "' version " +
+                                   std::to_string(missing) +
+                                   ": the version policy asks for it but " +
+                                   (location.dir / std::to_string(missing)).string() +
+                                   " does not exist"});
+  }
+  if (selection.load.empty() && selection.missing.empty()) {
+    result.error = "model '" + location.name + "': no version folder to load in " +
+                   location.dir.string() + " (version folders are named 1, 2, ...)";
+    return result;
+  }
+  for (int64_t version : selection.load) {
+    ModelLoadResult::Version& out = result.versions.emplace_back();
+    out.version = version;
+    auto backend = backends_->Acquire(config.backend(), location.dir, version);
+    if (!backend.ok()) {
+      out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
+                  backend.status().message();
+      continue;
+    }
+    ModelVersionSpec spec{location.name, version,  location.dir,
+                          config,        server_, std::move(backend).value()};
+    auto loaded = ModelVersion::Load(std::move(spec));
+    if (loaded.ok()) {
+      out.model = std::move(loaded).value();
+    } else {
+      out.error = loaded.status().message();
+    }
+  }
+  return result;
+}
+
+}  // namespace inferd

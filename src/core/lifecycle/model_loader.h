@@ -1,0 +1,43 @@
+// Turns a model folder into loaded versions: reads, normalizes and validates
+// config.pbtxt, applies the version policy, finds the backend and loads each
+// selected version. Reports every failure as a reason; never throws a model's
+// failure at the server. Thread-safe (different models load in parallel).
+#ifndef INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
+#define INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/repository/model_repository.h"
+
+namespace inferd {
+
+class BackendManager;
+class InferenceServer;
+class ModelVersion;
+
+struct ModelLoadResult {
+  struct Version {
+    int64_t version = 0;
+    std::shared_ptr<ModelVersion> model;  // null when the load failed
+    std::string error;
+  };
+  std::string name;
+  std::string error;  // failure of the model as a whole (its config, say)
+  std::vector<Version> versions;
+};
+
+class ModelLoader {
+ public:
+  ModelLoader(InferenceServer* server, BackendManager* backends);
+  ModelLoadResult Load(const ModelLocation& location) const;
+
+ private:
+  InferenceServer* const server_;
+  BackendManager* const backends_;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_

@@ -1,0 +1,32 @@
+// The states a model version goes through, as the repository index reports
+// them:
+//
+//   (aspired) --> LOADING --> READY --> UNLOADING --> (gone)
+//                    |
+//                    +--> UNAVAILABLE (reason)   a failed load; also a model
+//                                                whose config or folder is bad
+#ifndef INFERD_CORE_LIFECYCLE_MODEL_STATE_H_
+#define INFERD_CORE_LIFECYCLE_MODEL_STATE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace inferd {
+
+enum class ModelState { kLoading, kReady, kUnloading, kUnavailable };
+
+// "LOADING", "READY", "UNLOADING", "UNAVAILABLE".
+std::string_view ModelStateName(ModelState state);
+
+// One row of the repository index.
+struct IndexEntry {
+  std::string name;
+  int64_t version = -1;  // -1 when the failure concerns the whole model
+  ModelState state = ModelState::kUnavailable;
+  std::string reason;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_LIFECYCLE_MODEL_STATE_H_

@@ -1,0 +1,80 @@
+#include "core/model/model_instance.h"
+
+#include "core/api/error.h"
+#include "core/backend/backend_library.h"
+#include "core/common/logging.h"
+#include "core/infer/inference_request.h"
+#include "core/model/model_version.h"
+#include "core/scheduler/scheduler.h"
+
+namespace inferd {
+
+ModelInstance::ModelInstance(ModelVersion* model, std::string name, INFERD_InstanceKind kind,
+                             int32_t device_id, bool passive)
+    : model_(model), name_(std::move(name)), kind_(kind), device_id_(device_id), passive_(passive) {}
+
+ModelInstance::~ModelInstance() { Join(); }
+
+Status ModelInstance::Initialize() {
+  if (auto init = model_->backend().instance_initialize()) {
+    RETURN_IF_ERROR(TakeError(init(handle())).WithPrefix("instance '" + name_ + "': "));
+  }
+  initialized_ = true;
+  return Status::Ok();
+}
+
+void ModelInstance::Finalize() {
+  if (!initialized_) return;
+  initialized_ = false;
+  if (auto fini = model_->backend().instance_finalize()) {
+    Status status = TakeError(fini(handle()));
+    if (!status.ok()) {
+      LOG_ERROR("model '{}' instance '{}' failed to finalize: {}", model_->name(), name_,
+                status.message());
+    }
+  }
+}
+
+void ModelInstance::Start(BatchSource* source) {
+  thread_ = std::thread([this, source] { Run(source); });
+}
+
+void ModelInstance::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void ModelInstance::Run(BatchSource* source) {
+  std::vector<InferenceRequest*> batch;
+  while (true) {
+    batch.clear();
+    if (!source->NextBatch(*this, &batch)) break;
+    const size_t count = batch.size();
+    Execute(batch);
+    source->BatchDone(*this, count);
+  }
+}
+
+void ModelInstance::Execute(std::vector<InferenceRequest*>& batch) {
+  // Cancelled requests are answered here and never reach the backend.
+  std::erase_if(batch, [](InferenceRequest* request) {
+    if (!request->cancelled()) return false;
+    request->RespondWithError(Status::Cancelled("request for model '" + request->model_name() +
+                                                "' was cancelled"));
+    request->Release();
+    return true;
+  });
+  if (batch.empty()) return;
+  Status status = TakeError(model_->backend().execute()(
+      handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
+      static_cast<uint32_t>(batch.size())));
+  if (status.ok()) return;
+  // The backend kept nothing: answer and release every request ourselves.
+  Status failure = status.WithPrefix("model '" + model_->name() + "' version " +
+                                     std::to_string(model_->version()) + ": ");
+  for (InferenceRequest* request : batch) {
+    request->RespondWithError(failure);
+    request->Release();
+  }
+}
+
+}  // namespace inferd

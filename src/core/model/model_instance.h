@@ -1,0 +1,67 @@
+// One instance of a loaded model version: the backend's per-instance state
+// and the thread that executes its batches. The object behind
+// INFERD_ModelInstance. The thread is the only caller of the backend's execute
+// for this instance, so the backend never sees two concurrent executes on it.
+#ifndef INFERD_CORE_MODEL_MODEL_INSTANCE_H_
+#define INFERD_CORE_MODEL_MODEL_INSTANCE_H_
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/common/status.h"
+#include "inferd/backend.h"
+
+namespace inferd {
+
+class BatchSource;
+class InferenceRequest;
+class ModelVersion;
+
+class ModelInstance {
+ public:
+  ModelInstance(ModelVersion* model, std::string name, INFERD_InstanceKind kind,
+                int32_t device_id, bool passive);
+  ~ModelInstance();
+  ModelInstance(const ModelInstance&) = delete;
+  ModelInstance& operator=(const ModelInstance&) = delete;
+
+  // Runs the backend's instance initialize.
+  Status Initialize();
+  // Runs the backend's instance finalize, if Initialize succeeded.
+  void Finalize();
+  // Starts the execution thread, which takes work from `source` until told to stop.
+  void Start(BatchSource* source);
+  // Waits for the execution thread to end (after the source said stop).
+  void Join();
+
+  ModelVersion* model() const { return model_; }
+  const std::string& name() const { return name_; }
+  INFERD_InstanceKind kind() const { return kind_; }
+  int32_t device_id() const { return device_id_; }
+  bool passive() const { return passive_; }
+  void* state = nullptr;  // the backend's own, see INFERD_ModelInstanceSetState
+
+  INFERD_ModelInstance* handle() { return reinterpret_cast<INFERD_ModelInstance*>(this); }
+  static ModelInstance* FromHandle(INFERD_ModelInstance* handle) {
+    return reinterpret_cast<ModelInstance*>(handle);
+  }
+
+ private:
+  void Run(BatchSource* source);
+  // Hands `batch` to the backend; answers and releases the requests itself
+  // when they are cancelled or the backend fails.
+  void Execute(std::vector<InferenceRequest*>& batch);
+
+  ModelVersion* const model_;
+  const std::string name_;
+  const INFERD_InstanceKind kind_;
+  const int32_t device_id_;
+  const bool passive_;
+  bool initialized_ = false;
+  std::thread thread_;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_MODEL_MODEL_INSTANCE_H_

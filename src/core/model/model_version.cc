@@ -1,0 +1,127 @@
+#include "core/model/model_version.h"
+
+#include "core/api/error.h"
+#include "core/backend/backend_library.h"
+#include "core/common/logging.h"
+#include "core/config/model_config_json.h"
+#include "core/model/model_instance.h"
+#include "core/scheduler/default_scheduler.h"
+
+namespace inferd {
+namespace {
+
+INFERD_InstanceKind ToInstanceKind(inference::ModelInstanceGroup::Kind kind) {
+  switch (kind) {
+    case inference::ModelInstanceGroup::KIND_GPU: return INFERD_INSTANCE_KIND_GPU;
+    case inference::ModelInstanceGroup::KIND_CPU: return INFERD_INSTANCE_KIND_CPU;
+    case inference::ModelInstanceGroup::KIND_MODEL: return INFERD_INSTANCE_KIND_MODEL;
+    default: return INFERD_INSTANCE_KIND_AUTO;
+  }
+}
+
+}  // namespace
+
+ModelVersion::ModelVersion(ModelVersionSpec spec) : spec_(std::move(spec)) {
+  config_json_ = ModelConfigToJson(spec_.config);
+  auto outputs = std::make_shared<std::vector<std::string>>();
+  for (const auto& output : spec_.config.output()) outputs->push_back(output.name());
+  all_outputs_ = std::move(outputs);
+}
+
+ModelVersion::~ModelVersion() {
+  if (!unloaded_) Unload(std::chrono::steady_clock::now());
+}
+
+StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec) {
+  std::shared_ptr<ModelVersion> model(new ModelVersion(std::move(spec)));
+  const std::string where =
+      "model '" + model->name() + "' version " + std::to_string(model->version()) + ": ";
+  if (model->config().has_sequence_batching()) {
+    model->unloaded_ = true;
+    return Status::Unsupported(where + "sequence_batching is not supported yet");
+  }
+  if (auto init = model->backend().model_initialize()) {
+    Status status = TakeError(init(model->handle()));
+    if (!status.ok()) {
+      model->unloaded_ = true;
+      return status.WithPrefix(where);
+    }
+  }
+  model->model_initialized_ = true;
+  Status status = model->CreateInstances();
+  if (!status.ok()) {
+    model->FinalizeAll();
+    model->unloaded_ = true;
+    return status.WithPrefix(where);
+  }
+  std::vector<ModelInstance*> active;
+  for (const auto& instance : model->instances_) {
+    if (!instance->passive()) active.push_back(instance.get());
+  }
+  if (model->config().has_dynamic_batching()) {
+    LOG_WARNING("{}dynamic_batching is not implemented yet; requests run one at a time", where);
+  }
+  model->scheduler_ = std::make_unique<DefaultScheduler>(std::move(active));
+  LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
+           model->name(), model->version(), model->instances_.size(), model->backend().name());
+  return model;
+}
+
+Status ModelVersion::CreateInstances() {
+  for (const auto& group : spec_.config.instance_group()) {
+    const INFERD_InstanceKind kind = ToInstanceKind(group.kind());
+    if (kind == INFERD_INSTANCE_KIND_GPU) {
+      return Status::Unavailable("instance_group '" + group.name() +
+                                 "' asks for KIND_GPU but inferd has no GPU support here");
+    }
+    for (int i = 0; i < group.count(); ++i) {
+      auto instance = std::make_unique<ModelInstance>(this, group.name() + "_" + std::to_string(i),
+                                                      kind, 0, group.passive());
+      RETURN_IF_ERROR(instance->Initialize());
+      instances_.push_back(std::move(instance));
+    }
+  }
+  if (instances_.empty()) return Status::InvalidArg("the configuration yields no instance");
+  return Status::Ok();
+}
+
+void ModelVersion::FinalizeAll() {
+  for (auto it = instances_.rbegin(); it != instances_.rend(); ++it) (*it)->Finalize();
+  instances_.clear();
+  if (model_initialized_) {
+    model_initialized_ = false;
+    if (auto fini = backend().model_finalize()) {
+      Status status = TakeError(fini(handle()));
+      if (!status.ok()) {
+        LOG_ERROR("model '{}' version {} failed to finalize: {}", name(), version(),
+                  status.message());
+      }
+    }
+  }
+}
+
+void ModelVersion::OnRequestReleased() {
+  if (inflight_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+      unloading_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    drained_.notify_all();
+  }
+}
+
+void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
+  if (unloaded_) return;
+  unloaded_ = true;
+  unloading_.store(true, std::memory_order_release);
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!drained_.wait_until(lock, deadline, [this] { return inflight() == 0; })) {
+      LOG_WARNING("model '{}' version {}: unloading with {} request(s) still in flight", name(),
+                  version(), inflight());
+    }
+  }
+  if (scheduler_) scheduler_->Stop();
+  FinalizeAll();
+  LOG_INFO("unloaded model '{}' version {}", name(), version());
+}
+
+}  // namespace inferd

@@ -1,0 +1,102 @@
+// A loaded model version: its complete configuration, its backend, its
+// instances and its scheduler. The object behind INFERD_Model.
+//
+// Requests hold a shared_ptr to it from submission to release and are counted
+// in flight; Unload() waits for that count to reach zero (never for a lock)
+// before stopping instances, so an unload or swap fails no admitted request.
+// Thread-safe.
+#ifndef INFERD_CORE_MODEL_MODEL_VERSION_H_
+#define INFERD_CORE_MODEL_MODEL_VERSION_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/common/status.h"
+#include "inferd/backend.h"
+#include "model_config.pb.h"
+
+namespace inferd {
+
+class BackendLibrary;
+class InferenceServer;
+class ModelInstance;
+class Scheduler;
+
+// What it takes to load one version.
+struct ModelVersionSpec {
+  std::string name;
+  int64_t version = 0;
+  std::filesystem::path model_dir;  // <repository>/<model>
+  inference::ModelConfig config;    // normalized and validated
+  InferenceServer* server = nullptr;
+  std::shared_ptr<BackendLibrary> backend;
+};
+
+class ModelVersion {
+ public:
+  // Initializes the model and its instances through the backend and starts its
+  // scheduler. On error everything initialized so far is finalized again.
+  static StatusOr<std::shared_ptr<ModelVersion>> Load(ModelVersionSpec spec);
+  ~ModelVersion();
+  ModelVersion(const ModelVersion&) = delete;
+  ModelVersion& operator=(const ModelVersion&) = delete;
+
+  const std::string& name() const { return spec_.name; }
+  int64_t version() const { return spec_.version; }
+  const std::filesystem::path& model_dir() const { return spec_.model_dir; }
+  const inference::ModelConfig& config() const { return spec_.config; }
+  // The configuration as the config endpoint renders it; computed once.
+  const std::string& config_json() const { return config_json_; }
+  BackendLibrary& backend() const { return *spec_.backend; }
+  InferenceServer* server() const { return spec_.server; }
+  Scheduler& scheduler() const { return *scheduler_; }
+  // Every configured output name, shared by requests that ask for no output.
+  const std::shared_ptr<const std::vector<std::string>>& all_outputs() const {
+    return all_outputs_;
+  }
+  void* state = nullptr;  // the backend's own, see INFERD_ModelSetState
+
+  // In-flight accounting: admitted at submission, released at request release.
+  void OnRequestAdmitted() { inflight_.fetch_add(1, std::memory_order_relaxed); }
+  void OnRequestReleased();
+  uint64_t inflight() const { return inflight_.load(std::memory_order_acquire); }
+
+  // Waits until no request is in flight or `deadline` passes, then stops the
+  // scheduler (failing what is still queued) and finalizes instances and model.
+  // Idempotent.
+  void Unload(std::chrono::steady_clock::time_point deadline);
+
+  INFERD_Model* handle() { return reinterpret_cast<INFERD_Model*>(this); }
+  static ModelVersion* FromHandle(INFERD_Model* handle) {
+    return reinterpret_cast<ModelVersion*>(handle);
+  }
+
+ private:
+  explicit ModelVersion(ModelVersionSpec spec);
+  Status CreateInstances();
+  void FinalizeAll();
+
+  // Constant after Load().
+  const ModelVersionSpec spec_;
+  std::string config_json_;
+  std::shared_ptr<const std::vector<std::string>> all_outputs_;
+  std::vector<std::unique_ptr<ModelInstance>> instances_;
+  std::unique_ptr<Scheduler> scheduler_;
+  bool model_initialized_ = false;
+
+  std::atomic<uint64_t> inflight_{0};
+  std::atomic<bool> unloading_{false};
+  std::mutex mu_;  // only for waiting on inflight_ during Unload
+  std::condition_variable drained_;
+  bool unloaded_ = false;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_MODEL_MODEL_VERSION_H_

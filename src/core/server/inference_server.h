@@ -1,0 +1,62 @@
+// The server as a whole: options, backends, the model lifecycle, and the entry
+// point of every inference request. The object behind INFERD_Server; the C API
+// in api/ is a thin shell over it. Thread-safe.
+#ifndef INFERD_CORE_SERVER_INFERENCE_SERVER_H_
+#define INFERD_CORE_SERVER_INFERENCE_SERVER_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "core/backend/backend_manager.h"
+#include "core/common/status.h"
+#include "core/lifecycle/model_lifecycle.h"
+#include "core/server/server_options.h"
+
+namespace inferd {
+
+class InferenceRequest;
+
+class InferenceServer {
+ public:
+  // Scans the repositories and loads every model (control mode NONE). Fails
+  // only when the server as a whole cannot run.
+  static StatusOr<std::unique_ptr<InferenceServer>> Create(ServerOptions options);
+  ~InferenceServer();
+
+  // Refuses new requests, waits up to the exit timeout for in-flight ones, then
+  // unloads every model. Idempotent.
+  Status Stop();
+
+  bool IsLive() const { return !stopped_.load(); }
+  bool IsReady() const;
+  const ServerOptions& options() const { return options_; }
+  ModelLifecycle& lifecycle() { return *lifecycle_; }
+
+  std::string MetadataJson() const;
+  StatusOr<std::string> ModelMetadataJson(std::string_view name, int64_t version) const;
+  StatusOr<std::string> ModelConfigJson(std::string_view name, int64_t version) const;
+  std::string IndexJson(bool ready_only) const;
+
+  // Validates `request`, binds it to its model version and queues it. On error
+  // nothing is queued and no callback will run.
+  Status InferAsync(InferenceRequest* request);
+
+  INFERD_Server* handle() { return reinterpret_cast<INFERD_Server*>(this); }
+  static InferenceServer* FromHandle(INFERD_Server* handle) {
+    return reinterpret_cast<InferenceServer*>(handle);
+  }
+
+ private:
+  explicit InferenceServer(ServerOptions options);
+
+  const ServerOptions options_;
+  std::unique_ptr<BackendManager> backends_;
+  std::unique_ptr<ModelLifecycle> lifecycle_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> stopped_{false};
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_SERVER_INFERENCE_SERVER_H_

@@ -1,0 +1,30 @@
+// Everything a server is created with; the struct behind INFERD_ServerOptions.
+#ifndef INFERD_CORE_SERVER_SERVER_OPTIONS_H_
+#define INFERD_CORE_SERVER_SERVER_OPTIONS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/common/logging.h"
+
+namespace inferd {
+
+struct ServerOptions {
+  std::string server_id = "inferd";
+  std::vector<std::string> repository_paths;
+  std::string backend_directory;
+  // backend name -> setting -> value (--backend-config)
+  std::map<std::string, std::map<std::string, std::string>> backend_settings;
+  uint32_t exit_timeout_secs = 30;
+  bool strict_model_config = true;
+  // Ready only when every model that should load is READY (Triton's default).
+  bool strict_readiness = true;
+  int model_load_threads = 4;
+  LogSettings log;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_SERVER_SERVER_OPTIONS_H_

@@ -1,0 +1,52 @@
+// zlib-based body coding: inflating request bodies sent with
+// `Content-Encoding: gzip|deflate`, and compressing responses for clients that
+// send `Accept-Encoding`. "deflate" is the zlib format (RFC 1950), as Triton's
+// clients produce and expect; raw deflate is also accepted on input. Thread-safe.
+#ifndef INFERD_FRONTENDS_HTTP_COMPRESSION_H_
+#define INFERD_FRONTENDS_HTTP_COMPRESSION_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "frontends/http/http_errors.h"
+
+namespace inferd::http {
+
+enum class Encoding { kIdentity, kGzip, kDeflate };
+
+// The coding a Content-Encoding header names; `supported` is false for a coding
+// we cannot decode (br, compress, ...). Empty means identity.
+Encoding ParseContentEncoding(std::string_view header, bool* supported);
+
+// The response coding to use for an Accept-Encoding header: gzip when offered,
+// else deflate when offered, else identity. Codings with q=0 are not offered.
+Encoding ChooseResponseEncoding(std::string_view accept_encoding);
+
+// Inflates `input` into *output. An output larger than `max_output_bytes` or a
+// corrupt or truncated stream gives an INVALID_ARG status.
+Status Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
+               std::string* output);
+
+// Appends the compressed form of `input` to *output; call once per piece of the
+// body with `finish` true on the last one. `stream` carries state between calls.
+class Compressor {
+ public:
+  explicit Compressor(Encoding encoding);
+  ~Compressor();
+  Compressor(const Compressor&) = delete;
+  Compressor& operator=(const Compressor&) = delete;
+
+  Status Append(std::string_view input, bool finish, std::string* output);
+
+ private:
+  struct Stream;
+  Stream* stream_;  // zlib state; owned
+};
+
+// "gzip" / "deflate"; empty for identity.
+std::string_view EncodingName(Encoding encoding);
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_COMPRESSION_H_

@@ -1,0 +1,28 @@
+// The KServe v2 endpoints other than infer: health, server and model metadata,
+// model readiness and configuration, and the repository index. Each is one
+// synchronous server API call whose answer becomes an HTTP status and body.
+// Thread-safe (the server API is).
+#ifndef INFERD_FRONTENDS_HTTP_ENDPOINTS_H_
+#define INFERD_FRONTENDS_HTTP_ENDPOINTS_H_
+
+#include <string>
+#include <string_view>
+
+#include "frontends/http/router.h"
+#include "inferd/server.h"
+
+namespace inferd::http {
+
+struct EndpointResponse {
+  unsigned status = 200;
+  std::string body;  // JSON, or empty (health and readiness answers)
+};
+
+// Answers `route`, which is any endpoint but kModelInfer. `body` is the request
+// body (the optional {"ready": bool} of the repository index). Errors come back
+// as their HTTP status with an {"error": "..."} body.
+EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body);
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_ENDPOINTS_H_

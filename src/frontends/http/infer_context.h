@@ -1,0 +1,90 @@
+// One infer request in flight: owns the request body (inputs point into it),
+// the tensors decoded from JSON, the output format and the server request,
+// and routes the server's callbacks back to the connection's strand.
+//
+// Lifetime: two references, one released by the server's request-release
+// callback (which also frees the body and decoded tensors), one by the session
+// once the FINAL response has been handled on its strand. The last one deletes
+// the server request and the context. Its io_context work guard keeps the
+// frontend's threads running until then. Thread-safe as described per member.
+#ifndef INFERD_FRONTENDS_HTTP_INFER_CONTEXT_H_
+#define INFERD_FRONTENDS_HTTP_INFER_CONTEXT_H_
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "frontends/http/http_errors.h"
+#include "frontends/http/infer_request_parser.h"
+#include "frontends/http/infer_response_writer.h"
+#include "frontends/http/router.h"
+#include "inferd/server.h"
+
+namespace inferd::http {
+
+class HttpSession;
+
+class InferContext {
+ public:
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+
+  // On the session's strand. Takes the (already inflated) request body.
+  InferContext(std::shared_ptr<HttpSession> session, Strand strand, std::string body);
+  ~InferContext();
+  InferContext(const InferContext&) = delete;
+  InferContext& operator=(const InferContext&) = delete;
+
+  // Parses the body (the first `json_size` bytes are JSON), builds the server
+  // request for `route` and submits it. On success the server's callbacks now
+  // own this object (see the lifetime above): release the unique_ptr. On error
+  // nothing is in flight and the caller deletes it.
+  static Status Submit(std::unique_ptr<InferContext>& context, INFERD_Server* server,
+                       INFERD_ResponseAllocator* allocator, const Route& route, size_t json_size);
+
+  // Asks the server to drop the request (best effort). On the strand, before
+  // the session's Unref.
+  void Cancel();
+
+  // The session's reference, dropped once the FINAL response was handled.
+  void Unref();
+
+  // How to render outputs; constant after Submit.
+  const OutputFormat& output_format() const { return output_format_; }
+
+  // Whether the HTTP response was written; only on the strand.
+  bool responded = false;
+
+  // The response allocator every request uses: plain heap memory per output.
+  static INFERD_Error* AllocateOutput(INFERD_ResponseAllocator* allocator, const char* tensor_name,
+                                      size_t byte_size, INFERD_MemoryType memory_type,
+                                      int64_t memory_type_id, void* userp, void** buffer,
+                                      void** buffer_userp, INFERD_MemoryType* actual_memory_type,
+                                      int64_t* actual_memory_type_id);
+  static INFERD_Error* ReleaseOutput(INFERD_ResponseAllocator* allocator, void* buffer,
+                                     void* buffer_userp, size_t byte_size,
+                                     INFERD_MemoryType memory_type, int64_t memory_type_id);
+
+ private:
+  static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
+  static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
+
+  // Declared first so it is destroyed last: the io_context's threads keep
+  // running until everything below, the session included, is gone.
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::shared_ptr<HttpSession> session_;  // the connection the response goes to
+  Strand strand_;                          // that connection's strand
+  // Freed by the release callback; untouched by anything else after Submit.
+  std::string body_;
+  ParsedInferRequest parsed_;
+  OutputFormat output_format_;
+  INFERD_InferenceRequest* request_ = nullptr;  // deleted with the context
+  std::atomic<int> refs_{2};
+};
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_INFER_CONTEXT_H_

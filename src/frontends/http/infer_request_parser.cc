@@ -1,0 +1,294 @@
+// KServe v2 infer request body -> ParsedInferRequest.
+#include "frontends/http/infer_request_parser.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+#include "frontends/http/binary_section.h"
+#include "frontends/http/tensor_json.h"
+
+namespace inferd::http {
+namespace {
+
+using rapidjson::Value;
+
+// The parse tree lives only while the request is parsed; its first blocks come
+// from per-thread buffers so a small request costs no allocation for it.
+using ParseAllocator = rapidjson::MemoryPoolAllocator<>;
+using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocator, ParseAllocator>;
+constexpr size_t kValueBufferBytes = 16 << 10;
+constexpr size_t kStackBufferBytes = 4 << 10;
+// Iterative: a deeply nested body cannot exhaust the thread's stack.
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
+
+std::string Quote(const char* name) { return std::string("'") + name + "'"; }
+
+const Value* Find(const Value& object, const char* key) {
+  const auto it = object.FindMember(key);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+// Checks that binary data of a fixed-size datatype is exactly the shape's size,
+// and that BYTES data holds `count` length-prefixed elements.
+Status CheckBinarySize(const ParsedInput& input, uint64_t count) {
+  if (input.datatype != INFERD_TYPE_BYTES) {
+    const uint64_t expected = count * INFERD_DataTypeByteSize(input.datatype);
+    if (input.byte_size == expected) return Status::Ok();
+    return Status::InvalidArg("input " + Quote(input.name) + ": binary_data_size " +
+                              std::to_string(input.byte_size) + " does not match its shape, " +
+                              std::to_string(count) + " elements of " +
+                              INFERD_DataTypeString(input.datatype) + " = " +
+                              std::to_string(expected) + " bytes");
+  }
+  size_t offset = 0;
+  uint64_t elements = 0;
+  while (input.byte_size - offset >= sizeof(uint32_t)) {
+    uint32_t length;
+    std::memcpy(&length, input.data + offset, sizeof length);
+    offset += sizeof length;
+    if (input.byte_size - offset < length) break;
+    offset += length;
+    ++elements;
+  }
+  if (offset == input.byte_size && elements == count) return Status::Ok();
+  return Status::InvalidArg("input " + Quote(input.name) + ": its " +
+                            std::to_string(input.byte_size) + " bytes of BYTES data do not hold " +
+                            std::to_string(count) + " length-prefixed elements");
+}
+
+Status ParseShape(const Value* shape, ParsedInput* input) {
+  if (shape == nullptr || !shape->IsArray()) {
+    return Status::InvalidArg("input " + Quote(input->name) + ": 'shape' must be an array");
+  }
+  input->shape.reserve(shape->Size());
+  for (const Value& dim : shape->GetArray()) {
+    if (!dim.IsInt64()) {
+      return Status::InvalidArg("input " + Quote(input->name) +
+                                ": 'shape' must hold only integers");
+    }
+    input->shape.push_back(dim.GetInt64());
+  }
+  return Status::Ok();
+}
+
+Status ParseInput(const Value& json, size_t index, BinarySection* binary,
+                  ParsedInferRequest* out) {
+  if (!json.IsObject()) return Status::InvalidArg("'inputs' must be an array of objects");
+  ParsedInput& input = out->inputs.emplace_back();
+  const Value* name = Find(json, "name");
+  if (name == nullptr || !name->IsString()) {
+    return Status::InvalidArg("inputs[" + std::to_string(index) + "]: 'name' must be a string");
+  }
+  input.name = name->GetString();
+  const Value* datatype = Find(json, "datatype");
+  if (datatype == nullptr || !datatype->IsString()) {
+    return Status::InvalidArg("input " + Quote(input.name) + ": 'datatype' must be a string");
+  }
+  input.datatype = INFERD_StringToDataType(datatype->GetString());
+  if (input.datatype == INFERD_TYPE_INVALID) {
+    return Status::InvalidArg("input " + Quote(input.name) + ": unknown datatype " +
+                              Quote(datatype->GetString()));
+  }
+  if (Status s = ParseShape(Find(json, "shape"), &input); !s.ok()) return s;
+  uint64_t count = 0;
+  if (Status s = ShapeElementCount(input.shape, input.name, &count); !s.ok()) return s;
+
+  const Value* binary_size = nullptr;
+  if (const Value* parameters = Find(json, "parameters")) {
+    if (!parameters->IsObject()) {
+      return Status::InvalidArg("input " + Quote(input.name) + ": 'parameters' must be an object");
+    }
+    if (Find(*parameters, "shared_memory_region") != nullptr) {
+      return Status::Unsupported("input " + Quote(input.name) +
+                                 ": shared memory inputs are not supported yet");
+    }
+    binary_size = Find(*parameters, "binary_data_size");
+  }
+  const Value* data = Find(json, "data");
+  if (binary_size != nullptr) {
+    if (!binary_size->IsUint64()) {
+      return Status::InvalidArg("input " + Quote(input.name) +
+                                ": 'binary_data_size' must be a non-negative integer");
+    }
+    if (data != nullptr) {
+      return Status::InvalidArg("input " + Quote(input.name) +
+                                " has both 'data' and 'binary_data_size'");
+    }
+    std::string_view slice;
+    if (Status s = binary->Take(input.name, binary_size->GetUint64(), &slice); !s.ok()) return s;
+    input.data = slice.data();
+    input.byte_size = slice.size();
+    return CheckBinarySize(input, count);
+  }
+  if (data == nullptr) {
+    return Status::InvalidArg("input " + Quote(input.name) +
+                              " has neither 'data' nor a 'binary_data_size' parameter");
+  }
+  TensorBytes bytes;
+  if (Status s = JsonToTensor(*data, input.datatype, count, input.name, &bytes); !s.ok()) return s;
+  input.data = bytes.data.get();
+  input.byte_size = bytes.byte_size;
+  out->decoded.push_back(std::move(bytes.data));
+  return Status::Ok();
+}
+
+Status ParseOutput(const Value& json, size_t index, ParsedInferRequest* out) {
+  if (!json.IsObject()) return Status::InvalidArg("'outputs' must be an array of objects");
+  const Value* name = Find(json, "name");
+  if (name == nullptr || !name->IsString()) {
+    return Status::InvalidArg("outputs[" + std::to_string(index) + "]: 'name' must be a string");
+  }
+  ParsedOutput& output = out->outputs.emplace_back();
+  output.name.assign(name->GetString(), name->GetStringLength());
+  output.binary = out->binary_data_output;
+  const Value* parameters = Find(json, "parameters");
+  if (parameters == nullptr) return Status::Ok();
+  if (!parameters->IsObject()) {
+    return Status::InvalidArg("output '" + output.name + "': 'parameters' must be an object");
+  }
+  if (Find(*parameters, "shared_memory_region") != nullptr) {
+    return Status::Unsupported("output '" + output.name +
+                               "': shared memory outputs are not supported yet");
+  }
+  if (Find(*parameters, "classification") != nullptr) {
+    return Status::Unsupported("output '" + output.name +
+                               "': the classification extension is not supported yet");
+  }
+  if (const Value* binary = Find(*parameters, "binary_data")) {
+    if (!binary->IsBool()) {
+      return Status::InvalidArg("output '" + output.name + "': 'binary_data' must be a boolean");
+    }
+    output.binary = binary->GetBool();
+  }
+  return Status::Ok();
+}
+
+// One request-level parameter: the ones the protocol defines set request
+// fields; any other is passed through to the model.
+Status ParseParameter(const char* name, const Value& value, ParsedInferRequest* out) {
+  const std::string_view key(name);
+  const auto invalid = [name](const char* expected) {
+    return Status::InvalidArg("parameter " + Quote(name) + " must be " + expected);
+  };
+  if (key == "sequence_id") {
+    if (value.IsUint64()) {
+      out->sequence_id = value.GetUint64();
+    } else if (value.IsString()) {
+      out->sequence_id_string = value.GetString();
+    } else {
+      return invalid("a non-negative integer or a string");
+    }
+  } else if (key == "sequence_start" || key == "sequence_end") {
+    if (!value.IsBool()) return invalid("a boolean");
+    if (value.GetBool()) {
+      out->flags |= key == "sequence_start" ? INFERD_REQUEST_FLAG_SEQUENCE_START
+                                            : INFERD_REQUEST_FLAG_SEQUENCE_END;
+    }
+  } else if (key == "priority") {
+    if (!value.IsUint64() || value.GetUint64() > std::numeric_limits<uint32_t>::max()) {
+      return invalid("a non-negative 32-bit integer");
+    }
+    out->priority = static_cast<uint32_t>(value.GetUint64());
+  } else if (key == "timeout") {
+    if (!value.IsUint64()) return invalid("a non-negative integer (microseconds)");
+    out->timeout_us = value.GetUint64();
+  } else if (key == "binary_data_output") {
+    if (!value.IsBool()) return invalid("a boolean");
+    out->binary_data_output = value.GetBool();
+  } else {
+    ParsedParameter& parameter = out->parameters.emplace_back();
+    parameter.name = name;
+    if (value.IsString()) {
+      parameter.kind = ParsedParameter::Kind::kString;
+      parameter.string_value = value.GetString();
+    } else if (value.IsBool()) {
+      parameter.kind = ParsedParameter::Kind::kBool;
+      parameter.bool_value = value.GetBool();
+    } else if (value.IsInt64()) {
+      parameter.kind = ParsedParameter::Kind::kInt;
+      parameter.int_value = value.GetInt64();
+    } else if (value.IsNumber() && !value.IsUint64()) {
+      return Status::Unsupported("parameter " + Quote(name) +
+                                 ": floating-point parameters are not supported yet");
+    } else {
+      return invalid("a string, a boolean or a 64-bit integer");
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseDocument(const Value& root, BinarySection* binary, ParsedInferRequest* out) {
+  if (!root.IsObject()) return Status::InvalidArg("the infer request must be a JSON object");
+  if (const Value* id = Find(root, "id")) {
+    if (!id->IsString()) return Status::InvalidArg("'id' must be a string");
+    out->id = id->GetString();
+  }
+  // Parameters first: binary_data_output is the default for every output.
+  if (const Value* parameters = Find(root, "parameters")) {
+    if (!parameters->IsObject()) return Status::InvalidArg("'parameters' must be an object");
+    for (const auto& member : parameters->GetObject()) {
+      if (Status s = ParseParameter(member.name.GetString(), member.value, out); !s.ok()) return s;
+    }
+  }
+  const Value* inputs = Find(root, "inputs");
+  if (inputs == nullptr || !inputs->IsArray()) {
+    return Status::InvalidArg("'inputs' must be an array");
+  }
+  out->inputs.reserve(inputs->Size());
+  for (rapidjson::SizeType i = 0; i < inputs->Size(); ++i) {
+    if (Status s = ParseInput((*inputs)[i], i, binary, out); !s.ok()) return s;
+  }
+  if (const Value* outputs = Find(root, "outputs")) {
+    if (!outputs->IsArray()) return Status::InvalidArg("'outputs' must be an array");
+    out->outputs.reserve(outputs->Size());
+    for (rapidjson::SizeType i = 0; i < outputs->Size(); ++i) {
+      if (Status s = ParseOutput((*outputs)[i], i, out); !s.ok()) return s;
+    }
+  }
+  return binary->Finish();
+}
+
+}  // namespace
+
+Status ShapeElementCount(const std::vector<int64_t>& shape, const char* input_name,
+                         uint64_t* count) {
+  uint64_t product = 1;
+  for (const int64_t dim : shape) {
+    if (dim < 0) {
+      return Status::InvalidArg("input " + Quote(input_name) + ": 'shape' has a negative dimension");
+    }
+    if (__builtin_mul_overflow(product, static_cast<uint64_t>(dim), &product)) {
+      return Status::InvalidArg("input " + Quote(input_name) + ": 'shape' is too large");
+    }
+  }
+  *count = product;
+  return Status::Ok();
+}
+
+Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out) {
+  thread_local char value_buffer[kValueBufferBytes];
+  thread_local char stack_buffer[kStackBufferBytes];
+  ParseAllocator value_allocator(value_buffer, sizeof value_buffer);
+  ParseAllocator stack_allocator(stack_buffer, sizeof stack_buffer);
+  JsonDocument document(&value_allocator, kStackBufferBytes / 2, &stack_allocator);
+
+  // The JSON ends where the binary data starts: end it there for the parser,
+  // then put the byte back (strings are terminated inside the JSON part).
+  const char saved = body[json_size];
+  body[json_size] = '\0';
+  document.ParseInsitu<kParseFlags>(body);
+  body[json_size] = saved;
+  if (document.HasParseError()) {
+    return Status::InvalidArg(std::string("failed to parse the request JSON: ") +
+                              rapidjson::GetParseError_En(document.GetParseError()) +
+                              " at offset " + std::to_string(document.GetErrorOffset()));
+  }
+  BinarySection binary(std::string_view(body + json_size, body_size - json_size));
+  return ParseDocument(document, &binary, out);
+}
+
+}  // namespace inferd::http

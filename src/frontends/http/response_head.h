@@ -1,0 +1,36 @@
+// The status line and headers of an HTTP/1.x response, written by hand so a
+// response can go out as one gather write of [head, JSON, output buffers...].
+// Thread-safe (no shared state).
+#ifndef INFERD_FRONTENDS_HTTP_RESPONSE_HEAD_H_
+#define INFERD_FRONTENDS_HTTP_RESPONSE_HEAD_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "frontends/http/compression.h"
+
+namespace inferd::http {
+
+inline constexpr std::string_view kJsonContentType = "application/json";
+inline constexpr std::string_view kBinaryContentType = "application/octet-stream";
+inline constexpr std::string_view kInferHeaderContentLength = "Inference-Header-Content-Length";
+
+struct ResponseHead {
+  unsigned status = 200;
+  unsigned http_version = 11;  // 10 or 11, as the request's
+  bool keep_alive = true;
+  std::string_view content_type = kJsonContentType;
+  size_t content_length = 0;
+  // Set when the body is JSON followed by binary outputs: the JSON's length.
+  std::optional<size_t> inference_header_length;
+  Encoding content_encoding = Encoding::kIdentity;
+};
+
+// Replaces *out with the serialized head, ending in the blank line.
+void SerializeResponseHead(const ResponseHead& head, std::string* out);
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_RESPONSE_HEAD_H_

@@ -1,0 +1,138 @@
+// Path matching for the KServe v2 REST endpoints.
+#include "frontends/http/router.h"
+
+#include <array>
+#include <charconv>
+#include <span>
+
+namespace inferd::http {
+namespace {
+
+constexpr size_t kMaxSegments = 8;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+using Segments = std::span<const std::string_view>;
+
+// Splits "/v2/models/m/infer" into {"v2","models","m","infer"} and returns the
+// count; 0 when the path has too many segments to be one of ours. An empty
+// segment is kept, so "/v2/models//ready" matches nothing.
+size_t SplitPath(std::string_view path, std::array<std::string_view, kMaxSegments>* segments) {
+  if (path.empty() || path.front() != '/') return 0;
+  path.remove_prefix(1);
+  if (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  for (size_t count = 0; count < kMaxSegments; ++count) {
+    const size_t slash = path.find('/');
+    (*segments)[count] = path.substr(0, slash);
+    if (slash == std::string_view::npos) return count + 1;
+    path.remove_prefix(slash + 1);
+  }
+  return 0;
+}
+
+Status Found(Method method, Method wanted, Endpoint endpoint, Route* route) {
+  if (method != wanted) {
+    return Status::WithHttpStatus(405, std::string("method not allowed; use ") +
+                                           (wanted == Method::kGet ? "GET" : "POST"));
+  }
+  route->endpoint = endpoint;
+  return Status::Ok();
+}
+
+Status NotSupported(std::string_view feature, Route* route) {
+  route->endpoint = Endpoint::kNotSupported;
+  route->feature = feature;
+  return Status::Ok();
+}
+
+Status NotFound() { return Status::NotFound("Not Found"); }
+
+// /v2/models/{m}[/versions/{v}][/action]; `rest` starts after "models".
+Status MatchModel(Method method, Segments rest, Route* route) {
+  if (rest.empty() || rest[0].empty()) return NotFound();
+  if (rest.size() == 1 && rest[0] == "stats") return NotSupported("model statistics", route);
+  std::optional<std::string> model = UrlDecode(rest[0]);
+  if (!model) return Status::InvalidArg("malformed URL escape in model name '" +
+                                        std::string(rest[0]) + "'");
+  route->model = std::move(*model);
+  size_t next = 1;
+  if (rest.size() >= 3 && rest[1] == "versions") {
+    const std::string_view text = rest[2];
+    int64_t version = -1;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || version < 0) {
+      return Status::InvalidArg("invalid version '" + std::string(text) + "' of model '" +
+                                route->model + "': expected a non-negative integer");
+    }
+    route->model_version = version;
+    next = 3;
+  }
+  if (next == rest.size()) return Found(method, Method::kGet, Endpoint::kModelMetadata, route);
+  if (next + 1 != rest.size()) return NotFound();
+  const std::string_view action = rest[next];
+  if (action == "ready") return Found(method, Method::kGet, Endpoint::kModelReady, route);
+  if (action == "config") return Found(method, Method::kGet, Endpoint::kModelConfig, route);
+  if (action == "infer") return Found(method, Method::kPost, Endpoint::kModelInfer, route);
+  if (action == "stats") return NotSupported("model statistics", route);
+  if (action == "trace") return NotSupported("trace settings", route);
+  return NotFound();
+}
+
+}  // namespace
+
+std::optional<std::string> UrlDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out.push_back(text[i]);
+      continue;
+    }
+    if (i + 2 >= text.size()) return std::nullopt;
+    const int high = HexValue(text[i + 1]);
+    const int low = HexValue(text[i + 2]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out.push_back(static_cast<char>(high * 16 + low));
+    i += 2;
+  }
+  return out;
+}
+
+Status MatchRoute(Method method, std::string_view target, Route* route) {
+  *route = Route();
+  const std::string_view path = target.substr(0, target.find('?'));
+  std::array<std::string_view, kMaxSegments> segments;
+  const size_t n = SplitPath(path, &segments);
+  if (n == 0 || segments[0] != "v2") return NotFound();
+  if (n == 1) return Found(method, Method::kGet, Endpoint::kServerMetadata, route);
+  const std::string_view group = segments[1];
+  if (group == "health" && n == 3) {
+    if (segments[2] == "live") return Found(method, Method::kGet, Endpoint::kHealthLive, route);
+    if (segments[2] == "ready") return Found(method, Method::kGet, Endpoint::kHealthReady, route);
+    return NotFound();
+  }
+  if (group == "models") {
+    return MatchModel(method, Segments(segments.data() + 2, n - 2), route);
+  }
+  if (group == "repository") {
+    if (n == 3 && segments[2] == "index") {
+      return Found(method, Method::kPost, Endpoint::kRepositoryIndex, route);
+    }
+    if (n == 5 && segments[2] == "models" && (segments[4] == "load" || segments[4] == "unload")) {
+      return NotSupported("model control (load/unload)", route);
+    }
+    return NotFound();
+  }
+  if (group == "systemsharedmemory") return NotSupported("system shared memory", route);
+  if (group == "cudasharedmemory") return NotSupported("CUDA shared memory", route);
+  if (group == "trace") return NotSupported("trace settings", route);
+  if (group == "logging") return NotSupported("logging settings", route);
+  return NotFound();
+}
+
+}  // namespace inferd::http

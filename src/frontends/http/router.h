@@ -1,0 +1,47 @@
+// Maps an HTTP method and request target onto a KServe v2 endpoint, with the
+// model name (URL-decoded) and version it names. Pure; thread-safe.
+#ifndef INFERD_FRONTENDS_HTTP_ROUTER_H_
+#define INFERD_FRONTENDS_HTTP_ROUTER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "frontends/http/http_errors.h"
+
+namespace inferd::http {
+
+enum class Method { kGet, kPost, kOther };
+
+enum class Endpoint {
+  kHealthLive,       // GET  /v2/health/live
+  kHealthReady,      // GET  /v2/health/ready
+  kServerMetadata,   // GET  /v2
+  kModelMetadata,    // GET  /v2/models/{m}[/versions/{v}]
+  kModelReady,       // GET  .../ready
+  kModelConfig,      // GET  .../config
+  kModelInfer,       // POST .../infer
+  kRepositoryIndex,  // POST /v2/repository/index
+  kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
+};
+
+struct Route {
+  Endpoint endpoint = Endpoint::kHealthLive;
+  std::string model;           // URL-decoded; empty for server endpoints
+  int64_t model_version = -1;  // -1 when the path names no version
+  std::string_view feature;    // for kNotSupported: what the path asks for
+};
+
+// The route for `method` and `target` (path plus optional query, which is
+// ignored). An unknown path gives NOT_FOUND (404), a known path with another
+// method 405, a malformed version or escape INVALID_ARG (400).
+Status MatchRoute(Method method, std::string_view target, Route* route);
+
+// Decodes %XX escapes; '+' stays '+' (paths are not form-encoded). Returns
+// nullopt for a truncated or non-hex escape.
+std::optional<std::string> UrlDecode(std::string_view text);
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_ROUTER_H_

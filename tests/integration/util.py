@@ -1,0 +1,466 @@
+"""Helpers for the black-box integration tests: model repositories, the inferd
+process, and the KServe v2 wire format (JSON and binary tensor extension).
+
+Nothing here imports server code: the tests only see what a user sees, the
+binary, its flags, its log and its HTTP port.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import requests
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES_MODELS = REPO_ROOT / "examples" / "models"
+
+# Bounds, kept short so a hung server fails fast rather than stalling the suite.
+START_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 10.0
+REQUEST_TIMEOUT_S = 10.0
+
+_STARTED_RE = re.compile(r"Started HTTPService at (\S+):(\d+)")
+
+
+# ---------------------------------------------------------------------------
+# Paths
+
+
+def inferd_binary() -> Path:
+    """The server under test: $INFERD_BINARY or <repo>/build/inferd."""
+    return Path(os.environ.get("INFERD_BINARY", REPO_ROOT / "build" / "inferd")).resolve()
+
+
+def backend_directory() -> Path:
+    """$INFERD_BACKEND_DIRECTORY, else the `backends` folder beside the binary."""
+    env = os.environ.get("INFERD_BACKEND_DIRECTORY")
+    if env:
+        return Path(env).resolve()
+    return inferd_binary().parent / "backends"
+
+
+# ---------------------------------------------------------------------------
+# Datatypes
+
+# KServe datatype -> config.pbtxt data_type.
+CONFIG_TYPE = {
+    "BOOL": "TYPE_BOOL",
+    "UINT8": "TYPE_UINT8",
+    "UINT16": "TYPE_UINT16",
+    "UINT32": "TYPE_UINT32",
+    "UINT64": "TYPE_UINT64",
+    "INT8": "TYPE_INT8",
+    "INT16": "TYPE_INT16",
+    "INT32": "TYPE_INT32",
+    "INT64": "TYPE_INT64",
+    "FP16": "TYPE_FP16",
+    "BF16": "TYPE_BF16",
+    "FP32": "TYPE_FP32",
+    "FP64": "TYPE_FP64",
+    "BYTES": "TYPE_STRING",
+}
+ALL_DATATYPES = list(CONFIG_TYPE)
+
+# numpy dtype that holds values of each datatype on the test side. BF16 values are
+# held as float32 (numpy has no bfloat16) and must be exactly representable.
+NUMPY_DTYPE = {
+    "BOOL": np.bool_,
+    "UINT8": np.uint8,
+    "UINT16": np.uint16,
+    "UINT32": np.uint32,
+    "UINT64": np.uint64,
+    "INT8": np.int8,
+    "INT16": np.int16,
+    "INT32": np.int32,
+    "INT64": np.int64,
+    "FP16": np.float16,
+    "BF16": np.float32,
+    "FP32": np.float32,
+    "FP64": np.float64,
+    "BYTES": np.object_,
+}
+
+
+# ---------------------------------------------------------------------------
+# Model repositories
+
+
+@dataclass
+class Model:
+    """One model folder: config.pbtxt text (None: no config file), version folders,
+    and extra files as {relative path: text}."""
+
+    config: str | None
+    versions: Sequence[int] = (1,)
+    files: Mapping[str, str] = field(default_factory=dict)
+
+
+def tensor_block(name: str, datatype: str, dims: Sequence[int]) -> str:
+    return (
+        "  {\n"
+        f'    name: "{name}"\n'
+        f"    data_type: {CONFIG_TYPE[datatype]}\n"
+        f"    dims: [ {', '.join(str(d) for d in dims)} ]\n"
+        "  }"
+    )
+
+
+def identity_config(
+    name: str,
+    tensors: Sequence[tuple[str, str, str, Sequence[int]]],
+    max_batch_size: int = 0,
+    version_policy: str | None = None,
+    extra: str = "",
+) -> str:
+    """config.pbtxt for an identity-backend model; `tensors` lists
+    (input name, output name, datatype, dims): output i copies input i."""
+    inputs = ",\n".join(tensor_block(i, dt, dims) for i, _, dt, dims in tensors)
+    outputs = ",\n".join(tensor_block(o, dt, dims) for _, o, dt, dims in tensors)
+    text = (
+        f'name: "{name}"\n'
+        'backend: "identity"\n'
+        f"max_batch_size: {max_batch_size}\n"
+        f"input [\n{inputs}\n]\n"
+        f"output [\n{outputs}\n]\n"
+    )
+    if version_policy:
+        text += f"version_policy: {version_policy}\n"
+    return text + extra
+
+
+def single_identity(name: str, datatype: str, dims: Sequence[int], max_batch_size: int = 0,
+                    **kwargs) -> str:
+    """INPUT0 -> OUTPUT0 identity model."""
+    return identity_config(name, [("INPUT0", "OUTPUT0", datatype, dims)], max_batch_size, **kwargs)
+
+
+def write_repository(root: Path, models: Mapping[str, str | Model]) -> Path:
+    """Writes a model repository under `root` (created if needed). A value that is
+    a plain string is the config.pbtxt of a model with version folder 1/."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, spec in models.items():
+        model = spec if isinstance(spec, Model) else Model(config=spec)
+        folder = root / name
+        folder.mkdir()
+        if model.config is not None:
+            (folder / "config.pbtxt").write_text(model.config)
+        for version in model.versions:
+            (folder / str(version)).mkdir()
+        for rel, text in model.files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    return root
+
+
+# ---------------------------------------------------------------------------
+# The server process
+
+
+class InferdServer:
+    """A running inferd process on an ephemeral port, its log in a file.
+
+    `url` is "http://127.0.0.1:<port>"; `address` is "127.0.0.1:<port>" (what
+    tritonclient wants). Use `stop()` (SIGTERM, expects exit 0) when done.
+    """
+
+    def __init__(self, repositories: Iterable[Path], log_path: Path,
+                 extra_args: Sequence[str] = (), wait_for: str = "ready",
+                 start_timeout_s: float = START_TIMEOUT_S):
+        binary = inferd_binary()
+        if not binary.is_file():
+            raise FileNotFoundError(
+                f"inferd binary not found at {binary}; run `make build` or set INFERD_BINARY")
+        self.repositories = [Path(r) for r in repositories]
+        self.log_path = log_path
+        self.args = [
+            str(binary),
+            *[f"--model-repository={r}" for r in self.repositories],
+            "--http-port=0",
+            f"--backend-directory={backend_directory()}",
+            "--log-verbose=1",
+            *extra_args,
+        ]
+        self._log_file = open(log_path, "wb")
+        self.process = subprocess.Popen(
+            self.args, stdout=self._log_file, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, cwd=REPO_ROOT)
+        self.port = None
+        try:
+            self.port = self._wait_for_port(start_timeout_s)
+            self._wait_for_health(wait_for, start_timeout_s)
+        except BaseException:
+            self.kill()
+            raise
+
+    # -- endpoints --------------------------------------------------------
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.address}"
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
+        return requests.get(self.url + path, **kwargs)
+
+    def post(self, path: str, **kwargs) -> requests.Response:
+        kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
+        return requests.post(self.url + path, **kwargs)
+
+    def client(self):
+        """A genuine tritonclient.http client for this server."""
+        import tritonclient.http as httpclient
+
+        return httpclient.InferenceServerClient(
+            url=self.address, connection_timeout=REQUEST_TIMEOUT_S,
+            network_timeout=REQUEST_TIMEOUT_S)
+
+    # -- log ------------------------------------------------------------------
+
+    def log(self) -> str:
+        self._log_file.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def log_tail(self, chars: int = 4000) -> str:
+        text = self.log()
+        return text if len(text) <= chars else "...\n" + text[-chars:]
+
+    def _describe(self, what: str) -> str:
+        return (f"{what}\ncommand: {' '.join(self.args)}\n"
+                f"--- inferd log ({self.log_path}) ---\n{self.log_tail()}")
+
+    # -- start ----------------------------------------------------------------
+
+    def _wait_for_port(self, timeout_s: float) -> int:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            match = _STARTED_RE.search(self.log())
+            if match:
+                return int(match.group(2))
+            if self.process.poll() is not None:
+                raise RuntimeError(self._describe(
+                    f"inferd exited with code {self.process.returncode} before serving HTTP"))
+            time.sleep(0.05)
+        raise TimeoutError(self._describe(
+            f"inferd did not log 'Started HTTPService at' within {timeout_s}s"))
+
+    def _wait_for_health(self, wait_for: str, timeout_s: float) -> None:
+        """wait_for: "ready" (server ready), "live", or "none"."""
+        if wait_for == "none":
+            return
+        path = {"ready": "/v2/health/ready", "live": "/v2/health/live"}[wait_for]
+        deadline = time.monotonic() + timeout_s
+        last = None
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(self._describe(
+                    f"inferd exited with code {self.process.returncode} while starting"))
+            try:
+                last = self.get(path, timeout=1.0).status_code
+                if last == 200:
+                    return
+            except requests.RequestException as exc:
+                last = repr(exc)
+            time.sleep(0.05)
+        raise TimeoutError(self._describe(
+            f"{path} was not 200 within {timeout_s}s (last: {last})"))
+
+    # -- stop -----------------------------------------------------------------
+
+    def stop(self, sig: int = signal.SIGTERM, timeout_s: float = STOP_TIMEOUT_S) -> int:
+        """Sends `sig`, waits for exit; raises unless the exit code is 0."""
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise AssertionError(self._describe(
+                    f"inferd did not exit within {timeout_s}s of signal {sig}"))
+        self._log_file.close()
+        code = self.process.returncode
+        if code != 0:
+            raise AssertionError(self._describe(f"inferd exited with code {code}, expected 0"))
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=STOP_TIMEOUT_S)
+        self._log_file.close()
+
+
+# ---------------------------------------------------------------------------
+# Wire format: binary tensor data and responses
+
+
+def bf16_bits(values: np.ndarray) -> np.ndarray:
+    """BF16 encoding of float32 values: the upper 16 bits (values must be exact)."""
+    bits32 = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    assert np.all(bits32 & 0xFFFF == 0), "value not exactly representable in BF16"
+    return (bits32 >> 16).astype(np.uint16)
+
+
+def encode_tensor(array: np.ndarray, datatype: str) -> bytes:
+    """Raw bytes of `array` as the binary tensor extension carries them."""
+    if datatype == "BYTES":
+        out = bytearray()
+        for item in array.flatten(order="C"):
+            raw = item if isinstance(item, bytes) else str(item).encode("utf-8")
+            out += len(raw).to_bytes(4, "little") + raw
+        return bytes(out)
+    if datatype == "BF16":
+        return bf16_bits(array).astype("<u2").tobytes()
+    if datatype == "BOOL":
+        return np.ascontiguousarray(array, dtype=np.bool_).tobytes()
+    return np.ascontiguousarray(array, dtype=np.dtype(NUMPY_DTYPE[datatype]).newbyteorder("<")).tobytes()
+
+
+def decode_tensor(raw: bytes, datatype: str, shape: Sequence[int]) -> np.ndarray:
+    if datatype == "BYTES":
+        items, offset = [], 0
+        while offset < len(raw):
+            length = int.from_bytes(raw[offset:offset + 4], "little")
+            offset += 4
+            items.append(raw[offset:offset + length])
+            offset += length
+        return np.array(items, dtype=np.object_).reshape(shape)
+    if datatype == "BF16":
+        bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape)
+    return np.frombuffer(raw, dtype=np.dtype(NUMPY_DTYPE[datatype]).newbyteorder("<")).reshape(shape)
+
+
+def json_data(array: np.ndarray, datatype: str) -> list:
+    """Row-major flattened JSON values for the "data" field."""
+    flat = array.flatten(order="C")
+    if datatype == "BYTES":
+        return [x.decode("utf-8") if isinstance(x, bytes) else str(x) for x in flat]
+    if datatype == "BOOL":
+        return [bool(x) for x in flat]
+    if datatype in ("FP16", "BF16", "FP32", "FP64"):
+        return [float(x) for x in flat]
+    return [int(x) for x in flat]
+
+
+def from_json_data(data: list, datatype: str, shape: Sequence[int]) -> np.ndarray:
+    if datatype == "BYTES":
+        return np.array([s.encode("utf-8") for s in _flatten(data)], dtype=np.object_).reshape(shape)
+    return np.array(list(_flatten(data)), dtype=NUMPY_DTYPE[datatype]).reshape(shape)
+
+
+def _flatten(data):
+    for x in data:
+        if isinstance(x, list):
+            yield from _flatten(x)
+        else:
+            yield x
+
+
+def binary_request(inputs: Sequence[tuple[str, str, np.ndarray]],
+                   outputs: Sequence[str] | None = None,
+                   binary_outputs: bool = True, **top_level) -> tuple[bytes, dict]:
+    """(body, headers) for a binary-extension request. `inputs` are (name, datatype,
+    array); every input travels as binary data after the JSON header."""
+    header = {"inputs": [], **top_level}
+    blobs = []
+    for name, datatype, array in inputs:
+        raw = encode_tensor(array, datatype)
+        blobs.append(raw)
+        header["inputs"].append({
+            "name": name, "datatype": datatype, "shape": list(array.shape),
+            "parameters": {"binary_data_size": len(raw)},
+        })
+    if outputs is not None:
+        header["outputs"] = [{"name": o, "parameters": {"binary_data": binary_outputs}}
+                             for o in outputs]
+    head = json.dumps(header).encode("utf-8")
+    headers = {"Inference-Header-Content-Length": str(len(head)),
+               "Content-Type": "application/octet-stream"}
+    return head + b"".join(blobs), headers
+
+
+def json_request(inputs: Sequence[tuple[str, str, np.ndarray]],
+                 outputs: Sequence[str] | None = None, **top_level) -> dict:
+    """A pure-JSON request body (as a dict) for `inputs` (name, datatype, array)."""
+    body = {"inputs": [
+        {"name": n, "datatype": dt, "shape": list(a.shape), "data": json_data(a, dt)}
+        for n, dt, a in inputs], **top_level}
+    if outputs is not None:
+        body["outputs"] = [{"name": o} for o in outputs]
+    return body
+
+
+@dataclass
+class InferResponse:
+    header: dict
+    tensors: dict  # output name -> numpy array (BYTES as bytes objects)
+    binary: dict  # output name -> True if it came as binary data
+
+
+def parse_infer_response(resp: requests.Response) -> InferResponse:
+    """Splits a 200 response into its JSON header and decoded output tensors."""
+    assert resp.status_code == 200, f"HTTP {resp.status_code}: {resp.text[:2000]}"
+    body = resp.content
+    header_len = resp.headers.get("Inference-Header-Content-Length")
+    if header_len is None:
+        header, rest = json.loads(body), b""
+    else:
+        n = int(header_len)
+        header, rest = json.loads(body[:n]), body[n:]
+    tensors, binary, offset = {}, {}, 0
+    for out in header.get("outputs", []):
+        size = (out.get("parameters") or {}).get("binary_data_size")
+        if size is not None:
+            raw = rest[offset:offset + size]
+            assert len(raw) == size, f"output {out['name']}: body shorter than binary_data_size"
+            offset += size
+            tensors[out["name"]] = decode_tensor(raw, out["datatype"], out["shape"])
+            binary[out["name"]] = True
+        else:
+            tensors[out["name"]] = from_json_data(out["data"], out["datatype"], out["shape"])
+            binary[out["name"]] = False
+    assert offset == len(rest), f"{len(rest) - offset} unclaimed bytes after the outputs"
+    return InferResponse(header, tensors, binary)
+
+
+def assert_error(resp: requests.Response, status: int, *needles: str) -> str:
+    """Asserts an error response: exact status, body {"error": "<message>"} whose
+    message contains every needle (case-sensitive). Returns the message."""
+    assert resp.status_code == status, (
+        f"expected HTTP {status}, got {resp.status_code}: {resp.text[:2000]}")
+    try:
+        body = resp.json()
+    except ValueError:
+        raise AssertionError(f"error body is not JSON: {resp.text[:2000]!r}")
+    assert isinstance(body, dict) and set(body) == {"error"}, f"error body: {body}"
+    message = body["error"]
+    assert isinstance(message, str) and message.strip(), f"empty error message: {body}"
+    for needle in needles:
+        assert needle in message, f"error message {message!r} does not mention {needle!r}"
+    return message
+
+
+def assert_equal_tensors(actual: np.ndarray, expected: np.ndarray, datatype: str) -> None:
+    """Exact equality of values and shape (bit-exact for floats, NaN excluded)."""
+    assert list(actual.shape) == list(expected.shape), f"shape {actual.shape} != {expected.shape}"
+    if datatype == "BYTES":
+        to_bytes = lambda x: x if isinstance(x, bytes) else str(x).encode("utf-8")  # noqa: E731
+        assert [to_bytes(x) for x in actual.flatten()] == [to_bytes(x) for x in expected.flatten()]
+        return
+    want = np.asarray(expected, dtype=NUMPY_DTYPE[datatype])
+    got = np.asarray(actual, dtype=NUMPY_DTYPE[datatype])
+    assert got.tolist() == want.tolist(), f"{datatype}: {got.tolist()} != {want.tolist()}"
