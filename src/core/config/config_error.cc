@@ -7,7 +7,9 @@ ConfigErrors::ConfigErrors(const ConfigContext& ctx, const inference::ModelConfi
   prefix_ = "model '";
   prefix_ += ctx.model_name.empty() ? config.name() : ctx.model_name;
   prefix_ += "'";
-  if (!ctx.file_label.empty()) prefix_ += " (" + ctx.file_label + ")";
+  if (!ctx.file_label.empty()) {
+    prefix_ += " (" + ctx.file_label + ")";
+  }
   prefix_ += ": ";
 }
 

@@ -40,8 +40,12 @@ std::string Base64(const std::string& bytes) {
   std::string text;
   for (size_t i = 0; i < bytes.size(); i += 3) {
     uint32_t chunk = static_cast<uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) chunk |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    if (i + 2 < bytes.size()) chunk |= static_cast<uint8_t>(bytes[i + 2]);
+    if (i + 1 < bytes.size()) {
+      chunk |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    }
+    if (i + 2 < bytes.size()) {
+      chunk |= static_cast<uint8_t>(bytes[i + 2]);
+    }
     for (size_t k = 0; k < 4; ++k) {
       text += (i + k <= bytes.size()) ? kDigits[(chunk >> (18 - 6 * k)) & 63] : '=';
     }
@@ -76,17 +80,20 @@ void WriteValue(JsonWriter& out, const pb::Message& message, const pb::FieldDesc
       out.Uint64(rep ? r->GetRepeatedUInt64(message, field, index) : r->GetUInt64(message, field));
       break;
     case pb::FieldDescriptor::CPPTYPE_DOUBLE:
-      WriteFloat(out, rep ? r->GetRepeatedDouble(message, field, index) : r->GetDouble(message, field));
+      WriteFloat(out,
+                 rep ? r->GetRepeatedDouble(message, field, index) : r->GetDouble(message, field));
       break;
     case pb::FieldDescriptor::CPPTYPE_FLOAT:
-      WriteFloat(out, rep ? r->GetRepeatedFloat(message, field, index) : r->GetFloat(message, field));
+      WriteFloat(out,
+                 rep ? r->GetRepeatedFloat(message, field, index) : r->GetFloat(message, field));
       break;
     case pb::FieldDescriptor::CPPTYPE_BOOL:
       out.Bool(rep ? r->GetRepeatedBool(message, field, index) : r->GetBool(message, field));
       break;
     case pb::FieldDescriptor::CPPTYPE_ENUM:
-      WriteEnum(out, field->enum_type(),
-                rep ? r->GetRepeatedEnumValue(message, field, index) : r->GetEnumValue(message, field));
+      WriteEnum(
+          out, field->enum_type(),
+          rep ? r->GetRepeatedEnumValue(message, field, index) : r->GetEnumValue(message, field));
       break;
     case pb::FieldDescriptor::CPPTYPE_STRING: {
       std::string scratch;
@@ -101,7 +108,8 @@ void WriteValue(JsonWriter& out, const pb::Message& message, const pb::FieldDesc
       break;
     }
     case pb::FieldDescriptor::CPPTYPE_MESSAGE:
-      WriteMessage(out, rep ? r->GetRepeatedMessage(message, field, index) : r->GetMessage(message, field));
+      WriteMessage(
+          out, rep ? r->GetRepeatedMessage(message, field, index) : r->GetMessage(message, field));
       break;
   }
 }
@@ -111,12 +119,18 @@ void WriteValue(JsonWriter& out, const pb::Message& message, const pb::FieldDesc
 std::string MapKeyText(const pb::Message& entry, const pb::FieldDescriptor* key) {
   const pb::Reflection* r = entry.GetReflection();
   switch (key->cpp_type()) {
-    case pb::FieldDescriptor::CPPTYPE_INT32: return std::to_string(r->GetInt32(entry, key));
-    case pb::FieldDescriptor::CPPTYPE_INT64: return std::to_string(r->GetInt64(entry, key));
-    case pb::FieldDescriptor::CPPTYPE_UINT32: return std::to_string(r->GetUInt32(entry, key));
-    case pb::FieldDescriptor::CPPTYPE_UINT64: return std::to_string(r->GetUInt64(entry, key));
-    case pb::FieldDescriptor::CPPTYPE_BOOL: return r->GetBool(entry, key) ? "true" : "false";
-    default: return r->GetString(entry, key);
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      return std::to_string(r->GetInt32(entry, key));
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      return std::to_string(r->GetInt64(entry, key));
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+      return std::to_string(r->GetUInt32(entry, key));
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+      return std::to_string(r->GetUInt64(entry, key));
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      return r->GetBool(entry, key) ? "true" : "false";
+    default:
+      return r->GetString(entry, key);
   }
 }
 
@@ -132,10 +146,16 @@ void WriteMap(JsonWriter& out, const pb::Message& message, const pb::FieldDescri
     entries.emplace_back(MapKeyText(entry, key), &entry);
   }
   std::sort(entries.begin(), entries.end(), [numeric](const auto& a, const auto& b) {
-    if (!numeric) return a.first < b.first;
+    if (!numeric) {
+      return a.first < b.first;
+    }
     const bool a_neg = a.first.starts_with('-'), b_neg = b.first.starts_with('-');
-    if (a_neg != b_neg) return a_neg;
-    if (a.first.size() != b.first.size()) return (a.first.size() < b.first.size()) != a_neg;
+    if (a_neg != b_neg) {
+      return a_neg;
+    }
+    if (a.first.size() != b.first.size()) {
+      return (a.first.size() < b.first.size()) != a_neg;
+    }
     return (a.first < b.first) != a_neg;
   });
   out.StartObject();
@@ -154,13 +174,17 @@ void WriteMessage(JsonWriter& out, const pb::Message& message) {
     const pb::FieldDescriptor* field = descriptor->field(i);
     // Sub-messages and oneof members appear only when set; plain proto3
     // scalars and repeated fields always appear.
-    if (!field->is_repeated() && field->has_presence() && !r->HasField(message, field)) continue;
+    if (!field->is_repeated() && field->has_presence() && !r->HasField(message, field)) {
+      continue;
+    }
     out.Key(field->name().data(), static_cast<rapidjson::SizeType>(field->name().size()));
     if (field->is_map()) {
       WriteMap(out, message, field);
     } else if (field->is_repeated()) {
       out.StartArray();
-      for (int j = 0; j < r->FieldSize(message, field); ++j) WriteValue(out, message, field, j);
+      for (int j = 0; j < r->FieldSize(message, field); ++j) {
+        WriteValue(out, message, field, j);
+      }
       out.EndArray();
     } else {
       WriteValue(out, message, field, -1);
@@ -182,10 +206,14 @@ Status ModelConfigFromJson(std::string_view json, inference::ModelConfig* config
   pb::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   options.case_insensitive_enum_parsing = true;
-  const auto status = pb::util::JsonStringToMessage(
-      pb::StringPiece(json.data(), json.size()), config, options);
+  const auto status =
+      pb::util::JsonStringToMessage(pb::StringPiece(json.data(), json.size()), config, options);
   if (!status.ok()) {
-    return Status::InvalidArg("invalid model configuration JSON: " + std::string(status.message()));
+    // The parser's message may go on with a line pointing at the spot; keep
+    // the first line.
+    std::string message(status.message());
+    message = message.substr(0, message.find('\n'));
+    return Status::InvalidArg("invalid model configuration JSON: " + message);
   }
   return Status::Ok();
 }

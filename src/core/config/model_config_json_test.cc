@@ -34,21 +34,76 @@ rapidjson::Document Render(const inference::ModelConfig& config) {
 // A config that uses most of the schema, normalized as the endpoint shows it.
 inference::ModelConfig RichConfig() {
   inference::ModelConfig config = FromText(R"pb(
-    name: "rich" platform: "onnxruntime_onnx" max_batch_size: 8
-    input [ { name: "IN" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 3, -1, 224 ]
-              reshape { shape: [ 3, -1, 224 ] } } ]
-    output [ { name: "OUT" data_type: TYPE_INT64 dims: [ 1 ] reshape { shape: [ ] } label_filename: "l.txt" } ]
+    name: "rich"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8 input
+    [ {
+      name: "IN"
+      data_type: TYPE_FP32
+      format: FORMAT_NCHW
+      dims: [ 3, -1, 224 ]
+      reshape { shape: [ 3, -1, 224 ] }
+    }] output
+    [ {
+      name: "OUT"
+      data_type: TYPE_INT64
+      dims: [ 1 ]
+      reshape { shape: [] }
+      label_filename: "l.txt"
+    }]
     version_policy { specific { versions: [ 1, 9007199254740993 ] } }
-    dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 18446744073709551615
-      priority_levels: 2 default_priority_level: 1
-      priority_queue_policy { key: 2 value { timeout_action: DELAY default_timeout_microseconds: 7 } }
-      priority_queue_policy { key: 1 value { max_queue_size: 3 } } }
-    instance_group [ { count: 2 kind: KIND_CPU rate_limiter { resources [ { name: "R1" count: 4 } ] } } ]
-    parameters { key: "b" value { string_value: "2" } }
-    parameters { key: "a" value { string_value: "1" } }
-    model_warmup [ { name: "w" batch_size: 1 inputs { key: "IN" value { data_type: TYPE_FP32
-                     dims: [ 3, 4, 224 ] random_data: true } } } ]
-    optimization { cuda { graphs: true graph_spec [ { batch_size: 1 input { key: "IN" value { dim: [ 3 ] } } } ] } }
+    dynamic_batching {
+      preferred_batch_size: [ 4, 8 ]
+      max_queue_delay_microseconds: 18446744073709551615
+      priority_levels: 2
+      default_priority_level: 1
+      priority_queue_policy {
+        key: 2
+        value { timeout_action: DELAY default_timeout_microseconds: 7 }
+      }
+      priority_queue_policy {
+        key: 1
+        value { max_queue_size: 3 }
+      }
+    } instance_group
+    [ {
+      count: 2
+      kind: KIND_CPU
+      rate_limiter { resources
+                     [ { name: "R1" count: 4 }] }
+    }]
+    parameters {
+      key: "b"
+      value { string_value: "2" }
+    }
+    parameters {
+      key: "a"
+      value { string_value: "1" }
+    } model_warmup
+    [ {
+      name: "w"
+      batch_size: 1
+      inputs {
+        key: "IN"
+        value {
+          data_type: TYPE_FP32
+          dims: [ 3, 4, 224 ]
+          random_data: true
+        }
+      }
+    }]
+    optimization {
+      cuda {
+        graphs: true graph_spec
+        [ {
+          batch_size: 1
+          input {
+            key: "IN"
+            value { dim: [ 3 ] }
+          }
+        }]
+      }
+    }
   )pb");
   EXPECT_TRUE(NormalizeModelConfig(ConfigContext{"rich", "", "", 0}, &config).ok());
   return config;
@@ -62,7 +117,8 @@ TEST(ModelConfigJsonTest, DimsAndSixtyFourBitIntegersAreNumbers) {
   EXPECT_EQ(dims[1].GetInt64(), -1);
   EXPECT_EQ(dims[2].GetInt64(), 224);
   EXPECT_EQ(doc["version_policy"]["specific"]["versions"][1].GetInt64(), 9007199254740993);
-  EXPECT_EQ(doc["dynamic_batching"]["max_queue_delay_microseconds"].GetUint64(), 18446744073709551615u);
+  EXPECT_EQ(doc["dynamic_batching"]["max_queue_delay_microseconds"].GetUint64(),
+            18446744073709551615u);
   EXPECT_TRUE(doc["output"][0]["reshape"]["shape"].IsArray());
   EXPECT_EQ(doc["output"][0]["reshape"]["shape"].Size(), 0u);
 }
@@ -114,10 +170,12 @@ TEST(ModelConfigJsonTest, OnlyTheChosenMemberOfAOneofAppears) {
 
 TEST(ModelConfigJsonTest, MapsAreObjectsWithSortedKeys) {
   const std::string json = ModelConfigToJson(RichConfig());
-  EXPECT_THAT(json, HasSubstr(R"("parameters":{"a":{"string_value":"1"},"b":{"string_value":"2"}})"));
+  EXPECT_THAT(json,
+              HasSubstr(R"("parameters":{"a":{"string_value":"1"},"b":{"string_value":"2"}})"));
   EXPECT_THAT(json, HasSubstr(R"("priority_queue_policy":{"1":{"timeout_action":"REJECT")"));
   rapidjson::Document doc = Render(RichConfig());
-  EXPECT_STREQ(doc["dynamic_batching"]["priority_queue_policy"]["2"]["timeout_action"].GetString(), "DELAY");
+  EXPECT_STREQ(doc["dynamic_batching"]["priority_queue_policy"]["2"]["timeout_action"].GetString(),
+               "DELAY");
 }
 
 TEST(ModelConfigJsonTest, FloatsAreShortestNumbers) {
@@ -151,12 +209,12 @@ TEST(ModelConfigJsonTest, RoundTripGivesTheSameMessage) {
 }
 
 TEST(ModelConfigJsonTest, RoundTripOfSequenceAndEnsembleConfigs) {
-  for (const char* text : {
-           "name: \"s\" sequence_batching { max_sequence_idle_microseconds: 5 oldest { "
-           "max_candidate_sequences: 4 } state [ { input_name: \"i\" output_name: \"o\" dims: [ -1 ] "
-           "initial_state [ { name: \"z\" zero_data: true } ] } ] }",
-           "name: \"e\" platform: \"ensemble\" ensemble_scheduling { step [ { model_name: \"a\" "
-           "model_version: -1 input_map { key: \"x\" value: \"y\" } } ] }"}) {
+  for (const char* text :
+       {"name: \"s\" sequence_batching { max_sequence_idle_microseconds: 5 oldest { "
+        "max_candidate_sequences: 4 } state [ { input_name: \"i\" output_name: \"o\" dims: [ -1 ] "
+        "initial_state [ { name: \"z\" zero_data: true } ] } ] }",
+        "name: \"e\" platform: \"ensemble\" ensemble_scheduling { step [ { model_name: \"a\" "
+        "model_version: -1 input_map { key: \"x\" value: \"y\" } } ] }"}) {
     const inference::ModelConfig original = FromText(text);
     inference::ModelConfig back;
     ASSERT_TRUE(ModelConfigFromJson(ModelConfigToJson(original), &back).ok());
@@ -166,8 +224,9 @@ TEST(ModelConfigJsonTest, RoundTripOfSequenceAndEnsembleConfigs) {
 
 TEST(ModelConfigJsonTest, FromJsonAcceptsCamelCaseAndStringIntegers) {
   inference::ModelConfig config;
-  ASSERT_TRUE(ModelConfigFromJson(R"({"name":"m","maxBatchSize":4,"input":[{"dims":["2","-1"]}]})",
-                                  &config).ok());
+  ASSERT_TRUE(
+      ModelConfigFromJson(R"({"name":"m","maxBatchSize":4,"input":[{"dims":["2","-1"]}]})", &config)
+          .ok());
   EXPECT_EQ(config.max_batch_size(), 4);
   EXPECT_THAT(config.input(0).dims(), ::testing::ElementsAre(2, -1));
 }

@@ -17,16 +17,22 @@ constexpr uint64_t kDefaultSequenceIdleMicroseconds = 1000 * 1000;
 
 // The numerically lowest version folder of the model, if any.
 std::optional<fs::path> LowestVersionDir(const fs::path& model_dir) {
-  if (model_dir.empty()) return std::nullopt;
+  if (model_dir.empty()) {
+    return std::nullopt;
+  }
   std::error_code ec;
   std::optional<fs::path> lowest;
   int64_t lowest_version = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(model_dir, ec)) {
-    if (!entry.is_directory(ec)) continue;
+    if (!entry.is_directory(ec)) {
+      continue;
+    }
     const std::string name = entry.path().filename().string();
     int64_t version = 0;
     auto [end, err] = std::from_chars(name.data(), name.data() + name.size(), version);
-    if (err != std::errc() || end != name.data() + name.size()) continue;
+    if (err != std::errc() || end != name.data() + name.size()) {
+      continue;
+    }
     if (!lowest || version < lowest_version) {
       lowest = entry.path();
       lowest_version = version;
@@ -47,23 +53,36 @@ std::optional<DetectedModel> DetectFromVersionDir(const fs::path& version_dir) {
   auto is_file = [&](std::string_view name) {
     return fs::exists(version_dir / name, ec) && !fs::is_directory(version_dir / name, ec);
   };
-  if (is_dir("model.savedmodel")) return DetectedModel{"tensorflow_savedmodel", ""};
-  if (is_file("model.graphdef")) return DetectedModel{"tensorflow_graphdef", ""};
-  if (is_file("model.plan")) return DetectedModel{"tensorrt_plan", ""};
+  if (is_dir("model.savedmodel")) {
+    return DetectedModel{"tensorflow_savedmodel", ""};
+  }
+  if (is_file("model.graphdef")) {
+    return DetectedModel{"tensorflow_graphdef", ""};
+  }
+  if (is_file("model.plan")) {
+    return DetectedModel{"tensorrt_plan", ""};
+  }
   // An ONNX model may be a folder when it is large.
-  if (fs::exists(version_dir / "model.onnx", ec)) return DetectedModel{"onnxruntime_onnx", ""};
-  if (is_file("model.pt")) return DetectedModel{"pytorch_libtorch", ""};
-  if (is_file("model.xml")) return DetectedModel{"", "openvino"};
-  if (is_file("model.py")) return DetectedModel{"", "python"};
+  if (fs::exists(version_dir / "model.onnx", ec)) {
+    return DetectedModel{"onnxruntime_onnx", ""};
+  }
+  if (is_file("model.pt")) {
+    return DetectedModel{"pytorch_libtorch", ""};
+  }
+  if (is_file("model.xml")) {
+    return DetectedModel{"", "openvino"};
+  }
+  if (is_file("model.py")) {
+    return DetectedModel{"", "python"};
+  }
   return std::nullopt;
 }
 
 // The platform or backend a default_model_filename stands for.
 void FillFromModelFilename(inference::ModelConfig* config) {
   const std::string& file = config->default_model_filename();
-  for (std::string_view platform : {"tensorrt_plan", "tensorflow_graphdef",
-                                    "tensorflow_savedmodel", "onnxruntime_onnx",
-                                    "pytorch_libtorch"}) {
+  for (std::string_view platform : {"tensorrt_plan", "tensorflow_graphdef", "tensorflow_savedmodel",
+                                    "onnxruntime_onnx", "pytorch_libtorch"}) {
     if (FindPlatform(platform)->default_model_filename == file) {
       config->set_platform(std::string(platform));
       return;
@@ -85,11 +104,13 @@ void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* co
       FillFromModelFilename(config);
     } else if (auto version_dir = LowestVersionDir(ctx.model_dir)) {
       if (auto detected = DetectFromVersionDir(*version_dir)) {
-        const bool fits = !tensorflow_without_platform ||
-                          detected->platform.starts_with("tensorflow_");
+        const bool fits =
+            !tensorflow_without_platform || detected->platform.starts_with("tensorflow_");
         if (fits) {
           config->set_platform(detected->platform);
-          if (config->backend().empty()) config->set_backend(detected->backend);
+          if (config->backend().empty()) {
+            config->set_backend(detected->backend);
+          }
         }
       }
     }
@@ -105,9 +126,13 @@ void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* co
     }
   }
 
-  if (config->platform() == kEnsemblePlatform) return;
+  if (config->platform() == kEnsemblePlatform) {
+    return;
+  }
   if (const PlatformInfo* info = FindPlatform(config->platform())) {
-    if (config->backend().empty()) config->set_backend(std::string(info->backend));
+    if (config->backend().empty()) {
+      config->set_backend(std::string(info->backend));
+    }
     if (config->default_model_filename().empty()) {
       config->set_default_model_filename(std::string(info->default_model_filename));
     }
@@ -117,7 +142,9 @@ void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* co
     // A backend that serves exactly one platform implies it.
     for (std::string_view platform : {"tensorrt_plan", "onnxruntime_onnx", "pytorch_libtorch"}) {
       const PlatformInfo* info = FindPlatform(platform);
-      if (info->backend != config->backend()) continue;
+      if (info->backend != config->backend()) {
+        continue;
+      }
       config->set_platform(std::string(platform));
       if (config->default_model_filename().empty()) {
         config->set_default_model_filename(std::string(info->default_model_filename));
@@ -165,15 +192,23 @@ void FillInstanceGroups(const ConfigContext& ctx, inference::ModelConfig* config
   const bool gpus_usable = ctx.gpu_count > 0 && BackendMayUseGpu(config->backend());
   for (int i = 0; i < config->instance_group_size(); ++i) {
     Group* group = config->mutable_instance_group(i);
-    if (group->name().empty()) group->set_name(config->name() + "_" + std::to_string(i));
+    if (group->name().empty()) {
+      group->set_name(config->name() + "_" + std::to_string(i));
+    }
     if (group->kind() == Group::KIND_AUTO) {
       bool on_gpu = gpus_usable;
-      for (int32_t gpu : group->gpus()) on_gpu = on_gpu && gpu >= 0 && gpu < ctx.gpu_count;
+      for (int32_t gpu : group->gpus()) {
+        on_gpu = on_gpu && gpu >= 0 && gpu < ctx.gpu_count;
+      }
       group->set_kind(on_gpu ? Group::KIND_GPU : Group::KIND_CPU);
     }
-    if (group->count() == 0) group->set_count(DefaultInstanceCount(*group, config->backend()));
+    if (group->count() == 0) {
+      group->set_count(DefaultInstanceCount(*group, config->backend()));
+    }
     if (group->kind() == Group::KIND_GPU && group->gpus_size() == 0) {
-      for (int gpu = 0; gpu < ctx.gpu_count; ++gpu) group->add_gpus(gpu);
+      for (int gpu = 0; gpu < ctx.gpu_count; ++gpu) {
+        group->add_gpus(gpu);
+      }
     }
   }
 }
@@ -181,7 +216,9 @@ void FillInstanceGroups(const ConfigContext& ctx, inference::ModelConfig* config
 }  // namespace
 
 Status NormalizeModelConfig(const ConfigContext& ctx, inference::ModelConfig* config) {
-  if (config->name().empty()) config->set_name(ctx.model_name);
+  if (config->name().empty()) {
+    config->set_name(ctx.model_name);
+  }
   FillPlatformAndBackend(ctx, config);
 
   if (!config->has_version_policy()) {

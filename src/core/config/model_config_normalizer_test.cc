@@ -38,7 +38,11 @@ TEST_F(ModelConfigNormalizerTest, NameComesFromTheFolder) {
 }
 
 TEST_F(ModelConfigNormalizerTest, PlatformGivesBackendAndModelFile) {
-  struct Case { const char* platform; const char* backend; const char* file; };
+  struct Case {
+    const char* platform;
+    const char* backend;
+    const char* file;
+  };
   for (const Case& c : {Case{"onnxruntime_onnx", "onnxruntime", "model.onnx"},
                         Case{"pytorch_libtorch", "pytorch", "model.pt"},
                         Case{"tensorrt_plan", "tensorrt", "model.plan"},
@@ -62,8 +66,9 @@ TEST_F(ModelConfigNormalizerTest, BackendOnlyModels) {
   EXPECT_EQ(python.platform(), "");
   EXPECT_EQ(python.default_model_filename(), "model.py");
   EXPECT_EQ(Normalize("backend: \"identity\"").default_model_filename(), "");
-  EXPECT_EQ(Normalize("backend: \"python\" default_model_filename: \"run.py\"").default_model_filename(),
-            "run.py");
+  EXPECT_EQ(
+      Normalize("backend: \"python\" default_model_filename: \"run.py\"").default_model_filename(),
+      "run.py");
 }
 
 TEST_F(ModelConfigNormalizerTest, ModelFileNameGivesPlatform) {
@@ -86,7 +91,8 @@ TEST_F(ModelConfigNormalizerTest, VersionPolicyDefaultsToLatestOne) {
   inference::ModelConfig config = Normalize("backend: \"identity\"");
   ASSERT_TRUE(config.version_policy().has_latest());
   EXPECT_EQ(config.version_policy().latest().num_versions(), 1u);
-  EXPECT_TRUE(Normalize("backend: \"identity\" version_policy { all { } }").version_policy().has_all());
+  EXPECT_TRUE(
+      Normalize("backend: \"identity\" version_policy { all { } }").version_policy().has_all());
 }
 
 TEST_F(ModelConfigNormalizerTest, DefaultInstanceGroupIsNamedAfterTheModel) {
@@ -125,14 +131,15 @@ TEST_F(ModelConfigNormalizerTest, AutoKindBecomesGpuWhenTheBackendCanUseOne) {
 
 TEST_F(ModelConfigNormalizerTest, AutoKindListingAMissingGpuBecomesCpu) {
   ctx_.gpu_count = 1;
-  inference::ModelConfig config = Normalize("backend: \"pytorch\" instance_group [ { gpus: [ 3 ] } ]");
+  inference::ModelConfig config =
+      Normalize("backend: \"pytorch\" instance_group [ { gpus: [ 3 ] } ]");
   EXPECT_EQ(config.instance_group(0).kind(), Group::KIND_CPU);
 }
 
 TEST_F(ModelConfigNormalizerTest, GpuGroupWithoutGpusGetsEveryGpu) {
   ctx_.gpu_count = 3;
-  inference::ModelConfig config =
-      Normalize("backend: \"pytorch\" instance_group [ { kind: KIND_GPU }, { kind: KIND_GPU gpus: [ 2 ] } ]");
+  inference::ModelConfig config = Normalize(
+      "backend: \"pytorch\" instance_group [ { kind: KIND_GPU }, { kind: KIND_GPU gpus: [ 2 ] } ]");
   EXPECT_THAT(config.instance_group(0).gpus(), ElementsAre(0, 1, 2));
   EXPECT_THAT(config.instance_group(1).gpus(), ElementsAre(2));
 }
@@ -142,13 +149,15 @@ TEST_F(ModelConfigNormalizerTest, PinnedMemoryIsEnabledUnlessSaidOtherwise) {
   EXPECT_TRUE(config.optimization().input_pinned_memory().enable());
   EXPECT_TRUE(config.optimization().output_pinned_memory().enable());
   EXPECT_EQ(config.optimization().priority(), inference::ModelOptimizationPolicy::PRIORITY_DEFAULT);
-  config = Normalize("backend: \"identity\" optimization { input_pinned_memory { enable: false } }");
+  config =
+      Normalize("backend: \"identity\" optimization { input_pinned_memory { enable: false } }");
   EXPECT_FALSE(config.optimization().input_pinned_memory().enable());
   EXPECT_TRUE(config.optimization().output_pinned_memory().enable());
 }
 
 TEST_F(ModelConfigNormalizerTest, PreferredBatchSizeDefaultsToMaxBatchSize) {
-  inference::ModelConfig config = Normalize("backend: \"identity\" max_batch_size: 8 dynamic_batching { }");
+  inference::ModelConfig config =
+      Normalize("backend: \"identity\" max_batch_size: 8 dynamic_batching { }");
   EXPECT_THAT(config.dynamic_batching().preferred_batch_size(), ElementsAre(8));
   EXPECT_EQ(config.dynamic_batching().max_queue_delay_microseconds(), 0u);
   config = Normalize("backend: \"identity\" dynamic_batching { }");
@@ -189,9 +198,18 @@ TEST_F(ModelConfigNormalizerTest, PlatformIsDetectedFromTheModelFile) {
 
 TEST_F(ModelConfigNormalizerTest, NormalizedDocumentedMinimalConfigIsValid) {
   inference::ModelConfig config = Normalize(R"pb(
-    platform: "tensorrt_plan" max_batch_size: 8
-    input [ { name: "input0" data_type: TYPE_FP32 dims: [ 16 ] } ]
-    output [ { name: "output0" data_type: TYPE_FP32 dims: [ 16 ] } ]
+    platform: "tensorrt_plan"
+    max_batch_size: 8 input
+    [ {
+      name: "input0"
+      data_type: TYPE_FP32
+      dims: [ 16 ]
+    }] output
+    [ {
+      name: "output0"
+      data_type: TYPE_FP32
+      dims: [ 16 ]
+    }]
   )pb");
   const Status status = ValidateModelConfig(ctx_, config);
   EXPECT_TRUE(status.ok()) << status.ToString();

@@ -18,7 +18,9 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, google::protobuf::io::ColumnNumber column,
                 const std::string& message) override {
-    if (has_error_) return;
+    if (has_error_) {
+      return;
+    }
     has_error_ = true;
     line_ = line;
     column_ = column;
@@ -31,7 +33,9 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
     std::string text(label);
     if (line_ >= 0) {
       text += ":" + std::to_string(line_ + 1);
-      if (column_ >= 0) text += ":" + std::to_string(column_ + 1);
+      if (column_ >= 0) {
+        text += ":" + std::to_string(column_ + 1);
+      }
     }
     text += ": ";
     text += has_error_ ? message_ : std::string("could not parse model configuration");
@@ -48,7 +52,7 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 }  // namespace
 
 StatusOr<inference::ModelConfig> ParseModelConfigText(std::string_view text,
-                                                       std::string_view file_label) {
+                                                      std::string_view file_label) {
   FirstErrorCollector errors;
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);

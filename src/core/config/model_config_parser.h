@@ -16,7 +16,7 @@ namespace inferd {
 // error returns InvalidArg "<file_label>:<line>:<column>: <parser message>",
 // line and column counted from 1.
 StatusOr<inference::ModelConfig> ParseModelConfigText(std::string_view text,
-                                                       std::string_view file_label);
+                                                      std::string_view file_label);
 
 // Reads and parses the file at `path` (labelled by its path in errors).
 // NotFound when the file does not exist; InvalidArg when it cannot be read or

@@ -2,7 +2,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,15 +19,30 @@ using ::testing::StartsWith;
 
 TEST(ModelConfigParserTest, ParsesValidConfig) {
   auto config = ParseModelConfigText(R"pb(
-    name: "simple"
-    platform: "onnxruntime_onnx"
-    max_batch_size: 8
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16, -1 ] } ]
-    output [ { name: "OUTPUT0" data_type: TYPE_INT64 dims: [ 4 ] } ]
-    instance_group [ { count: 2 kind: KIND_CPU } ]
-    dynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 100 }
-    parameters { key: "k" value: { string_value: "v" } }
-  )pb", "simple/config.pbtxt");
+                                       name: "simple"
+                                       platform: "onnxruntime_onnx"
+                                       max_batch_size: 8 input
+                                       [ {
+                                         name: "INPUT0"
+                                         data_type: TYPE_FP32
+                                         dims: [ 16, -1 ]
+                                       }] output
+                                       [ {
+                                         name: "OUTPUT0"
+                                         data_type: TYPE_INT64
+                                         dims: [ 4 ]
+                                       }] instance_group
+                                       [ { count: 2 kind: KIND_CPU }]
+                                       dynamic_batching {
+                                         preferred_batch_size: [ 4, 8 ]
+                                         max_queue_delay_microseconds: 100
+                                       }
+                                       parameters {
+                                         key: "k"
+                                         value: { string_value: "v" }
+                                       }
+                                     )pb",
+                                     "simple/config.pbtxt");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_EQ(config->name(), "simple");
   EXPECT_EQ(config->platform(), "onnxruntime_onnx");
@@ -73,8 +87,8 @@ TEST(ModelConfigParserTest, UnknownFieldIsAnErrorNamingIt) {
 }
 
 TEST(ModelConfigParserTest, UnknownEnumValueIsAnError) {
-  auto config = ParseModelConfigText("input [ { name: \"a\" data_type: TYPE_FLOAT32 } ]",
-                                     "m/config.pbtxt");
+  auto config =
+      ParseModelConfigText("input [ { name: \"a\" data_type: TYPE_FLOAT32 } ]", "m/config.pbtxt");
   ASSERT_FALSE(config.ok());
   EXPECT_THAT(config.status().message(), StartsWith("m/config.pbtxt:1:"));
   EXPECT_THAT(config.status().message(), HasSubstr("TYPE_FLOAT32"));
@@ -151,7 +165,9 @@ bool Blank(const std::string& line) { return Indent(line) == line.size(); }
 std::vector<CodeBlock> ExtractCodeBlocks(const std::string& file, const std::string& content) {
   std::vector<std::string> lines;
   std::istringstream in(content);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
   std::vector<CodeBlock> blocks;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
@@ -164,12 +180,16 @@ std::vector<CodeBlock> ExtractCodeBlocks(const std::string& file, const std::str
       blocks.push_back(block);
     } else if (line.size() >= 2 && line.ends_with("::") && !Blank(line)) {
       size_t j = i + 1;
-      while (j < lines.size() && Blank(lines[j])) ++j;
+      while (j < lines.size() && Blank(lines[j])) {
+        ++j;
+      }
       CodeBlock block{file + ":" + std::to_string(j + 1), ""};
       for (; j < lines.size() && (Blank(lines[j]) || Indent(lines[j]) > indent); ++j) {
         block.text += lines[j] + "\n";
       }
-      if (!block.text.empty()) blocks.push_back(block);
+      if (!block.text.empty()) {
+        blocks.push_back(block);
+      }
       i = j - 1;
     }
   }
@@ -183,9 +203,12 @@ bool LooksLikeModelConfig(const std::string& text) {
   }
   const size_t start = Indent(first);
   size_t end = start;
-  while (end < first.size() && (std::islower(first[end]) || first[end] == '_')) ++end;
+  while (end < first.size() && (std::islower(first[end]) || first[end] == '_')) {
+    ++end;
+  }
   const size_t next = first.find_first_not_of(' ', end);
-  if (end == start || next == std::string::npos || std::string(":[{").find(first[next]) == std::string::npos) {
+  if (end == start || next == std::string::npos ||
+      std::string(":[{").find(first[next]) == std::string::npos) {
     return false;
   }
   return inference::ModelConfig::descriptor()->FindFieldByName(first.substr(start, end - start)) !=
@@ -198,31 +221,50 @@ std::string CompleteFragment(const std::string& text) {
   std::string open;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (line.find_first_not_of(" \t.") == std::string::npos) continue;
+    if (line.find_first_not_of(" \t.") == std::string::npos) {
+      continue;
+    }
     bool quoted = false;
     for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      if (quoted) continue;
-      if (c == '[' || c == '{') open.push_back(c);
-      if ((c == ']' || c == '}') && !open.empty()) open.pop_back();
+      if (c == '"') {
+        quoted = !quoted;
+      }
+      if (quoted) {
+        continue;
+      }
+      if (c == '[' || c == '{') {
+        open.push_back(c);
+      }
+      if ((c == ']' || c == '}') && !open.empty()) {
+        open.pop_back();
+      }
     }
     out += line + "\n";
   }
-  for (auto it = open.rbegin(); it != open.rend(); ++it) out += (*it == '[') ? "]\n" : "}\n";
+  for (auto it = open.rbegin(); it != open.rend(); ++it) {
+    out += (*it == '[') ? "]\n" : "}\n";
+  }
   return out;
 }
 
 TEST(ModelConfigParserTest, EveryExampleInTheSourceDocumentsParses) {
   const fs::path seeds = fs::path(INFERD_SOURCE_DIR) / ".." / "shared" / "seeds";
-  if (!fs::is_directory(seeds)) GTEST_SKIP() << "no source documents at " << seeds;
+  if (!fs::is_directory(seeds)) {
+    GTEST_SKIP() << "no source documents at " << seeds;
+  }
   int parsed = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(seeds)) {
-    if (entry.path().extension() != ".txt") continue;
+    if (entry.path().extension() != ".txt") {
+      continue;
+    }
     std::ifstream file(entry.path());
     std::stringstream content;
     content << file.rdbuf();
-    for (const CodeBlock& block : ExtractCodeBlocks(entry.path().filename().string(), content.str())) {
-      if (!LooksLikeModelConfig(block.text)) continue;
+    for (const CodeBlock& block :
+         ExtractCodeBlocks(entry.path().filename().string(), content.str())) {
+      if (!LooksLikeModelConfig(block.text)) {
+        continue;
+      }
       auto config = ParseModelConfigText(CompleteFragment(block.text), block.origin);
       EXPECT_TRUE(config.ok()) << config.status().ToString() << "\n" << block.text;
       ++parsed;

@@ -14,7 +14,9 @@ namespace {
 Status CheckName(const ConfigErrors& errors) {
   const std::string& name = errors.config().name();
   const std::string& folder = errors.ctx().model_name;
-  if (name.empty()) return errors.At("name", "must not be empty");
+  if (name.empty()) {
+    return errors.At("name", "must not be empty");
+  }
   if (!folder.empty() && name != folder) {
     return errors.At("name", "is '" + name + "' but the model's folder is '" + folder +
                                  "'; they must match (or leave name out)");
@@ -26,15 +28,20 @@ Status CheckPlatformAndBackend(const ConfigErrors& errors) {
   const std::string& platform = errors.config().platform();
   const std::string& backend = errors.config().backend();
   if (platform == kEnsemblePlatform) {
-    if (!backend.empty()) return errors.At("backend", "an ensemble has no backend, got '" + backend + "'");
+    if (!backend.empty()) {
+      return errors.At("backend", "an ensemble has no backend, got '" + backend + "'");
+    }
     return Status::Ok();
   }
   if (backend.empty()) {
-    if (platform.empty()) return errors.At("platform", "set platform or backend");
-    return errors.At("platform", "unknown platform '" + platform +
-                                     "'; known are tensorrt_plan, tensorflow_graphdef, "
-                                     "tensorflow_savedmodel, onnxruntime_onnx, pytorch_libtorch and "
-                                     "ensemble, or set backend instead");
+    if (platform.empty()) {
+      return errors.At("platform", "set platform or backend");
+    }
+    return errors.At("platform",
+                     "unknown platform '" + platform +
+                         "'; known are tensorrt_plan, tensorflow_graphdef, "
+                         "tensorflow_savedmodel, onnxruntime_onnx, pytorch_libtorch and "
+                         "ensemble, or set backend instead");
   }
   if (const PlatformInfo* info = FindPlatform(platform)) {
     if (info->backend != backend) {
@@ -50,7 +57,9 @@ Status CheckPlatformAndBackend(const ConfigErrors& errors) {
 
 Status CheckVersionPolicy(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
-  if (!config.has_version_policy()) return errors.At("version_policy", "must be set");
+  if (!config.has_version_policy()) {
+    return errors.At("version_policy", "must be set");
+  }
   const inference::ModelVersionPolicy& policy = config.version_policy();
   switch (policy.policy_choice_case()) {
     case inference::ModelVersionPolicy::kLatest:
@@ -63,7 +72,9 @@ Status CheckVersionPolicy(const ConfigErrors& errors) {
         return errors.At("version_policy specific versions", "must list at least one version");
       }
       for (int i = 0; i < policy.specific().versions_size(); ++i) {
-        if (policy.specific().versions(i) > 0) continue;
+        if (policy.specific().versions(i) > 0) {
+          continue;
+        }
         return errors.At("version_policy specific versions[" + std::to_string(i) + "]",
                          "must be positive, got " + std::to_string(policy.specific().versions(i)));
       }
@@ -85,14 +96,20 @@ Status CheckInstanceGroup(const ConfigErrors& errors, const std::string& label,
   }
   switch (group.kind()) {
     case Group::KIND_GPU:
-      if (gpu_count == 0) return errors.At(label, "asks for KIND_GPU but this machine has no GPU");
-      if (group.gpus_size() == 0) return errors.At(label + " gpus", "KIND_GPU needs at least one GPU id");
+      if (gpu_count == 0) {
+        return errors.At(label, "asks for KIND_GPU but this machine has no GPU");
+      }
+      if (group.gpus_size() == 0) {
+        return errors.At(label + " gpus", "KIND_GPU needs at least one GPU id");
+      }
       for (int i = 0; i < group.gpus_size(); ++i) {
-        if (group.gpus(i) >= 0 && group.gpus(i) < gpu_count) continue;
+        if (group.gpus(i) >= 0 && group.gpus(i) < gpu_count) {
+          continue;
+        }
         return errors.At(label + " gpus[" + std::to_string(i) + "]",
-                         "GPU " + std::to_string(group.gpus(i)) + " does not exist; this machine has " +
-                             std::to_string(gpu_count) + " GPU(s), ids 0 to " +
-                             std::to_string(gpu_count - 1));
+                         "GPU " + std::to_string(group.gpus(i)) +
+                             " does not exist; this machine has " + std::to_string(gpu_count) +
+                             " GPU(s), ids 0 to " + std::to_string(gpu_count - 1));
       }
       break;
     case Group::KIND_CPU:
@@ -117,21 +134,32 @@ Status CheckInstanceGroup(const ConfigErrors& errors, const std::string& label,
 Status CheckInstanceGroups(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
   // An ensemble's (absent) groups are checked with ensemble_scheduling.
-  if (config.platform() == kEnsemblePlatform || config.has_ensemble_scheduling()) return Status::Ok();
-  if (config.instance_group_size() == 0) return errors.At("instance_group", "must list at least one group");
+  if (config.platform() == kEnsemblePlatform || config.has_ensemble_scheduling()) {
+    return Status::Ok();
+  }
+  if (config.instance_group_size() == 0) {
+    return errors.At("instance_group", "must list at least one group");
+  }
   for (int i = 0; i < config.instance_group_size(); ++i) {
     const inference::ModelInstanceGroup& group = config.instance_group(i);
-    RETURN_IF_ERROR(CheckInstanceGroup(errors, ElementLabel("instance_group", group.name(), i), group));
+    RETURN_IF_ERROR(
+        CheckInstanceGroup(errors, ElementLabel("instance_group", group.name(), i), group));
   }
   return Status::Ok();
 }
 
 Status CheckWarmupInput(const ConfigErrors& errors, const std::string& label,
                         const inference::ModelWarmup::Input& input) {
-  if (input.data_type() == inference::TYPE_INVALID) return errors.At(label + " data_type", "must be set");
-  if (input.dims_size() == 0) return errors.At(label + " dims", "must have at least one dimension");
+  if (input.data_type() == inference::TYPE_INVALID) {
+    return errors.At(label + " data_type", "must be set");
+  }
+  if (input.dims_size() == 0) {
+    return errors.At(label + " dims", "must have at least one dimension");
+  }
   for (int d = 0; d < input.dims_size(); ++d) {
-    if (input.dims(d) > 0) continue;
+    if (input.dims(d) > 0) {
+      continue;
+    }
     return errors.At(label + " dims[" + std::to_string(d) + "]",
                      "warmup needs a fixed size, got " + std::to_string(input.dims(d)));
   }
@@ -142,9 +170,9 @@ Status CheckWarmupInput(const ConfigErrors& errors, const std::string& label,
   if (input.has_input_data_file() && !dir.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(dir / "warmup" / input.input_data_file(), ec)) {
-      return errors.At(label + " input_data_file", "file '" + input.input_data_file() +
-                                                       "' does not exist in " +
-                                                       (dir / "warmup").string());
+      return errors.At(
+          label + " input_data_file",
+          "file '" + input.input_data_file() + "' does not exist in " + (dir / "warmup").string());
     }
   }
   return Status::Ok();
@@ -156,16 +184,23 @@ Status CheckWarmup(const ConfigErrors& errors) {
   for (int i = 0; i < config.model_warmup_size(); ++i) {
     const inference::ModelWarmup& sample = config.model_warmup(i);
     const std::string label = ElementLabel("model_warmup", sample.name(), i);
-    if (sample.name().empty()) return errors.At(label + " name", "must not be empty");
+    if (sample.name().empty()) {
+      return errors.At(label + " name", "must not be empty");
+    }
     if (sample.batch_size() < 1 || sample.batch_size() > largest) {
-      const std::string why = config.max_batch_size() > 0
-                                  ? "must be between 1 and max_batch_size (" + std::to_string(largest) + ")"
-                                  : "must be 1 for a model that does not batch (max_batch_size 0)";
+      const std::string why =
+          config.max_batch_size() > 0
+              ? "must be between 1 and max_batch_size (" + std::to_string(largest) + ")"
+              : "must be 1 for a model that does not batch (max_batch_size 0)";
       return errors.At(label + " batch_size", why + ", got " + std::to_string(sample.batch_size()));
     }
-    if (sample.inputs().empty()) return errors.At(label + " inputs", "must list at least one input");
+    if (sample.inputs().empty()) {
+      return errors.At(label + " inputs", "must list at least one input");
+    }
     for (const auto& [name, input] : sample.inputs()) {
-      if (name.empty()) return errors.At(label + " inputs", "an input name must not be empty");
+      if (name.empty()) {
+        return errors.At(label + " inputs", "an input name must not be empty");
+      }
       RETURN_IF_ERROR(CheckWarmupInput(errors, label + " inputs '" + name + "'", input));
     }
   }

@@ -83,7 +83,9 @@ TEST_F(ModelConfigValidatorTest, SpecificVersionsMustBePositive) {
               "version_policy specific versions[1]", "must be positive, got 0");
 }
 
-TEST_F(ModelConfigValidatorTest, AllVersionsIsValid) { ExpectValid(With("version_policy { all { } }")); }
+TEST_F(ModelConfigValidatorTest, AllVersionsIsValid) {
+  ExpectValid(With("version_policy { all { } }"));
+}
 
 TEST_F(ModelConfigValidatorTest, InstanceCountMustBePositive) {
   ExpectError(With("instance_group [ { name: \"g\" count: -2 kind: KIND_CPU } ]"),
@@ -112,8 +114,9 @@ TEST_F(ModelConfigValidatorTest, CpuGroupCannotListGpus) {
 }
 
 TEST_F(ModelConfigValidatorTest, RateLimiterResourceNeedsName) {
-  ExpectError(With("instance_group [ { name: \"g\" rate_limiter { resources [ { count: 1 } ] } } ]"),
-              "instance_group 'g' rate_limiter resources[0] name", "must not be empty");
+  ExpectError(
+      With("instance_group [ { name: \"g\" rate_limiter { resources [ { count: 1 } ] } } ]"),
+      "instance_group 'g' rate_limiter resources[0] name", "must not be empty");
 }
 
 TEST_F(ModelConfigValidatorTest, WarmupSampleNeedsName) {
@@ -148,8 +151,9 @@ TEST_F(ModelConfigValidatorTest, WarmupInputNeedsDataTypeAndDims) {
 }
 
 TEST_F(ModelConfigValidatorTest, ValidWarmupSample) {
-  ExpectValid(With("model_warmup [ { name: \"w\" batch_size: 8 inputs { key: \"INPUT0\" value { "
-                   "data_type: TYPE_FP32 dims: [ 16 ] random_data: true } } } ]"));
+  ExpectValid(
+      With("model_warmup [ { name: \"w\" batch_size: 8 inputs { key: \"INPUT0\" value { "
+           "data_type: TYPE_FP32 dims: [ 16 ] random_data: true } } } ]"));
 }
 
 TEST_F(ModelConfigValidatorTest, DecoupledModelCannotUseResponseCache) {

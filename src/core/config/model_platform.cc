@@ -23,21 +23,25 @@ constexpr std::array<BackendFile, 2> kBackendOnlyFiles = {{
     {"openvino", "model.xml"},
 }};
 
-constexpr std::array<std::string_view, 5> kGpuBackends = {
-    "tensorrt", "tensorflow", "onnxruntime", "pytorch", "python"};
+constexpr std::array<std::string_view, 5> kGpuBackends = {"tensorrt", "tensorflow", "onnxruntime",
+                                                          "pytorch", "python"};
 
 }  // namespace
 
 const PlatformInfo* FindPlatform(std::string_view platform) {
   for (const PlatformInfo& info : kPlatforms) {
-    if (info.platform == platform) return &info;
+    if (info.platform == platform) {
+      return &info;
+    }
   }
   return nullptr;
 }
 
 bool IsPlatformBackend(std::string_view backend) {
   for (const PlatformInfo& info : kPlatforms) {
-    if (info.backend == backend) return true;
+    if (info.backend == backend) {
+      return true;
+    }
   }
   return false;
 }
@@ -45,8 +49,12 @@ bool IsPlatformBackend(std::string_view backend) {
 std::string PlatformsOfBackend(std::string_view backend) {
   std::string names;
   for (const PlatformInfo& info : kPlatforms) {
-    if (info.backend != backend) continue;
-    if (!names.empty()) names += " or ";
+    if (info.backend != backend) {
+      continue;
+    }
+    if (!names.empty()) {
+      names += " or ";
+    }
     names += "'";
     names += info.platform;
     names += "'";
@@ -56,14 +64,18 @@ std::string PlatformsOfBackend(std::string_view backend) {
 
 std::string_view BackendDefaultModelFilename(std::string_view backend) {
   for (const BackendFile& entry : kBackendOnlyFiles) {
-    if (entry.backend == backend) return entry.filename;
+    if (entry.backend == backend) {
+      return entry.filename;
+    }
   }
   return {};
 }
 
 bool BackendMayUseGpu(std::string_view backend) {
   for (std::string_view name : kGpuBackends) {
-    if (name == backend) return true;
+    if (name == backend) {
+      return true;
+    }
   }
   return false;
 }

@@ -14,7 +14,9 @@ namespace {
 
 using Dims = google::protobuf::RepeatedField<int64_t>;
 
-std::span<const int64_t> AsSpan(const Dims& dims) { return {dims.data(), static_cast<size_t>(dims.size())}; }
+std::span<const int64_t> AsSpan(const Dims& dims) {
+  return {dims.data(), static_cast<size_t>(dims.size())};
+}
 
 // Products of the runs of fixed sizes between -1s: [2,4,-1,6] -> {8,6}.
 // Two shapes hold the same data in every case exactly when these match.
@@ -32,7 +34,9 @@ std::vector<int64_t> FixedRuns(const Dims& dims) {
 
 Status CheckDims(const ConfigErrors& errors, const std::string& field, const Dims& dims) {
   for (int i = 0; i < dims.size(); ++i) {
-    if (dims[i] == -1 || dims[i] > 0) continue;
+    if (dims[i] == -1 || dims[i] > 0) {
+      continue;
+    }
     return errors.At(field + "[" + std::to_string(i) + "]",
                      "must be -1 or positive, got " + std::to_string(dims[i]));
   }
@@ -44,16 +48,17 @@ Status CheckReshape(const ConfigErrors& errors, const std::string& label, const 
   const std::string field = label + " reshape";
   RETURN_IF_ERROR(CheckDims(errors, field + " shape", reshape.shape()));
   if (reshape.shape_size() == 0 && errors.config().max_batch_size() == 0) {
-    return errors.At(field, "an empty shape needs max_batch_size > 0 (a model that does "
-                            "not batch cannot take a scalar)");
+    return errors.At(field,
+                     "an empty shape needs max_batch_size > 0 (a model that does "
+                     "not batch cannot take a scalar)");
   }
   const std::vector<int64_t> from = FixedRuns(dims);
   const std::vector<int64_t> to = FixedRuns(reshape.shape());
   if (from.size() != to.size()) {
-    return errors.At(field, "shape " + ShapeToString(AsSpan(reshape.shape())) + " has " +
-                                std::to_string(to.size() - 1) + " variable (-1) dimensions but dims " +
-                                ShapeToString(AsSpan(dims)) + " has " +
-                                std::to_string(from.size() - 1));
+    return errors.At(field,
+                     "shape " + ShapeToString(AsSpan(reshape.shape())) + " has " +
+                         std::to_string(to.size() - 1) + " variable (-1) dimensions but dims " +
+                         ShapeToString(AsSpan(dims)) + " has " + std::to_string(from.size() - 1));
   }
   if (from != to) {
     return errors.At(field, "shape " + ShapeToString(AsSpan(reshape.shape())) +
@@ -70,28 +75,35 @@ Status CheckTensor(const ConfigErrors& errors, const std::string& label, const T
     return errors.At(label + " data_type", "must be set (TYPE_FP32, TYPE_INT64, ...)");
   }
   if (tensor.dims_size() == 0) {
-    return errors.At(label + " dims", "must have at least one dimension (for one value per "
-                                      "batch entry use dims: [ 1 ] with reshape: { shape: [ ] })");
+    return errors.At(label + " dims",
+                     "must have at least one dimension (for one value per "
+                     "batch entry use dims: [ 1 ] with reshape: { shape: [ ] })");
   }
   RETURN_IF_ERROR(CheckDims(errors, label + " dims", tensor.dims()));
-  if (tensor.has_reshape()) RETURN_IF_ERROR(CheckReshape(errors, label, tensor.dims(), tensor.reshape()));
+  if (tensor.has_reshape()) {
+    RETURN_IF_ERROR(CheckReshape(errors, label, tensor.dims(), tensor.reshape()));
+  }
   if (tensor.is_shape_tensor()) {
-    if (tensor.data_type() != inference::TYPE_INT32 && tensor.data_type() != inference::TYPE_INT64) {
-      return errors.At(label + " is_shape_tensor", "a shape tensor must be TYPE_INT32 or TYPE_INT64, got " +
-                                                       inference::DataType_Name(tensor.data_type()));
+    if (tensor.data_type() != inference::TYPE_INT32 &&
+        tensor.data_type() != inference::TYPE_INT64) {
+      return errors.At(label + " is_shape_tensor",
+                       "a shape tensor must be TYPE_INT32 or TYPE_INT64, got " +
+                           inference::DataType_Name(tensor.data_type()));
     }
     if (tensor.dims_size() != 1) {
-      return errors.At(label + " is_shape_tensor", "a shape tensor must have exactly one dimension, got dims " +
-                                                       ShapeToString(AsSpan(tensor.dims())));
+      return errors.At(label + " is_shape_tensor",
+                       "a shape tensor must have exactly one dimension, got dims " +
+                           ShapeToString(AsSpan(tensor.dims())));
     }
   }
   if (tensor.is_non_linear_format_io()) {
     if (errors.config().platform() != "tensorrt_plan") {
-      return errors.At(label + " is_non_linear_format_io", "is supported only for platform 'tensorrt_plan'");
+      return errors.At(label + " is_non_linear_format_io",
+                       "is supported only for platform 'tensorrt_plan'");
     }
     if (tensor.dims_size() != 3) {
-      return errors.At(label + " is_non_linear_format_io", "needs exactly 3 dims, got " +
-                                                               ShapeToString(AsSpan(tensor.dims())));
+      return errors.At(label + " is_non_linear_format_io",
+                       "needs exactly 3 dims, got " + ShapeToString(AsSpan(tensor.dims())));
     }
   }
   return Status::Ok();
@@ -103,10 +115,12 @@ Status CheckNames(const ConfigErrors& errors, const char* field, const Tensors& 
   std::set<std::string> seen;
   for (int i = 0; i < tensors.size(); ++i) {
     const std::string& name = tensors[i].name();
-    if (name.empty()) return errors.At(ElementLabel(field, "", i) + " name", "must not be empty");
+    if (name.empty()) {
+      return errors.At(ElementLabel(field, "", i) + " name", "must not be empty");
+    }
     if (!seen.insert(name).second) {
-      return errors.At(ElementLabel(field, name, i), "the name is used by more than one " +
-                                                         std::string(field));
+      return errors.At(ElementLabel(field, name, i),
+                       "the name is used by more than one " + std::string(field));
     }
   }
   return Status::Ok();
@@ -139,11 +153,13 @@ Status CheckOutputs(const ConfigErrors& errors) {
     const std::string label = ElementLabel("output", output.name(), i);
     RETURN_IF_ERROR(CheckTensor(errors, label, output));
     const std::filesystem::path& dir = errors.ctx().model_dir;
-    if (output.label_filename().empty() || dir.empty()) continue;
+    if (output.label_filename().empty() || dir.empty()) {
+      continue;
+    }
     std::error_code ec;
     if (!std::filesystem::is_regular_file(dir / output.label_filename(), ec)) {
-      return errors.At(label + " label_filename", "file '" + output.label_filename() +
-                                                      "' does not exist in " + dir.string());
+      return errors.At(label + " label_filename",
+                       "file '" + output.label_filename() + "' does not exist in " + dir.string());
     }
   }
   return Status::Ok();
@@ -152,12 +168,18 @@ Status CheckOutputs(const ConfigErrors& errors) {
 Status CheckBatchTensors(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
   std::set<std::string> inputs, outputs;
-  for (const auto& input : config.input()) inputs.insert(input.name());
-  for (const auto& output : config.output()) outputs.insert(output.name());
+  for (const auto& input : config.input()) {
+    inputs.insert(input.name());
+  }
+  for (const auto& output : config.output()) {
+    outputs.insert(output.name());
+  }
   for (int i = 0; i < config.batch_input_size(); ++i) {
     const inference::BatchInput& batch = config.batch_input(i);
     const std::string label = "batch_input[" + std::to_string(i) + "]";
-    if (batch.target_name_size() == 0) return errors.At(label + " target_name", "must not be empty");
+    if (batch.target_name_size() == 0) {
+      return errors.At(label + " target_name", "must not be empty");
+    }
     if (batch.data_type() != inference::TYPE_INT32 && batch.data_type() != inference::TYPE_FP32) {
       return errors.At(label + " data_type", "must be TYPE_INT32 or TYPE_FP32");
     }
@@ -188,8 +210,7 @@ Status CheckBatchTensors(const ConfigErrors& errors) {
 
 Status ValidateModelTensors(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
-  const bool needs_tensors =
-      config.platform() != kEnsemblePlatform && config.backend() != "python";
+  const bool needs_tensors = config.platform() != kEnsemblePlatform && config.backend() != "python";
   if (needs_tensors && config.input_size() == 0) {
     return errors.At("input", "the model must declare at least one input");
   }

@@ -40,7 +40,8 @@ TEST_F(ModelConfigTensorValidatorTest, PythonModelMayDeclareNoTensors) {
 }
 
 TEST_F(ModelConfigTensorValidatorTest, InputNameMustNotBeEmpty) {
-  ExpectError(WithInput("{ data_type: TYPE_FP32 dims: [ 1 ] }"), "input[0] name", "must not be empty");
+  ExpectError(WithInput("{ data_type: TYPE_FP32 dims: [ 1 ] }"), "input[0] name",
+              "must not be empty");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, InputNamesMustBeUnique) {
@@ -64,35 +65,40 @@ TEST_F(ModelConfigTensorValidatorTest, DimsMustNotBeEmpty) {
 }
 
 TEST_F(ModelConfigTensorValidatorTest, DimMustBeMinusOneOrPositive) {
-  ExpectError(WithOutput("{ name: \"y\" data_type: TYPE_FP32 dims: [ 4, -2 ] }"), "output 'y' dims[1]",
-              "must be -1 or positive, got -2");
+  ExpectError(WithOutput("{ name: \"y\" data_type: TYPE_FP32 dims: [ 4, -2 ] }"),
+              "output 'y' dims[1]", "must be -1 or positive, got -2");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ReshapeMustKeepElementCount) {
-  ExpectError(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 4, 4 ] reshape { shape: [ 8 ] } }"),
-              "input 'x' reshape", "same number of elements as dims [4,4]");
+  ExpectError(
+      WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 4, 4 ] reshape { shape: [ 8 ] } }"),
+      "input 'x' reshape", "same number of elements as dims [4,4]");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ReshapeMatchingElementCountIsValid) {
-  ExpectValid(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 4, 4 ] reshape { shape: [ 2, 8 ] } }"));
+  ExpectValid(
+      WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 4, 4 ] reshape { shape: [ 2, 8 ] } }"));
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ReshapeVariableDimsMustMatchDims) {
-  ExpectError(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 16 ] reshape { shape: [ -1, 4 ] } }"),
-              "input 'x' reshape", "has 1 variable (-1) dimensions but dims [16] has 0");
+  ExpectError(
+      WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 16 ] reshape { shape: [ -1, 4 ] } }"),
+      "input 'x' reshape", "has 1 variable (-1) dimensions but dims [16] has 0");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ReshapeMaySplitAroundVariableDims) {
-  ExpectValid(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 2, 4, -1, 6 ] "
-                        "reshape { shape: [ 8, -1, 1, 6 ] } }"));
+  ExpectValid(
+      WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 2, 4, -1, 6 ] "
+                "reshape { shape: [ 8, -1, 1, 6 ] } }"));
   ExpectError(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 2, 4, -1, 6 ] "
                         "reshape { shape: [ 4, -1, 12 ] } }"),
               "input 'x' reshape", "same number of elements");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ReshapeDimMustBeMinusOneOrPositive) {
-  ExpectError(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 1 ] reshape { shape: [ 0 ] } }"),
-              "input 'x' reshape shape[0]", "must be -1 or positive, got 0");
+  ExpectError(
+      WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 1 ] reshape { shape: [ 0 ] } }"),
+      "input 'x' reshape shape[0]", "must be -1 or positive, got 0");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, EmptyReshapeGivesScalarPerBatchEntry) {
@@ -112,28 +118,35 @@ TEST_F(ModelConfigTensorValidatorTest, ShapeTensorMustBeInt32OrInt64) {
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ShapeTensorHasOneDimension) {
-  ExpectError(WithOutput("{ name: \"s\" data_type: TYPE_INT32 dims: [ 2, 2 ] is_shape_tensor: true }"),
-              "output 's' is_shape_tensor", "exactly one dimension, got dims [2,2]");
+  ExpectError(
+      WithOutput("{ name: \"s\" data_type: TYPE_INT32 dims: [ 2, 2 ] is_shape_tensor: true }"),
+      "output 's' is_shape_tensor", "exactly one dimension, got dims [2,2]");
   ExpectValid(WithInput("{ name: \"s\" data_type: TYPE_INT32 dims: [ 1 ] is_shape_tensor: true }"));
 }
 
 TEST_F(ModelConfigTensorValidatorTest, ImageFormatNeedsThreeDims) {
-  ExpectError(WithInput("{ name: \"img\" data_type: TYPE_FP32 format: FORMAT_NHWC dims: [ 224, 224 ] }"),
-              "input 'img' format", "FORMAT_NHWC needs exactly 3 dims");
-  ExpectValid(WithInput("{ name: \"img\" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 3, 224, 224 ] }"));
+  ExpectError(
+      WithInput("{ name: \"img\" data_type: TYPE_FP32 format: FORMAT_NHWC dims: [ 224, 224 ] }"),
+      "input 'img' format", "FORMAT_NHWC needs exactly 3 dims");
+  ExpectValid(WithInput(
+      "{ name: \"img\" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 3, 224, 224 ] }"));
 }
 
 TEST_F(ModelConfigTensorValidatorTest, NonLinearFormatOnlyForTensorRT) {
-  ExpectError(WithInput("{ name: \"x\" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] is_non_linear_format_io: true }"),
-              "input 'x' is_non_linear_format_io", "only for platform 'tensorrt_plan'");
+  ExpectError(
+      WithInput(
+          "{ name: \"x\" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] is_non_linear_format_io: true }"),
+      "input 'x' is_non_linear_format_io", "only for platform 'tensorrt_plan'");
 }
 
 TEST_F(ModelConfigTensorValidatorTest, BatchInputSourceMustBeAnInput) {
-  ExpectError(With("batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: \"N\" data_type: TYPE_INT32 "
-                   "source_input: \"nope\" } ]"),
-              "batch_input[0] source_input", "'nope' is not an input");
-  ExpectValid(With("batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: \"N\" data_type: TYPE_INT32 "
-                   "source_input: \"INPUT0\" } ]"));
+  ExpectError(
+      With("batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: \"N\" data_type: TYPE_INT32 "
+           "source_input: \"nope\" } ]"),
+      "batch_input[0] source_input", "'nope' is not an input");
+  ExpectValid(
+      With("batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: \"N\" data_type: TYPE_INT32 "
+           "source_input: \"INPUT0\" } ]"));
 }
 
 TEST_F(ModelConfigTensorValidatorTest, BatchOutputTargetMustBeAnOutput) {

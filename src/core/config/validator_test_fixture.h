@@ -25,12 +25,21 @@ class ConfigValidatorFixture : public ::testing::Test {
   inference::ModelConfig With(std::string_view text) {
     inference::ModelConfig config;
     EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-      name: "simple"
-      backend: "identity"
-      max_batch_size: 8
-      input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
-      output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
-    )pb", &config));
+                                                                name: "simple"
+                                                                backend: "identity"
+                                                                max_batch_size: 8 input
+                                                                [ {
+                                                                  name: "INPUT0"
+                                                                  data_type: TYPE_FP32
+                                                                  dims: [ 16 ]
+                                                                }] output
+                                                                [ {
+                                                                  name: "OUTPUT0"
+                                                                  data_type: TYPE_FP32
+                                                                  dims: [ 16 ]
+                                                                }]
+                                                              )pb",
+                                                              &config));
     EXPECT_TRUE(google::protobuf::TextFormat::MergeFromString(std::string(text), &config)) << text;
     EXPECT_TRUE(NormalizeModelConfig(ctx_, &config).ok());
     return config;

@@ -59,21 +59,29 @@ EndpointResponse RepositoryIndex(INFERD_Server* server, std::string_view body) {
 EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body) {
   const char* model = route.model.c_str();
   const int64_t version = route.model_version;
+  // Each call runs before its out-parameter is read (argument order is unspecified).
   bool flag = false;
   INFERD_Message* message = nullptr;
+  INFERD_Error* error = nullptr;
   switch (route.endpoint) {
     case Endpoint::kHealthLive:
-      return FromFlag(INFERD_ServerIsLive(server, &flag), flag);
+      error = INFERD_ServerIsLive(server, &flag);
+      return FromFlag(error, flag);
     case Endpoint::kHealthReady:
-      return FromFlag(INFERD_ServerIsReady(server, &flag), flag);
+      error = INFERD_ServerIsReady(server, &flag);
+      return FromFlag(error, flag);
     case Endpoint::kServerMetadata:
-      return FromMessage(INFERD_ServerMetadata(server, &message), message);
+      error = INFERD_ServerMetadata(server, &message);
+      return FromMessage(error, message);
     case Endpoint::kModelMetadata:
-      return FromMessage(INFERD_ServerModelMetadata(server, model, version, &message), message);
+      error = INFERD_ServerModelMetadata(server, model, version, &message);
+      return FromMessage(error, message);
     case Endpoint::kModelReady:
-      return FromFlag(INFERD_ServerModelIsReady(server, model, version, &flag), flag);
+      error = INFERD_ServerModelIsReady(server, model, version, &flag);
+      return FromFlag(error, flag);
     case Endpoint::kModelConfig:
-      return FromMessage(INFERD_ServerModelConfig(server, model, version, &message), message);
+      error = INFERD_ServerModelConfig(server, model, version, &message);
+      return FromMessage(error, message);
     case Endpoint::kRepositoryIndex:
       return RepositoryIndex(server, body);
     case Endpoint::kNotSupported:

@@ -160,6 +160,11 @@ void WriteReal(double value, bool single, JsonWriter* writer) {
     writer->Double(value);  // NaN, Infinity, -Infinity
     return;
   }
+  if (value == 0 && std::signbit(value)) {
+    // "-0" would read back as the integer 0: keep the sign.
+    writer->RawValue("-0.0", 4, rapidjson::kNumberType);
+    return;
+  }
   char text[32];
   const std::to_chars_result r = single ? std::to_chars(text, text + sizeof text, float(value))
                                         : std::to_chars(text, text + sizeof text, value);

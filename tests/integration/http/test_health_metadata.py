@@ -90,7 +90,7 @@ def test_server_metadata_names_inferd_and_lists_extensions(server):
     assert isinstance(meta["extensions"], list)
     assert all(isinstance(e, str) for e in meta["extensions"])
     assert "binary_tensor_data" in meta["extensions"]
-    assert "model_repository" in meta["extensions"]
+    assert "model_configuration" in meta["extensions"]
 
 
 # -- model metadata -------------------------------------------------------------

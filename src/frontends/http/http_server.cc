@@ -1,0 +1,160 @@
+// The HTTP listener: acceptor, io_context threads, graceful stop.
+#include "frontends/http/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "frontends/http/http_session.h"
+
+namespace inferd::http {
+namespace asio = boost::asio;
+using boost::system::error_code;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+// How long Stop lets busy connections finish writing before closing them.
+constexpr std::chrono::seconds kStopGrace{10};
+// Pause after a failed accept (e.g. out of file descriptors) before retrying.
+constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
+
+}  // namespace
+
+class HttpServer::Impl {
+ public:
+  Impl(INFERD_Server* server, HttpOptions options)
+      : options_(std::move(options)),
+        work_(ioc_.get_executor()),
+        acceptor_strand_(asio::make_strand(ioc_)),
+        acceptor_(acceptor_strand_),
+        retry_timer_(acceptor_strand_) {
+    shared_.server = server;
+    shared_.max_body_bytes = options_.max_body_bytes;
+  }
+
+  ~Impl() { Stop(); }
+
+  std::string Start() {
+    if (INFERD_Error* error = INFERD_ResponseAllocatorNew(
+            &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput)) {
+      return "response allocator: " + Status::FromServerError(error).message();
+    }
+    error_code ec;
+    const asio::ip::address address = asio::ip::make_address(options_.address, ec);
+    if (ec) return "invalid address '" + options_.address + "': " + ec.message();
+    const tcp::endpoint endpoint(address, options_.port);
+    if (acceptor_.open(endpoint.protocol(), ec)) return "socket: " + ec.message();
+    if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) {
+      return "SO_REUSEADDR: " + ec.message();
+    }
+    if (acceptor_.bind(endpoint, ec)) return "bind: " + ec.message();
+    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
+      return "listen: " + ec.message();
+    }
+    port_ = acceptor_.local_endpoint(ec).port();
+    started_ = true;
+    Accept();
+    int threads = options_.thread_count;
+    if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    threads_.reserve(threads);
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    return "";
+  }
+
+  uint16_t port() const { return port_; }
+
+  void Stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    stopping_.store(true);
+    if (started_) {
+      asio::post(acceptor_strand_, [this] {
+        error_code ignored;
+        acceptor_.close(ignored);
+        retry_timer_.cancel();
+      });
+      shared_.registry.ForEach([](HttpSession& session) { session.Shutdown(false); });
+      if (!shared_.registry.WaitUntilEmpty(kStopGrace)) {
+        spdlog::warn("HTTP: closing connections still busy {}s after stop", kStopGrace.count());
+        shared_.registry.ForEach([](HttpSession& session) { session.Shutdown(true); });
+      }
+    }
+    // The threads return once every session is gone and every request queued
+    // in the server has handed back its InferContext (each holds a work guard).
+    work_.reset();
+    for (std::thread& thread : threads_) thread.join();
+    threads_.clear();
+    if (shared_.allocator != nullptr) {
+      DiscardServerError(INFERD_ResponseAllocatorDelete(shared_.allocator));
+      shared_.allocator = nullptr;
+    }
+  }
+
+ private:
+  void Accept() {
+    acceptor_.async_accept(asio::make_strand(ioc_),
+                           [this](error_code ec, HttpSession::Socket socket) {
+                             OnAccept(ec, std::move(socket));
+                           });
+  }
+
+  void OnAccept(error_code ec, HttpSession::Socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      spdlog::warn("HTTP: accept failed: {}", ec.message());
+      retry_timer_.expires_after(kAcceptRetryDelay);
+      retry_timer_.async_wait([this](error_code wait_ec) {
+        if (!wait_ec && acceptor_.is_open()) Accept();
+      });
+      return;
+    }
+    if (stopping_.load()) return;  // the socket closes as it goes out of scope
+    socket.set_option(tcp::no_delay(true), ec);
+    std::make_shared<HttpSession>(std::move(socket), shared_)->Start();
+    Accept();
+  }
+
+  // Constant after construction.
+  HttpOptions options_;
+  asio::io_context ioc_;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  SessionShared shared_;
+  // Used on acceptor_strand_ only (and by Start before the threads run).
+  asio::strand<asio::io_context::executor_type> acceptor_strand_;
+  asio::basic_socket_acceptor<tcp, asio::strand<asio::io_context::executor_type>> acceptor_;
+  asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>,
+                             asio::strand<asio::io_context::executor_type>>
+      retry_timer_;
+  // Controlling thread only.
+  std::vector<std::thread> threads_;
+  uint16_t port_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+  std::atomic<bool> stopping_{false};  // read by the acceptor
+};
+
+HttpServer::HttpServer(INFERD_Server* server, HttpOptions options)
+    : impl_(std::make_unique<Impl>(server, std::move(options))) {}
+
+HttpServer::~HttpServer() = default;
+
+std::string HttpServer::Start() { return impl_->Start(); }
+
+uint16_t HttpServer::port() const { return impl_->port(); }
+
+void HttpServer::Stop() { impl_->Stop(); }
+
+}  // namespace inferd::http

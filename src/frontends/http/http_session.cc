@@ -1,0 +1,308 @@
+// One HTTP/1.1 connection of the KServe v2 REST frontend.
+#include "frontends/http/http_session.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+
+#include "frontends/http/binary_section.h"
+#include "frontends/http/endpoints.h"
+#include "frontends/http/infer_response_writer.h"
+#include "frontends/http/response_head.h"
+
+namespace inferd::http {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using boost::system::error_code;
+
+namespace {
+
+// Larger reusable response buffers are given back after use.
+constexpr size_t kKeepBufferBytes = 1 << 20;
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
+
+Method ToMethod(bhttp::verb verb) {
+  if (verb == bhttp::verb::get) return Method::kGet;
+  if (verb == bhttp::verb::post) return Method::kPost;
+  return Method::kOther;
+}
+
+asio::const_buffer Buffer(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
+
+}  // namespace
+
+HttpSession::HttpSession(Socket socket, SessionShared& shared)
+    : socket_(std::move(socket)), shared_(shared) {}
+
+HttpSession::~HttpSession() {
+  if (response_ != nullptr) DiscardServerError(INFERD_InferenceResponseDelete(response_));
+  if (registered_) shared_.registry.Remove(registration_);
+}
+
+void HttpSession::Start() {
+  registration_ = shared_.registry.Add(weak_from_this());
+  registered_ = true;
+  asio::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->ReadRequest(); });
+}
+
+void HttpSession::Shutdown(bool force) {
+  asio::post(socket_.get_executor(), [self = shared_from_this(), force] {
+    self->stopping_ = true;
+    if (force && self->inflight_ != nullptr) self->inflight_->Cancel();
+    if (force || !self->busy_) self->Close();
+  });
+}
+
+void HttpSession::ReadRequest() {
+  if (closed_) return;
+  parser_.emplace();
+  parser_->body_limit(shared_.max_body_bytes);
+  bhttp::async_read_header(socket_, buffer_, *parser_,
+                           [self = shared_from_this()](error_code ec, size_t) {
+                             self->OnHeader(ec);
+                           });
+}
+
+void HttpSession::OnHeader(error_code ec) {
+  if (ec) return OnReadError(ec);
+  if (parser_->is_done()) return Dispatch();
+  if (beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) {
+    asio::async_write(socket_, Buffer(kContinue), [self = shared_from_this()](error_code ec, size_t) {
+      if (ec) return self->Close();
+      self->ReadBody();
+    });
+    return;
+  }
+  ReadBody();
+}
+
+void HttpSession::ReadBody() {
+  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+    self->OnBody(ec);
+  });
+}
+
+void HttpSession::OnBody(error_code ec) {
+  if (ec) return OnReadError(ec);
+  Dispatch();
+}
+
+void HttpSession::OnReadError(error_code ec) {
+  if (closed_ || stopping_) return Close();
+  const bool http_error = ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
+  if (!http_error || ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) {
+    return Close();  // the client went away
+  }
+  // The stream cannot be trusted past a bad message: answer, then close.
+  busy_ = true;
+  keep_alive_ = false;
+  if (ec == bhttp::error::body_limit) {
+    return WriteError(Status::WithHttpStatus(
+        413, "request body exceeds " + std::to_string(shared_.max_body_bytes) + " bytes"));
+  }
+  WriteError(Status::InvalidArg("malformed HTTP request: " + ec.message()));
+}
+
+void HttpSession::Dispatch() {
+  busy_ = true;
+  auto& request = parser_->get();
+  http_version_ = request.version() == 10 ? 10 : 11;
+  keep_alive_ = request.keep_alive();
+  response_encoding_ = Encoding::kIdentity;
+  Route route;
+  if (Status s = MatchRoute(ToMethod(request.method()), View(request.target()), &route); !s.ok()) {
+    return WriteError(s);
+  }
+  if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
+  EndpointResponse response = HandleEndpoint(shared_.server, route, request.body());
+  WriteBody(response.status, std::move(response.body));
+}
+
+void HttpSession::StartInfer(const Route& route) {
+  auto& request = parser_->get();
+  std::string body = std::move(request.body());
+  bool supported = true;
+  const std::string_view coding = View(request[bhttp::field::content_encoding]);
+  const Encoding encoding = ParseContentEncoding(coding, &supported);
+  if (!supported) {
+    return WriteError(Status::WithHttpStatus(
+        415, "unsupported Content-Encoding '" + std::string(coding) + "'; use gzip or deflate"));
+  }
+  if (encoding != Encoding::kIdentity) {
+    std::string inflated;
+    if (Status s = Inflate(body, encoding, shared_.max_body_bytes, &inflated); !s.ok()) {
+      return WriteError(s);
+    }
+    body = std::move(inflated);
+  }
+  response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
+  size_t json_size = 0;
+  if (Status s = ParseInferHeaderLength(View(request[beast::string_view(kInferHeaderContentLength.data(), kInferHeaderContentLength.size())]), body.size(),
+                                        &json_size);
+      !s.ok()) {
+    return WriteError(s);
+  }
+  auto context =
+      std::make_unique<InferContext>(shared_from_this(), socket_.get_executor(), std::move(body));
+  if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator, route, json_size);
+      !s.ok()) {
+    return WriteError(s);
+  }
+  inflight_ = context.release();  // the server's callbacks own it now
+  WatchForDisconnect();
+}
+
+void HttpSession::WatchForDisconnect() {
+  watching_ = true;
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](error_code ec) { self->OnReadable(ec); });
+}
+
+void HttpSession::OnReadable(error_code ec) {
+  watching_ = false;
+  if (ec || inflight_ == nullptr || closed_) return;
+  error_code available_ec;
+  const size_t available = socket_.available(available_ec);
+  if (available_ec || available == 0) {
+    // End of stream or a reset: nobody will read the answer.
+    keep_alive_ = false;
+    inflight_->Cancel();
+  }
+  // Otherwise the client pipelined its next request; it waits in the socket.
+}
+
+void HttpSession::EndInflight() {
+  inflight_ = nullptr;
+  if (watching_) {
+    error_code ignored;
+    socket_.cancel(ignored);  // only the watch is pending now
+  }
+}
+
+void HttpSession::OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
+                                  uint32_t flags) {
+  if (response != nullptr) {
+    const bool first = !context.responded;
+    if (first) {
+      context.responded = true;
+      EndInflight();
+    }
+    if (first && !closed_) {
+      WriteInferResponse(context, response);
+    } else {
+      // A second response (decoupled model) or nobody to send it to.
+      DiscardServerError(INFERD_InferenceResponseDelete(response));
+    }
+  }
+  if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0) {
+    if (!context.responded) {
+      context.responded = true;
+      EndInflight();
+      if (!closed_) WriteError(Status::Internal("the model returned no response"));
+    }
+    context.Unref();
+  }
+}
+
+void HttpSession::WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response) {
+  binary_.clear();
+  if (Status s = RenderInferResponse(response, context.output_format(), &json_, &binary_);
+      !s.ok()) {
+    DiscardServerError(INFERD_InferenceResponseDelete(response));
+    return WriteError(s);
+  }
+  const std::string_view json(json_.GetString(), json_.GetSize());
+  ResponseHead head;
+  head.http_version = http_version_;
+  head.keep_alive = KeepAlive();
+  if (!binary_.empty()) {
+    head.content_type = kBinaryContentType;
+    head.inference_header_length = json.size();
+  }
+  buffers_.clear();
+  if (response_encoding_ != Encoding::kIdentity) {
+    // Compressing copies the outputs anyway: the response can go now.
+    body_.clear();
+    Compressor compressor(response_encoding_);
+    Status s = compressor.Append(json, binary_.empty(), &body_);
+    for (size_t i = 0; s.ok() && i < binary_.size(); ++i) {
+      s = compressor.Append(binary_[i], i + 1 == binary_.size(), &body_);
+    }
+    DiscardServerError(INFERD_InferenceResponseDelete(response));
+    if (!s.ok()) return WriteError(s);
+    head.content_encoding = response_encoding_;
+    head.content_length = body_.size();
+    SerializeResponseHead(head, &head_);
+    buffers_.push_back(Buffer(head_));
+    buffers_.push_back(Buffer(body_));
+    return Send();
+  }
+  response_ = response;  // the binary outputs are written from its memory
+  head.content_length = json.size();
+  for (const std::string_view piece : binary_) head.content_length += piece.size();
+  SerializeResponseHead(head, &head_);
+  buffers_.push_back(Buffer(head_));
+  buffers_.push_back(Buffer(json));
+  for (const std::string_view piece : binary_) buffers_.push_back(Buffer(piece));
+  Send();
+}
+
+void HttpSession::WriteBody(unsigned status, std::string body) {
+  ResponseHead head;
+  head.status = status;
+  head.http_version = http_version_;
+  head.keep_alive = KeepAlive();
+  head.content_length = body.size();
+  body_ = std::move(body);
+  SerializeResponseHead(head, &head_);
+  buffers_.clear();
+  buffers_.push_back(Buffer(head_));
+  buffers_.push_back(Buffer(body_));
+  Send();
+}
+
+void HttpSession::WriteError(const Status& status) {
+  WriteBody(status.http_status(), ErrorJson(status.message()));
+}
+
+void HttpSession::Send() {
+  asio::async_write(socket_, buffers_, [self = shared_from_this()](error_code ec, size_t) {
+    self->OnWrite(ec);
+  });
+}
+
+void HttpSession::OnWrite(error_code ec) {
+  if (response_ != nullptr) {
+    DiscardServerError(INFERD_InferenceResponseDelete(response_));
+    response_ = nullptr;
+  }
+  if (body_.capacity() > kKeepBufferBytes) std::string().swap(body_);
+  if (json_.GetSize() > kKeepBufferBytes) {
+    json_.Clear();
+    json_.ShrinkToFit();
+  }
+  busy_ = false;
+  if (ec || closed_) return Close();
+  if (!KeepAlive()) {
+    error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    return Close();
+  }
+  ReadRequest();
+}
+
+void HttpSession::Close() {
+  if (closed_) return;
+  closed_ = true;
+  error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace inferd::http

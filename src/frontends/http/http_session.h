@@ -1,0 +1,115 @@
+// One HTTP/1.1 connection: reads requests one at a time (keep-alive; pipelined
+// requests wait in the read buffer), routes them, answers the simple endpoints
+// at once and submits infer requests to the server, and writes each response
+// as one gather write. Everything runs on the connection's strand; the only
+// entry points from other threads are Shutdown and the InferContext's posts.
+#ifndef INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
+#define INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
+
+#include <rapidjson/stringbuffer.h>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontends/http/compression.h"
+#include "frontends/http/http_errors.h"
+#include "frontends/http/infer_context.h"
+#include "frontends/http/router.h"
+#include "frontends/http/session_registry.h"
+#include "inferd/server.h"
+
+namespace inferd::http {
+
+// What every session of one HttpServer shares; outlives all of them.
+struct SessionShared {
+  INFERD_Server* server = nullptr;
+  INFERD_ResponseAllocator* allocator = nullptr;
+  size_t max_body_bytes = 0;
+  SessionRegistry registry;
+};
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  using Strand = InferContext::Strand;
+  using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
+
+  HttpSession(Socket socket, SessionShared& shared);
+  ~HttpSession();
+  HttpSession(const HttpSession&) = delete;
+  HttpSession& operator=(const HttpSession&) = delete;
+
+  // Registers the session and starts reading; call once, from any thread.
+  void Start();
+
+  // From any thread: close now if idle (or `force`), else after the response
+  // in progress, and accept no further request.
+  void Shutdown(bool force);
+
+  // On the strand (posted by InferContext): a response or the FINAL flag for
+  // `context`. Writes the first response; drops the session's reference on
+  // `context` at FINAL.
+  void OnInferResponse(InferContext& context, INFERD_InferenceResponse* response, uint32_t flags);
+
+ private:
+  void ReadRequest();
+  void OnHeader(boost::system::error_code ec);
+  void ReadBody();
+  void OnBody(boost::system::error_code ec);
+  void OnReadError(boost::system::error_code ec);
+  void Dispatch();
+  void StartInfer(const Route& route);
+
+  // While an infer request is queued, notices the client hanging up.
+  void WatchForDisconnect();
+  void OnReadable(boost::system::error_code ec);
+  // The request in flight has its response (or is abandoned).
+  void EndInflight();
+
+  void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
+  void WriteBody(unsigned status, std::string body);
+  void WriteError(const Status& status);
+  void Send();
+  void OnWrite(boost::system::error_code ec);
+  void Close();
+  bool KeepAlive() const { return keep_alive_ && !stopping_; }
+
+  Socket socket_;
+  SessionShared& shared_;
+  SessionRegistry::Handle registration_;
+  bool registered_ = false;
+
+  boost::beast::flat_buffer buffer_;  // bytes read and not yet parsed
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+
+  // The request being handled.
+  unsigned http_version_ = 11;
+  bool keep_alive_ = true;
+  Encoding response_encoding_ = Encoding::kIdentity;
+  InferContext* inflight_ = nullptr;  // queued in the server, no response yet
+
+  bool busy_ = false;      // a request is being handled or its response written
+  bool stopping_ = false;  // Shutdown was called
+  bool closed_ = false;
+  bool watching_ = false;  // a disconnect watch is pending on the socket
+
+  // The response being written; reused from request to request.
+  std::string head_;
+  std::string body_;
+  rapidjson::StringBuffer json_;
+  std::vector<std::string_view> binary_;
+  std::vector<boost::asio::const_buffer> buffers_;
+  INFERD_InferenceResponse* response_ = nullptr;  // owns the binary outputs being written
+};
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_

@@ -1,0 +1,44 @@
+// Serialized HTTP response heads.
+#include "frontends/http/response_head.h"
+
+#include <gtest/gtest.h>
+
+namespace inferd::http {
+namespace {
+
+TEST(ResponseHeadTest, WritesStatusAndLengths) {
+  ResponseHead head;
+  head.content_length = 17;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n");
+}
+
+TEST(ResponseHeadTest, WritesBinaryExtensionAndEncodingHeaders) {
+  ResponseHead head;
+  head.content_type = kBinaryContentType;
+  head.content_length = 100;
+  head.inference_header_length = 36;
+  head.content_encoding = Encoding::kGzip;
+  head.keep_alive = false;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n"
+            "Inference-Header-Content-Length: 36\r\nContent-Encoding: gzip\r\n"
+            "Connection: close\r\n\r\n");
+}
+
+TEST(ResponseHeadTest, Http10KeepAliveIsExplicit) {
+  ResponseHead head;
+  head.status = 404;
+  head.http_version = 10;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.0 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 0\r\n"
+            "Connection: keep-alive\r\n\r\n");
+}
+
+}  // namespace
+}  // namespace inferd::http
