@@ -7,11 +7,15 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-dev zlib1g-dev
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   rapidjson-dev libcli11-dev libspdlog-dev libgtest-dev libgmock-dev
   python3 python3-venv python3-dev python3-pip
   curl
+  python3-onnx
 )
+# npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
+# nodejs conflicts with Debian's npm package) is kept as it is.
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -36,4 +40,37 @@ want=$(sha256sum requirements-test.txt | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r requirements-test.txt
   echo "$want" > "$stamp"
+fi
+
+# ONNX Runtime is no Debian package: the npm package com.github.asus4.onnxruntime
+# carries its C API headers (iOS framework Headers/) and the Linux x86-64
+# libonnxruntime.so (SONAME libonnxruntime.so.1). Unpacked into third_party/onnxruntime/
+# {include,lib}; skipped when that folder already holds the pinned version.
+ORT_NPM_PACKAGE=com.github.asus4.onnxruntime
+ORT_NPM_VERSION=0.4.9  # ONNX Runtime 1.29.0
+ORT_NPM_SHA1=3659f34012db8208ffb7f67d704204cb08792fed
+ORT_DIR=third_party/onnxruntime
+if [ "$(cat "$ORT_DIR/VERSION" 2>/dev/null)" != "$ORT_NPM_VERSION" ]; then
+  echo "install-deps: npm pack $ORT_NPM_PACKAGE@$ORT_NPM_VERSION (ONNX Runtime) into $ORT_DIR"
+  ort_tmp=$(mktemp -d)
+  (cd "$ort_tmp" && npm pack --silent "$ORT_NPM_PACKAGE@$ORT_NPM_VERSION" >/dev/null)
+  ort_tgz=$(ls "$ort_tmp"/*.tgz)
+  if [ "$(sha1sum "$ort_tgz" | cut -d' ' -f1)" != "$ORT_NPM_SHA1" ]; then
+    echo "install-deps: $ort_tgz does not have the pinned SHA-1 $ORT_NPM_SHA1" >&2
+    rm -rf "$ort_tmp"
+    exit 1
+  fi
+  ort_headers='package/Plugins/iOS~/onnxruntime.xcframework/ios-arm64/onnxruntime.framework/Headers'
+  ort_libs=package/Plugins/Linux/x64
+  tar -xzf "$ort_tgz" -C "$ort_tmp" "$ort_headers" "$ort_libs/libonnxruntime.so" \
+    "$ort_libs/libonnxruntime_providers_shared.so" package/LICENSE package/ThirdPartyNotices.txt
+  rm -rf "$ORT_DIR"
+  mkdir -p "$ORT_DIR/include" "$ORT_DIR/lib"
+  cp "$ort_tmp/$ort_headers"/*.h "$ORT_DIR/include/"
+  cp "$ort_tmp/$ort_libs/libonnxruntime.so" "$ORT_DIR/lib/libonnxruntime.so.1"
+  ln -s libonnxruntime.so.1 "$ORT_DIR/lib/libonnxruntime.so"
+  cp "$ort_tmp/$ort_libs/libonnxruntime_providers_shared.so" "$ORT_DIR/lib/"
+  cp "$ort_tmp/package/LICENSE" "$ort_tmp/package/ThirdPartyNotices.txt" "$ORT_DIR/"
+  rm -rf "$ort_tmp"
+  echo "$ORT_NPM_VERSION" > "$ORT_DIR/VERSION"
 fi

@@ -1,5 +1,5 @@
 // The inferd binary: command-line flags (Triton's names) -> an in-process
-// server (server.h) -> the HTTP frontend; then waits for SIGINT or SIGTERM and
+// server (server.h) -> the HTTP and gRPC frontends; then waits for SIGINT or SIGTERM and
 // shuts down gracefully.
 #include <signal.h>
 #include <unistd.h>
@@ -7,10 +7,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <spdlog/spdlog.h>
 #include <string>
 #include <vector>
 
+#include "frontends/grpc/grpc_server.h"
 #include "frontends/http/http_server.h"
 #include "inferd/server.h"
 
@@ -30,6 +32,8 @@ struct Flags {
   bool log_error = true;
   int exit_timeout_secs = 30;
   bool strict_model_config = true;
+  bool allow_grpc = true;
+  inferd::grpc_frontend::GrpcOptions grpc;
 };
 
 // Prints an error (and frees it); returns true when there was one.
@@ -68,6 +72,41 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
   app.add_option("--strict-model-config", f.strict_model_config,
                  "Require config.pbtxt for every model (default true)");
+}
+
+void AddGrpcFlags(CLI::App& app, Flags& f) {
+  using inferd::grpc_frontend::CompressionLevel;
+  inferd::grpc_frontend::GrpcOptions& g = f.grpc;
+  app.add_option("--allow-grpc", f.allow_grpc, "Serve gRPC (default true)");
+  app.add_option("--grpc-address", g.address, "Address the gRPC server binds (default 0.0.0.0)");
+  app.add_option("--grpc-port", g.port, "gRPC port (default 8001; 0 picks a free port)");
+  app.add_option("--grpc-use-ssl", g.use_ssl, "Serve gRPC over TLS (default false)");
+  app.add_option("--grpc-use-ssl-mutual", g.use_mutual_ssl,
+                 "Serve gRPC over mutual TLS: clients need a certificate (default false)");
+  app.add_option("--grpc-server-cert", g.server_cert, "PEM file: the server certificate chain");
+  app.add_option("--grpc-server-key", g.server_key, "PEM file: the server private key");
+  app.add_option("--grpc-root-cert", g.root_cert, "PEM file: the CA that signs client certificates");
+  app.add_option("--grpc-infer-response-compression-level", g.infer_response_compression,
+                 "Compression of infer responses: none, low, medium or high (default none)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, CompressionLevel>{{"none", CompressionLevel::kNone},
+                                                  {"low", CompressionLevel::kLow},
+                                                  {"medium", CompressionLevel::kMedium},
+                                                  {"high", CompressionLevel::kHigh}},
+          CLI::ignore_case));
+  app.add_option("--grpc-keepalive-time", g.keepalive_time_ms,
+                 "Milliseconds between keepalive pings (default 7200000)");
+  app.add_option("--grpc-keepalive-timeout", g.keepalive_timeout_ms,
+                 "Milliseconds to wait for a keepalive ping's answer (default 20000)");
+  app.add_option("--grpc-keepalive-permit-without-calls", g.keepalive_permit_without_calls,
+                 "Allow keepalive pings without calls in flight (default false)");
+  app.add_option("--grpc-http2-max-pings-without-data", g.http2_max_pings_without_data,
+                 "Pings sent without data before pings stop; 0 = no limit (default 2)");
+  app.add_option("--grpc-http2-min-recv-ping-interval-without-data",
+                 g.http2_min_recv_ping_interval_without_data_ms,
+                 "Minimum milliseconds between a client's pings without data (default 300000)");
+  app.add_option("--grpc-http2-max-ping-strikes", g.http2_max_ping_strikes,
+                 "Bad pings tolerated before the connection is closed; 0 = any (default 2)");
 }
 
 // Parses "<backend>,<setting>=<value>".
@@ -115,6 +154,7 @@ int main(int argc, char** argv) {
   CLI::App app{"inferd: a model-inference server for Triton-style model repositories"};
   Flags flags;
   AddFlags(app, flags);
+  AddGrpcFlags(app, flags);
   CLI11_PARSE(app, argc, argv);
 
   // Signals are taken synchronously by sigwait below; every thread started
@@ -145,6 +185,20 @@ int main(int argc, char** argv) {
     spdlog::info("Started HTTPService at {}:{}", flags.http_address, http->port());
   }
 
+  std::unique_ptr<inferd::grpc_frontend::GrpcServer> grpc;
+  if (flags.allow_grpc) {
+    grpc = std::make_unique<inferd::grpc_frontend::GrpcServer>(server, flags.grpc);
+    const std::string error = grpc->Start();
+    if (!error.empty()) {
+      spdlog::error("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
+                    flags.grpc.port, error);
+      if (http) http->Stop();
+      INFERD_ServerDelete(server);
+      return 1;
+    }
+    spdlog::info("Started GRPCInferenceService at {}:{}", flags.grpc.address, grpc->port());
+  }
+
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   spdlog::info("received signal {}; waiting up to {}s for in-flight requests", signal_number,
@@ -153,6 +207,7 @@ int main(int argc, char** argv) {
   // are answered over the still-running frontend), then the frontend.
   const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
   if (http) http->Stop();
+  if (grpc) grpc->Stop();
   INFERD_ServerDelete(server);
   spdlog::info("inferd exited");
   return clean ? 0 : 1;

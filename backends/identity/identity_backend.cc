@@ -1,12 +1,73 @@
 // The identity backend: every requested output OUTPUT<k> is a copy of input
 // INPUT<k> (same datatype, shape and bytes), for any datatype including BYTES.
-// It keeps no state and exists to test and measure the server itself.
+// It exists to test and measure the server itself. Two model parameters help
+// tests observe scheduling:
+//   execute_delay_ms  each execution sleeps this long (as Triton's identity)
+//   record_file       each execution appends one line to this file:
+//                     "<instance> <rows> <start_ns> <end_ns> <id>,<id>,..."
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <thread>
+
+#include <rapidjson/document.h>
 
 #include "inferd/backend.h"
 
 namespace {
+
+// Per-model settings read from the configuration's parameters.
+struct ModelSettings {
+  int execute_delay_ms = 0;
+  std::string record_file;
+  std::mutex record_mu;  // instances of one model append to one file
+};
+
+std::string StringParameter(const rapidjson::Document& config, const char* name) {
+  if (!config.IsObject() || !config.HasMember("parameters")) return "";
+  const auto& parameters = config["parameters"];
+  if (!parameters.IsObject() || !parameters.HasMember(name)) return "";
+  const auto& parameter = parameters[name];
+  if (!parameter.IsObject() || !parameter.HasMember("string_value")) return "";
+  return parameter["string_value"].GetString();
+}
+
+uint64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Appends one execution's line to the record file.
+void Record(ModelSettings& settings, INFERD_ModelInstance* instance, INFERD_Request** requests,
+            uint32_t count, uint64_t start_ns, uint64_t end_ns) {
+  const char* instance_name = "";
+  INFERD_ErrorDelete(INFERD_ModelInstanceName(instance, &instance_name));
+  int64_t rows = 0;
+  std::string ids;
+  for (uint32_t r = 0; r < count; ++r) {
+    INFERD_Input* input = nullptr;
+    const int64_t* shape = nullptr;
+    uint32_t dims = 0;
+    if (INFERD_RequestInputByIndex(requests[r], 0, &input) == nullptr &&
+        INFERD_InputProperties(input, nullptr, nullptr, &shape, &dims, nullptr, nullptr) ==
+            nullptr) {
+      rows += dims > 0 ? shape[0] : 1;
+    }
+    const char* id = "";
+    INFERD_ErrorDelete(INFERD_RequestId(requests[r], &id));
+    ids += (r ? "," : "") + std::string(*id ? id : "-");
+  }
+  std::lock_guard<std::mutex> lock(settings.record_mu);
+  if (FILE* file = std::fopen(settings.record_file.c_str(), "a")) {
+    std::fprintf(file, "%s %lld %llu %llu %s\n", instance_name, static_cast<long long>(rows),
+                 static_cast<unsigned long long>(start_ns),
+                 static_cast<unsigned long long>(end_ns), ids.c_str());
+    std::fclose(file);
+  }
+}
 
 // The input an output copies: OUTPUT<k> -> INPUT<k>; other names map to themselves.
 std::string InputNameFor(const std::string& output) {
@@ -68,8 +129,43 @@ INFERD_Error* CopyOutputs(INFERD_Request* request, INFERD_Response* response) {
 
 extern "C" {
 
+__attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
+  INFERD_Message* message = nullptr;
+  if (INFERD_Error* err = INFERD_ModelConfig(model, &message)) return err;
+  const char* json = nullptr;
+  size_t size = 0;
+  INFERD_ErrorDelete(INFERD_MessageSerializeToJson(message, &json, &size));
+  rapidjson::Document config;
+  config.Parse(json, size);
+  INFERD_MessageDelete(message);
+  auto* settings = new ModelSettings();
+  const std::string delay = StringParameter(config, "execute_delay_ms");
+  if (!delay.empty()) settings->execute_delay_ms = std::atoi(delay.c_str());
+  settings->record_file = StringParameter(config, "record_file");
+  return INFERD_ModelSetState(model, settings);
+}
+
+__attribute__((visibility("default"))) INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
+  void* state = nullptr;
+  INFERD_ErrorDelete(INFERD_ModelState(model, &state));
+  delete static_cast<ModelSettings*>(state);
+  return nullptr;
+}
+
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute(
     INFERD_ModelInstance* instance, INFERD_Request** requests, uint32_t request_count) {
+  INFERD_Model* model = nullptr;
+  void* state = nullptr;
+  INFERD_ErrorDelete(INFERD_ModelInstanceModel(instance, &model));
+  INFERD_ErrorDelete(INFERD_ModelState(model, &state));
+  auto& settings = *static_cast<ModelSettings*>(state);
+  const uint64_t start_ns = NowNs();
+  if (settings.execute_delay_ms > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(settings.execute_delay_ms));
+  }
+  if (!settings.record_file.empty()) {
+    Record(settings, instance, requests, request_count, start_ns, NowNs());
+  }
   for (uint32_t r = 0; r < request_count; ++r) {
     INFERD_Request* request = requests[r];
     INFERD_Response* response = nullptr;

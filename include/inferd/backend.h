@@ -81,6 +81,16 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelRepositoryPath(INFERD_Model* model, cons
 // The complete model configuration as JSON (as the config endpoint shows it);
 // the caller owns *config.
 INFERD_EXPORT INFERD_Error* INFERD_ModelConfig(INFERD_Model* model, INFERD_Message** config);
+// Whether the backend may complete the configuration from the model file
+// (--strict-model-config=false, or no config.pbtxt). Then, and only inside
+// INFERD_ModelInitialize, it may call INFERD_ModelSetConfig.
+INFERD_EXPORT INFERD_Error* INFERD_ModelAutoCompleteConfig(INFERD_Model* model,
+                                                           bool* auto_complete);
+// Replaces the model's configuration with `config_json` (the JSON form the
+// config endpoint shows, e.g. INFERD_ModelConfig's output with fields added).
+// The server fills defaults and validates it; an invalid config is an error
+// naming the field and leaves the old one in place.
+INFERD_EXPORT INFERD_Error* INFERD_ModelSetConfig(INFERD_Model* model, const char* config_json);
 INFERD_EXPORT INFERD_Error* INFERD_ModelBackend(INFERD_Model* model, INFERD_Backend** backend);
 // The server that owns the model, for backends that send requests of their own
 // (business logic scripting) through server.h.

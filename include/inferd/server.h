@@ -199,6 +199,18 @@ typedef enum INFERD_ModelIndexFlag_enum {
 INFERD_EXPORT INFERD_Error* INFERD_ServerModelIndex(INFERD_Server* server, uint32_t flags,
                                                     INFERD_Message** index);
 
+// Statistics extension: {"model_stats": [...]} for `model_name` (every loaded
+// model when NULL or empty) at `model_version` (-1: every READY version). The
+// caller owns *statistics.
+INFERD_EXPORT INFERD_Error* INFERD_ServerModelStatistics(INFERD_Server* server,
+                                                         const char* model_name,
+                                                         int64_t model_version,
+                                                         INFERD_Message** statistics);
+// Prometheus text exposition (format 0.0.4) of every loaded model version:
+// Triton's nv_inference_* names plus inferd_request_latency_seconds. The
+// text is in the message's JSON slot, read with INFERD_MessageSerializeToJson.
+INFERD_EXPORT INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metrics);
+
 // ---------------------------------------------------------------------------
 // Response allocator: how the server obtains memory for output tensors, so a
 // frontend can have outputs written straight into its own buffers.

@@ -39,7 +39,7 @@ INFERD_Error* GuardedCall(Body&& body) noexcept {
 
 // Fails with INVALID_ARG when a required pointer argument is null.
 #define INFERD_REQUIRE_ARG(ptr) \
-  if ((ptr) == nullptr) return ::inferd::Status::InvalidArg(std::string(__func__) + ": '" #ptr "' is null")
+  if ((ptr) == nullptr) return ::inferd::Status::InvalidArg("argument '" #ptr "' is null")
 
 }  // namespace inferd
 

@@ -206,4 +206,26 @@ INFERD_Error* INFERD_ServerModelIndex(INFERD_Server* server, uint32_t flags,
   });
 }
 
+INFERD_Error* INFERD_ServerModelStatistics(INFERD_Server* server, const char* model_name,
+                                          int64_t model_version, INFERD_Message** statistics) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(statistics);
+    ASSIGN_OR_RETURN(std::string json,
+                     InferenceServer::FromHandle(server)->StatisticsJson(
+                         model_name ? model_name : "", model_version));
+    *statistics = NewMessage(std::move(json));
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metrics) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(metrics);
+    *metrics = NewMessage(InferenceServer::FromHandle(server)->MetricsText());
+    return Status::Ok();
+  });
+}
+
 }  // extern "C"

@@ -2,6 +2,7 @@
 // model version, instance, request and response objects.
 #include "core/api/error.h"
 #include "core/backend/backend_library.h"
+#include "core/config/model_config_json.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
 #include "core/model/model_instance.h"
@@ -111,6 +112,21 @@ INFERD_Error* INFERD_ModelRepositoryPath(INFERD_Model* model, const char** path)
 INFERD_Error* INFERD_ModelConfig(INFERD_Model* model, INFERD_Message** config) {
   return Read(model, config, [&] {
     return new INFERD_Message{ModelVersion::FromHandle(model)->config_json()};
+  });
+}
+
+INFERD_Error* INFERD_ModelAutoCompleteConfig(INFERD_Model* model, bool* auto_complete) {
+  return Read(model, auto_complete,
+              [&] { return ModelVersion::FromHandle(model)->may_complete_config(); });
+}
+
+INFERD_Error* INFERD_ModelSetConfig(INFERD_Model* model, const char* config_json) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(model);
+    INFERD_REQUIRE_ARG(config_json);
+    inference::ModelConfig config;
+    RETURN_IF_ERROR(inferd::ModelConfigFromJson(config_json, &config));
+    return ModelVersion::FromHandle(model)->CompleteConfig(std::move(config));
   });
 }
 

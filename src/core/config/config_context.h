@@ -19,6 +19,10 @@ struct ConfigContext {
   std::string file_label;
   //! Number of GPUs this process may use; 0 on a CPU-only machine.
   int gpu_count = 0;
+  //! True while a backend may still complete the configuration from the model
+  //! file (--strict-model-config=false): missing inputs and outputs are not
+  //! errors yet. The completed config is validated again without it.
+  bool allow_incomplete_io = false;
 };
 
 }  // namespace inferd

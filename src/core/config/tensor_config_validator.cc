@@ -210,7 +210,8 @@ Status CheckBatchTensors(const ConfigErrors& errors) {
 
 Status ValidateModelTensors(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
-  const bool needs_tensors = config.platform() != kEnsemblePlatform && config.backend() != "python";
+  const bool needs_tensors = config.platform() != kEnsemblePlatform &&
+                             config.backend() != "python" && !errors.ctx().allow_incomplete_io;
   if (needs_tensors && config.input_size() == 0) {
     return errors.At("input", "the model must declare at least one input");
   }

@@ -1,5 +1,6 @@
 #include "core/infer/inference_request.h"
 
+#include "core/common/clock.h"
 #include "core/infer/inference_response.h"
 #include "core/model/model_version.h"
 
@@ -31,6 +32,11 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
   input->byte_size += buffer.byte_size;
   input->buffers.push_back(buffer);
   return Status::Ok();
+}
+
+void InferenceRequest::MarkFinalSent(bool success) {
+  final_sent_ = true;
+  if (model_) model_->stats().RecordRequest(success, NowNs() - queue_start_ns);
 }
 
 InputTensor* InferenceRequest::FindInput(std::string_view name) {

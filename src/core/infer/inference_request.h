@@ -106,8 +106,9 @@ class InferenceRequest {
   void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
-  // Records that a response with the FINAL flag was delivered.
-  void MarkFinalSent() { final_sent_ = true; }
+  // Records that a response with the FINAL flag was delivered, and the
+  // request's outcome in its model's statistics.
+  void MarkFinalSent(bool success);
   bool final_sent() const { return final_sent_; }
 
   // Sends a FINAL response carrying only `status` (an error) to the client.

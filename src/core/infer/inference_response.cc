@@ -121,7 +121,7 @@ void InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t f
   } else {
     self->DropOutputs(true);
   }
-  if (flags & INFERD_RESPONSE_COMPLETE_FINAL) self->request_->MarkFinalSent();
+  if (flags & INFERD_RESPONSE_COMPLETE_FINAL) self->request_->MarkFinalSent(self->error_.ok());
   INFERD_InferenceResponseCompleteFn fn = self->route_.response_fn;
   void* userp = self->route_.response_userp;
   if (fn == nullptr) return;  // nobody listens; the response is freed here

@@ -115,6 +115,15 @@ std::vector<int64_t> ModelLifecycle::ReadyVersions(std::string_view name) const 
   return versions;
 }
 
+std::vector<std::shared_ptr<ModelVersion>> ModelLifecycle::Loaded() const {
+  std::shared_ptr<const ServingTable> table = serving_.load(std::memory_order_acquire);
+  std::vector<std::shared_ptr<ModelVersion>> loaded;
+  for (const auto& [name, versions] : *table) {
+    for (const auto& [version, model] : versions) loaded.push_back(model);
+  }
+  return loaded;
+}
+
 std::vector<IndexEntry> ModelLifecycle::Index() const {
   std::vector<IndexEntry> index;
   std::lock_guard<std::mutex> lock(mu_);

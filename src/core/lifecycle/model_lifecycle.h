@@ -42,6 +42,8 @@ class ModelLifecycle {
   std::vector<int64_t> ReadyVersions(std::string_view name) const;
 
   std::vector<IndexEntry> Index() const EXCLUDES(mu_);
+  // Every READY version, by name then version.
+  std::vector<std::shared_ptr<ModelVersion>> Loaded() const;
   // True when every model and version that should be loaded is READY.
   bool AllReady() const EXCLUDES(mu_);
 

@@ -11,8 +11,8 @@
 
 namespace inferd {
 
-ModelLoader::ModelLoader(InferenceServer* server, BackendManager* backends)
-    : server_(server), backends_(backends) {}
+ModelLoader::ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config)
+    : server_(server), backends_(backends), strict_config_(strict_config) {}
 
 ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
   ModelLoadResult result;
@@ -24,13 +24,21 @@ ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
   ConfigContext ctx;
   ctx.model_name = location.name;
   ctx.model_dir = location.dir;
-  ctx.file_label = (location.dir / "config.pbtxt").string();
-  auto parsed = ReadModelConfigFile(location.dir / "config.pbtxt");
-  if (!parsed.ok()) {
-    result.error = parsed.status().message();
-    return result;
+  const std::filesystem::path config_path = location.dir / "config.pbtxt";
+  ctx.file_label = config_path.string();
+  ctx.allow_incomplete_io = !strict_config_;
+  inference::ModelConfig config;
+  std::error_code ec;
+  if (!strict_config_ && !std::filesystem::exists(config_path, ec)) {
+    config.set_name(location.name);  // the backend completes the rest
+  } else {
+    auto parsed = ReadModelConfigFile(config_path);
+    if (!parsed.ok()) {
+      result.error = parsed.status().message();
+      return result;
+    }
+    config = std::move(parsed).value();
   }
-  inference::ModelConfig config = std::move(parsed).value();
   Status status = NormalizeModelConfig(ctx, &config);
   if (status.ok()) status = ValidateModelConfig(ctx, config);
   if (!status.ok()) {
@@ -65,8 +73,8 @@ ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
                   backend.status().message();
       continue;
     }
-    ModelVersionSpec spec{location.name, version,  location.dir,
-                          config,        server_, std::move(backend).value()};
+    ModelVersionSpec spec{location.name, version, location.dir, config,
+                          server_,       std::move(backend).value(), ctx};
     auto loaded = ModelVersion::Load(std::move(spec));
     if (loaded.ok()) {
       out.model = std::move(loaded).value();

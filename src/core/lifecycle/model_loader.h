@@ -30,12 +30,15 @@ struct ModelLoadResult {
 
 class ModelLoader {
  public:
-  ModelLoader(InferenceServer* server, BackendManager* backends);
+  // With `strict_config` false a model may lack config.pbtxt (or parts of it)
+  // and its backend completes the configuration from the model file.
+  ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config);
   ModelLoadResult Load(const ModelLocation& location) const;
 
  private:
   InferenceServer* const server_;
   BackendManager* const backends_;
+  const bool strict_config_;
 };
 
 }  // namespace inferd

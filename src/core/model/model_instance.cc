@@ -1,7 +1,10 @@
 #include "core/model/model_instance.h"
 
+#include <chrono>
+
 #include "core/api/error.h"
 #include "core/backend/backend_library.h"
+#include "core/common/clock.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/model/model_version.h"
@@ -64,9 +67,22 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch) {
     return true;
   });
   if (batch.empty()) return;
+  // Read what statistics need now: the backend may release requests at once.
+  ModelStatistics& stats = model_->stats();
+  const uint64_t start_ns = NowNs();
+  uint64_t rows = 0;
+  for (InferenceRequest* request : batch) {
+    stats.RecordQueue(start_ns - request->queue_start_ns);
+    rows += request->batch_size > 0 ? request->batch_size : 1;
+  }
+  const uint64_t count = batch.size();
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
+  const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  stats.RecordExecution(count, rows, NowNs() - start_ns, wall_ms);
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

@@ -4,8 +4,11 @@
 #include "core/backend/backend_library.h"
 #include "core/common/logging.h"
 #include "core/config/model_config_json.h"
+#include "core/config/model_config_normalizer.h"
+#include "core/config/model_config_validator.h"
 #include "core/model/model_instance.h"
 #include "core/scheduler/default_scheduler.h"
+#include "core/scheduler/dynamic_batcher.h"
 
 namespace inferd {
 namespace {
@@ -21,11 +24,32 @@ INFERD_InstanceKind ToInstanceKind(inference::ModelInstanceGroup::Kind kind) {
 
 }  // namespace
 
-ModelVersion::ModelVersion(ModelVersionSpec spec) : spec_(std::move(spec)) {
-  config_json_ = ModelConfigToJson(spec_.config);
+ModelVersion::ModelVersion(ModelVersionSpec spec)
+    : spec_(std::move(spec)), config_(spec_.config) {
+  OnConfigChanged();
+}
+
+void ModelVersion::OnConfigChanged() {
+  config_json_ = ModelConfigToJson(config_);
   auto outputs = std::make_shared<std::vector<std::string>>();
-  for (const auto& output : spec_.config.output()) outputs->push_back(output.name());
+  for (const auto& output : config_.output()) outputs->push_back(output.name());
   all_outputs_ = std::move(outputs);
+}
+
+Status ModelVersion::CompleteConfig(inference::ModelConfig config) {
+  if (!completing_config_) {
+    return Status::Unavailable("model '" + name() +
+                               "': the configuration can only be completed during model "
+                               "initialize with --strict-model-config=false");
+  }
+  ConfigContext ctx = spec_.config_context;
+  ctx.allow_incomplete_io = false;
+  if (config.name().empty()) config.set_name(name());
+  RETURN_IF_ERROR(NormalizeModelConfig(ctx, &config));
+  RETURN_IF_ERROR(ValidateModelConfig(ctx, config));
+  config_ = std::move(config);
+  OnConfigChanged();
+  return Status::Ok();
 }
 
 ModelVersion::~ModelVersion() {
@@ -41,34 +65,49 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     return Status::Unsupported(where + "sequence_batching is not supported yet");
   }
   if (auto init = model->backend().model_initialize()) {
+    model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
     Status status = TakeError(init(model->handle()));
+    model->completing_config_ = false;
     if (!status.ok()) {
       model->unloaded_ = true;
       return status.WithPrefix(where);
     }
   }
   model->model_initialized_ = true;
+  if (model->spec_.config_context.allow_incomplete_io) {
+    // Whatever the backend completed (or not), the result must now be whole.
+    ConfigContext ctx = model->spec_.config_context;
+    ctx.allow_incomplete_io = false;
+    Status status = ValidateModelConfig(ctx, model->config_);
+    if (!status.ok()) {
+      model->FinalizeAll();
+      model->unloaded_ = true;
+      return status.WithPrefix(where);
+    }
+  }
   Status status = model->CreateInstances();
   if (!status.ok()) {
     model->FinalizeAll();
     model->unloaded_ = true;
     return status.WithPrefix(where);
   }
+  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
   std::vector<ModelInstance*> active;
   for (const auto& instance : model->instances_) {
     if (!instance->passive()) active.push_back(instance.get());
   }
   if (model->config().has_dynamic_batching()) {
-    LOG_WARNING("{}dynamic_batching is not implemented yet; requests run one at a time", where);
+    model->scheduler_ = std::make_unique<DynamicBatcher>(model->config(), std::move(active));
+  } else {
+    model->scheduler_ = std::make_unique<DefaultScheduler>(std::move(active));
   }
-  model->scheduler_ = std::make_unique<DefaultScheduler>(std::move(active));
   LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
            model->name(), model->version(), model->instances_.size(), model->backend().name());
   return model;
 }
 
 Status ModelVersion::CreateInstances() {
-  for (const auto& group : spec_.config.instance_group()) {
+  for (const auto& group : config_.instance_group()) {
     const INFERD_InstanceKind kind = ToInstanceKind(group.kind());
     if (kind == INFERD_INSTANCE_KIND_GPU) {
       return Status::Unavailable("instance_group '" + group.name() +

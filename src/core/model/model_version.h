@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/config/config_context.h"
+#include "core/stats/model_statistics.h"
 #include "inferd/backend.h"
 #include "model_config.pb.h"
 
@@ -36,6 +38,9 @@ struct ModelVersionSpec {
   inference::ModelConfig config;    // normalized and validated
   InferenceServer* server = nullptr;
   std::shared_ptr<BackendLibrary> backend;
+  // Where the config came from; allow_incomplete_io says the backend may
+  // complete it (INFERD_ModelSetConfig) during model initialize.
+  ConfigContext config_context;
 };
 
 class ModelVersion {
@@ -50,7 +55,13 @@ class ModelVersion {
   const std::string& name() const { return spec_.name; }
   int64_t version() const { return spec_.version; }
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
-  const inference::ModelConfig& config() const { return spec_.config; }
+  const inference::ModelConfig& config() const { return config_; }
+  // True while the backend may replace the configuration (model initialize,
+  // --strict-model-config=false).
+  bool may_complete_config() const { return completing_config_; }
+  // Replaces the configuration with `config` (normalized and validated here);
+  // only while may_complete_config().
+  Status CompleteConfig(inference::ModelConfig config);
   // The configuration as the config endpoint renders it; computed once.
   const std::string& config_json() const { return config_json_; }
   BackendLibrary& backend() const { return *spec_.backend; }
@@ -61,6 +72,7 @@ class ModelVersion {
     return all_outputs_;
   }
   void* state = nullptr;  // the backend's own, see INFERD_ModelSetState
+  ModelStatistics& stats() const { return *stats_; }
 
   // In-flight accounting: admitted at submission, released at request release.
   void OnRequestAdmitted() { inflight_.fetch_add(1, std::memory_order_relaxed); }
@@ -80,14 +92,19 @@ class ModelVersion {
  private:
   explicit ModelVersion(ModelVersionSpec spec);
   Status CreateInstances();
+  // Recomputes what derives from config_.
+  void OnConfigChanged();
   void FinalizeAll();
 
   // Constant after Load().
   const ModelVersionSpec spec_;
+  inference::ModelConfig config_;
+  bool completing_config_ = false;
   std::string config_json_;
   std::shared_ptr<const std::vector<std::string>> all_outputs_;
   std::vector<std::unique_ptr<ModelInstance>> instances_;
   std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<ModelStatistics> stats_;
   bool model_initialized_ = false;
 
   std::atomic<uint64_t> inflight_{0};

@@ -2,24 +2,16 @@
 
 #include <chrono>
 
+#include "core/common/clock.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/request_validator.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
+#include "core/stats/statistics_json.h"
 
 namespace inferd {
-namespace {
-
-uint64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 InferenceServer::InferenceServer(ServerOptions options) : options_(std::move(options)) {}
 
 InferenceServer::~InferenceServer() {
@@ -39,7 +31,8 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   server->backends_ = std::make_unique<BackendManager>(server->options_.backend_directory,
                                                        server->options_.backend_settings);
   server->lifecycle_ = std::make_unique<ModelLifecycle>(
-      ModelLoader(server.get(), server->backends_.get()), server->options_.model_load_threads);
+      ModelLoader(server.get(), server->backends_.get(), server->options_.strict_model_config),
+      server->options_.model_load_threads);
   server->lifecycle_->LoadAll(models);
   return server;
 }
@@ -60,7 +53,8 @@ bool InferenceServer::IsReady() const {
 
 std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
-                            {"binary_tensor_data", "model_configuration", "parameters"});
+                            {"binary_tensor_data", "model_configuration", "parameters", "statistics",
+                             "schedule_policy"});
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,
@@ -79,6 +73,41 @@ StatusOr<std::string> InferenceServer::ModelConfigJson(std::string_view name,
 
 std::string InferenceServer::IndexJson(bool ready_only) const {
   return inferd::IndexJson(lifecycle_->Index(), ready_only);
+}
+
+namespace {
+
+std::vector<NamedStatistics> Named(const std::vector<std::shared_ptr<ModelVersion>>& models) {
+  std::vector<NamedStatistics> named;
+  for (const auto& model : models) {
+    named.push_back(
+        {model->name(), model->version(), &model->stats(), model->scheduler().InflightCount()});
+  }
+  return named;
+}
+
+}  // namespace
+
+StatusOr<std::string> InferenceServer::StatisticsJson(std::string_view name,
+                                                      int64_t version) const {
+  std::vector<std::shared_ptr<ModelVersion>> models;
+  if (name.empty()) {
+    models = lifecycle_->Loaded();
+  } else if (version >= 0) {
+    ASSIGN_OR_RETURN(std::shared_ptr<ModelVersion> model, lifecycle_->Get(name, version));
+    models.push_back(std::move(model));
+  } else {
+    for (int64_t v : lifecycle_->ReadyVersions(name)) {
+      auto model = lifecycle_->Get(name, v);
+      if (model.ok()) models.push_back(std::move(model).value());
+    }
+    if (models.empty()) RETURN_IF_ERROR(lifecycle_->Get(name, -1).status());
+  }
+  return inferd::StatisticsJson(Named(models));
+}
+
+std::string InferenceServer::MetricsText() const {
+  return PrometheusText(Named(lifecycle_->Loaded()));
 }
 
 Status InferenceServer::InferAsync(InferenceRequest* request) {

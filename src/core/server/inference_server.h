@@ -37,6 +37,10 @@ class InferenceServer {
   StatusOr<std::string> ModelMetadataJson(std::string_view name, int64_t version) const;
   StatusOr<std::string> ModelConfigJson(std::string_view name, int64_t version) const;
   std::string IndexJson(bool ready_only) const;
+  // Statistics of `name` (every model when empty) at `version` (-1: all READY).
+  StatusOr<std::string> StatisticsJson(std::string_view name, int64_t version) const;
+  // Prometheus text exposition of every loaded version.
+  std::string MetricsText() const;
 
   // Validates `request`, binds it to its model version and queues it. On error
   // nothing is queued and no callback will run.

@@ -66,7 +66,9 @@ Encoding ParseContentEncoding(std::string_view header, bool* supported) {
   header = Trim(header);
   *supported = true;
   if (header.empty() || EqualsIgnoreCase(header, "identity")) return Encoding::kIdentity;
-  if (EqualsIgnoreCase(header, "gzip") || EqualsIgnoreCase(header, "x-gzip")) return Encoding::kGzip;
+  if (EqualsIgnoreCase(header, "gzip") || EqualsIgnoreCase(header, "x-gzip")) {
+    return Encoding::kGzip;
+  }
   if (EqualsIgnoreCase(header, "deflate")) return Encoding::kDeflate;
   *supported = false;
   return Encoding::kIdentity;
@@ -120,6 +122,22 @@ Status Inflate(std::string_view input, Encoding encoding, size_t max_output_byte
     return Status::InvalidArg("failed to decompress the " + std::string(EncodingName(encoding)) +
                               " request body: corrupt or truncated data");
   }
+  return Status::Ok();
+}
+
+Status DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
+                             std::string* body) {
+  bool supported = true;
+  const Encoding encoding = ParseContentEncoding(content_encoding, &supported);
+  if (!supported) {
+    return Status::WithHttpStatus(415, "unsupported Content-Encoding '" +
+                                           std::string(content_encoding) +
+                                           "'; use gzip or deflate");
+  }
+  if (encoding == Encoding::kIdentity) return Status::Ok();
+  std::string inflated;
+  if (Status s = Inflate(*body, encoding, max_output_bytes, &inflated); !s.ok()) return s;
+  *body = std::move(inflated);
   return Status::Ok();
 }
 

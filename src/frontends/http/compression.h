@@ -28,8 +28,13 @@ Encoding ChooseResponseEncoding(std::string_view accept_encoding);
 Status Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
                std::string* output);
 
-// Appends the compressed form of `input` to *output; call once per piece of the
-// body with `finish` true on the last one. `stream` carries state between calls.
+// Replaces *body by its decoded form per a Content-Encoding header value
+// (empty: left as is). An unsupported coding gives 415; decoding errors as
+// Inflate.
+Status DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
+                             std::string* body);
+
+// Compresses a body given in pieces (gzip or zlib deflate). Not thread-safe.
 class Compressor {
  public:
   explicit Compressor(Encoding encoding);
@@ -37,6 +42,8 @@ class Compressor {
   Compressor(const Compressor&) = delete;
   Compressor& operator=(const Compressor&) = delete;
 
+  // Appends the compressed form of `input` to *output; `finish` is true for the
+  // last piece. INTERNAL when zlib fails.
   Status Append(std::string_view input, bool finish, std::string* output);
 
  private:

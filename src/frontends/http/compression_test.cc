@@ -92,6 +92,15 @@ TEST(CompressionTest, ChoosesResponseEncodingFromAcceptEncoding) {
   EXPECT_EQ(ChooseResponseEncoding("br, identity"), Encoding::kIdentity);
 }
 
+TEST(CompressionTest, DecodesPerContentEncodingHeader) {
+  std::string body = Deflate(Body(), 31);
+  ASSERT_TRUE(DecodeContentEncoding("gzip", 1 << 20, &body).ok());
+  EXPECT_EQ(body, Body());
+  ASSERT_TRUE(DecodeContentEncoding("", 1 << 20, &body).ok());
+  EXPECT_EQ(body, Body());
+  EXPECT_EQ(DecodeContentEncoding("br", 1 << 20, &body).http_status(), 415u);
+}
+
 TEST(CompressionTest, CompressorOutputInflatesBack) {
   for (Encoding encoding : {Encoding::kGzip, Encoding::kDeflate}) {
     Compressor compressor(encoding);

@@ -23,6 +23,7 @@ namespace inferd::http {
 namespace asio = boost::asio;
 using boost::system::error_code;
 using tcp = asio::ip::tcp;
+using Strand = HttpSession::Strand;
 
 namespace {
 
@@ -133,10 +134,10 @@ class HttpServer::Impl {
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   SessionShared shared_;
   // Used on acceptor_strand_ only (and by Start before the threads run).
-  asio::strand<asio::io_context::executor_type> acceptor_strand_;
-  asio::basic_socket_acceptor<tcp, asio::strand<asio::io_context::executor_type>> acceptor_;
-  asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>,
-                             asio::strand<asio::io_context::executor_type>>
+  Strand acceptor_strand_;
+  asio::basic_socket_acceptor<tcp, Strand> acceptor_;
+  asio::basic_waitable_timer<std::chrono::steady_clock,
+                             asio::wait_traits<std::chrono::steady_clock>, Strand>
       retry_timer_;
   // Controlling thread only.
   std::vector<std::thread> threads_;

@@ -1,12 +1,16 @@
 // One HTTP/1.1 connection of the KServe v2 REST frontend.
 #include "frontends/http/http_session.h"
 
+#include <sys/socket.h>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+
+#include <cerrno>
 
 #include "frontends/http/binary_section.h"
 #include "frontends/http/endpoints.h"
@@ -26,6 +30,16 @@ constexpr size_t kKeepBufferBytes = 1 << 20;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
+
+// The value of header `name`; empty when absent.
+template <typename Request>
+std::string_view Field(const Request& request, std::string_view name) {
+  return View(request[beast::string_view(name.data(), name.size())]);
+}
+
+bool IsHttpError(error_code ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
+}
 
 Method ToMethod(bhttp::verb verb) {
   if (verb == bhttp::verb::get) return Method::kGet;
@@ -73,10 +87,11 @@ void HttpSession::OnHeader(error_code ec) {
   if (ec) return OnReadError(ec);
   if (parser_->is_done()) return Dispatch();
   if (beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) {
-    asio::async_write(socket_, Buffer(kContinue), [self = shared_from_this()](error_code ec, size_t) {
-      if (ec) return self->Close();
-      self->ReadBody();
-    });
+    asio::async_write(socket_, Buffer(kContinue),
+                      [self = shared_from_this()](error_code ec, size_t) {
+                        if (ec) return self->Close();
+                        self->ReadBody();
+                      });
     return;
   }
   ReadBody();
@@ -95,8 +110,8 @@ void HttpSession::OnBody(error_code ec) {
 
 void HttpSession::OnReadError(error_code ec) {
   if (closed_ || stopping_) return Close();
-  const bool http_error = ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
-  if (!http_error || ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) {
+  if (!IsHttpError(ec) || ec == bhttp::error::end_of_stream ||
+      ec == bhttp::error::partial_message) {
     return Close();  // the client went away
   }
   // The stream cannot be trusted past a bad message: answer, then close.
@@ -127,23 +142,14 @@ void HttpSession::Dispatch() {
 void HttpSession::StartInfer(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
-  bool supported = true;
-  const std::string_view coding = View(request[bhttp::field::content_encoding]);
-  const Encoding encoding = ParseContentEncoding(coding, &supported);
-  if (!supported) {
-    return WriteError(Status::WithHttpStatus(
-        415, "unsupported Content-Encoding '" + std::string(coding) + "'; use gzip or deflate"));
-  }
-  if (encoding != Encoding::kIdentity) {
-    std::string inflated;
-    if (Status s = Inflate(body, encoding, shared_.max_body_bytes, &inflated); !s.ok()) {
-      return WriteError(s);
-    }
-    body = std::move(inflated);
+  if (Status s = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
+                                       shared_.max_body_bytes, &body);
+      !s.ok()) {
+    return WriteError(s);
   }
   response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
   size_t json_size = 0;
-  if (Status s = ParseInferHeaderLength(View(request[beast::string_view(kInferHeaderContentLength.data(), kInferHeaderContentLength.size())]), body.size(),
+  if (Status s = ParseInferHeaderLength(Field(request, kInferHeaderContentLength), body.size(),
                                         &json_size);
       !s.ok()) {
     return WriteError(s);
@@ -167,14 +173,17 @@ void HttpSession::WatchForDisconnect() {
 void HttpSession::OnReadable(error_code ec) {
   watching_ = false;
   if (ec || inflight_ == nullptr || closed_) return;
-  error_code available_ec;
-  const size_t available = socket_.available(available_ec);
-  if (available_ec || available == 0) {
-    // End of stream or a reset: nobody will read the answer.
-    keep_alive_ = false;
-    inflight_->Cancel();
+  // Readiness may be stale (the bytes that raised it were already read), so
+  // peek: 0 is end of stream, EAGAIN means nothing happened.
+  char byte;
+  const ssize_t peeked = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (peeked > 0) return;  // the client pipelined its next request; it waits in the socket
+  if (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+    return WatchForDisconnect();
   }
-  // Otherwise the client pipelined its next request; it waits in the socket.
+  // End of stream or a reset: nobody will read the answer.
+  keep_alive_ = false;
+  inflight_->Cancel();
 }
 
 void HttpSession::EndInflight() {

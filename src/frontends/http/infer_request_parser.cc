@@ -259,7 +259,8 @@ Status ShapeElementCount(const std::vector<int64_t>& shape, const char* input_na
   uint64_t product = 1;
   for (const int64_t dim : shape) {
     if (dim < 0) {
-      return Status::InvalidArg("input " + Quote(input_name) + ": 'shape' has a negative dimension");
+      return Status::InvalidArg("input " + Quote(input_name) +
+                                ": 'shape' has a negative dimension");
     }
     if (__builtin_mul_overflow(product, static_cast<uint64_t>(dim), &product)) {
       return Status::InvalidArg("input " + Quote(input_name) + ": 'shape' is too large");

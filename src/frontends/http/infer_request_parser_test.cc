@@ -62,8 +62,8 @@ TEST(InferRequestParserTest, BinaryInputsPointIntoTheBody) {
 }
 
 TEST(InferRequestParserTest, BinarySizeMismatchNamesTheInput) {
-  const std::string json =
-      R"({"inputs":[{"name":"A","shape":[2],"datatype":"INT32","parameters":{"binary_data_size":8}}]})";
+  const std::string json = R"({"inputs":[{"name":"A","shape":[2],"datatype":"INT32",
+      "parameters":{"binary_data_size":8}}]})";
   Parsed p = Parse(json, std::string(6, 'x'));
   EXPECT_EQ(p.status.http_status(), 400u);
   EXPECT_NE(p.status.message().find("'A'"), std::string::npos) << p.status.message();
@@ -74,19 +74,22 @@ TEST(InferRequestParserTest, BinarySizeMismatchNamesTheInput) {
 
 TEST(InferRequestParserTest, BinarySizeMustFitTheShape) {
   const Parsed p = Parse(
-      R"({"inputs":[{"name":"A","shape":[3],"datatype":"FP32","parameters":{"binary_data_size":8}}]})",
+      R"({"inputs":[{"name":"A","shape":[3],"datatype":"FP32",
+          "parameters":{"binary_data_size":8}}]})",
       std::string(8, 'x'));
   EXPECT_EQ(p.status.http_status(), 400u);
   EXPECT_NE(p.status.message().find("12 bytes"), std::string::npos) << p.status.message();
   const Parsed bytes = Parse(
-      R"({"inputs":[{"name":"S","shape":[2],"datatype":"BYTES","parameters":{"binary_data_size":6}}]})",
+      R"({"inputs":[{"name":"S","shape":[2],"datatype":"BYTES",
+          "parameters":{"binary_data_size":6}}]})",
       std::string("\x02\0\0\0hi", 6));
   EXPECT_NE(bytes.status.message().find("2 length-prefixed"), std::string::npos)
       << bytes.status.message();
 }
 
 TEST(InferRequestParserTest, DataCountMismatchNamesTheInput) {
-  const Parsed p = Parse(R"({"inputs":[{"name":"IN","shape":[1,16],"datatype":"FP32","data":[1,2]}]})");
+  const Parsed p =
+      Parse(R"({"inputs":[{"name":"IN","shape":[1,16],"datatype":"FP32","data":[1,2]}]})");
   EXPECT_EQ(p.status.http_status(), 400u);
   EXPECT_NE(p.status.message().find("'IN'"), std::string::npos);
 }
@@ -149,8 +152,8 @@ TEST(InferRequestParserTest, MalformedRequestsAre400) {
 
 TEST(InferRequestParserTest, JsonEndsAtTheHeaderLength) {
   // The binary part starts right after the JSON and may hold anything.
-  const std::string json =
-      R"({"inputs":[{"name":"A","shape":[1],"datatype":"UINT8","parameters":{"binary_data_size":1}}]})";
+  const std::string json = R"({"inputs":[{"name":"A","shape":[1],"datatype":"UINT8",
+      "parameters":{"binary_data_size":1}}]})";
   const Parsed p = Parse(json, "}");
   ASSERT_TRUE(p.status.ok()) << p.status.message();
   EXPECT_EQ(p.body[json.size()], '}');  // restored after parsing

@@ -107,7 +107,8 @@ Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputForma
   if (Status s = Status::FromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
     return s;
   }
-  if (Status s = Status::FromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
+  if (Status s =
+          Status::FromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
       !s.ok()) {
     return s;
   }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "frontends/http/half_float.h"
+#include "frontends/common/half_float.h"
 
 namespace inferd::http {
 namespace {

@@ -1,13 +1,14 @@
 // FP16 (IEEE 754 binary16) and BF16 (bfloat16) <-> float conversions, for
-// tensors sent or returned as JSON numbers. Narrowing rounds to nearest even;
-// NaN stays NaN and out-of-range values become infinities. Thread-safe.
-#ifndef INFERD_FRONTENDS_HTTP_HALF_FLOAT_H_
-#define INFERD_FRONTENDS_HTTP_HALF_FLOAT_H_
+// tensors sent or returned as JSON numbers (HTTP) or as fp32 contents (gRPC).
+// Narrowing rounds to nearest even; NaN stays NaN and out-of-range values
+// become infinities. Thread-safe.
+#ifndef INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_
+#define INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_
 
 #include <bit>
 #include <cstdint>
 
-namespace inferd::http {
+namespace inferd {
 
 inline uint16_t FloatToHalf(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);
@@ -74,6 +75,6 @@ inline float BFloat16ToFloat(uint16_t value) {
   return std::bit_cast<float>(static_cast<uint32_t>(value) << 16);
 }
 
-}  // namespace inferd::http
+}  // namespace inferd
 
-#endif  // INFERD_FRONTENDS_HTTP_HALF_FLOAT_H_
+#endif  // INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_

@@ -1,12 +1,12 @@
 // FP16 and BF16 conversions: exact values, rounding, specials.
-#include "frontends/http/half_float.h"
+#include "frontends/common/half_float.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace inferd::http {
+namespace inferd {
 namespace {
 
 TEST(HalfFloatTest, ExactValuesRoundTrip) {
@@ -49,7 +49,8 @@ TEST(HalfFloatTest, SubnormalsRoundTrip) {
 
 TEST(HalfFloatTest, NanStaysNan) {
   EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalf(std::numeric_limits<float>::quiet_NaN()))));
-  EXPECT_TRUE(std::isnan(BFloat16ToFloat(FloatToBFloat16(std::numeric_limits<float>::quiet_NaN()))));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(BFloat16ToFloat(FloatToBFloat16(nan))));
 }
 
 TEST(HalfFloatTest, BFloat16RoundTripAndRounding) {
@@ -63,4 +64,4 @@ TEST(HalfFloatTest, BFloat16RoundTripAndRounding) {
 }
 
 }  // namespace
-}  // namespace inferd::http
+}  // namespace inferd

@@ -1,0 +1,51 @@
+// One model instance: its ONNX Runtime session and what an execute call does
+// with it. The requests of one call run together in one ORT run when the
+// model batches and their inputs agree on every dimension but the batch one
+// (otherwise in consecutive runs); each request is answered and released.
+// Not thread-safe: the server never runs one instance's execute concurrently.
+#ifndef INFERD_BACKENDS_ONNXRUNTIME_INSTANCE_RUNNER_H_
+#define INFERD_BACKENDS_ONNXRUNTIME_INSTANCE_RUNNER_H_
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "input_gather.h"
+#include "model_settings.h"
+#include "ort_api.h"
+#include "output_scatter.h"
+#include "request_batch.h"
+
+namespace inferd::onnxruntime {
+
+class InstanceRunner {
+ public:
+  // `settings` must outlive the runner (the model state owns both);
+  // `error_prefix` ("model 'm' version 1: ") starts every request error.
+  InstanceRunner(const ModelSettings& settings, OrtPtr<OrtSession> session,
+                 std::string error_prefix);
+  InstanceRunner(const InstanceRunner&) = delete;
+  InstanceRunner& operator=(const InstanceRunner&) = delete;
+
+  // Answers and releases every request. A request that cannot run gets its
+  // own error; a failed ORT run answers every request in it with ORT's reason.
+  void Execute(std::span<INFERD_Request* const> requests);
+
+ private:
+  // Runs `batch` in one ORT run and answers its requests.
+  void RunBatch(std::span<const BatchedRequest> batch);
+  INFERD_Error* Run(std::span<const BatchedRequest> batch, std::vector<RunOutput>* outputs);
+
+  // Constant after construction.
+  const ModelSettings& settings_;
+  const OrtPtr<OrtSession> session_;
+  const std::string error_prefix_;
+  std::vector<const char*> input_names_;  //!< settings_.inputs' names, for OrtApi::Run
+
+  InputGather gather_;                     //!< reused across calls
+  std::vector<OrtPtr<OrtValue>> inputs_;   //!< the current run's inputs
+};
+
+}  // namespace inferd::onnxruntime
+
+#endif  // INFERD_BACKENDS_ONNXRUNTIME_INSTANCE_RUNNER_H_

@@ -1,0 +1,121 @@
+// Parsing of the model configuration JSON into ModelSettings (see model_settings.h).
+#include "model_settings.h"
+
+#include <cstdlib>
+
+#include "rapidjson/document.h"
+
+namespace inferd::onnxruntime {
+namespace {
+
+using rapidjson::Value;
+
+// An integer written as a JSON number or as a string of digits.
+std::optional<int64_t> AsInt(const Value& value) {
+  if (value.IsInt64()) return value.GetInt64();
+  if (value.IsUint64()) return static_cast<int64_t>(value.GetUint64());
+  if (value.IsString()) {
+    char* end = nullptr;
+    const long long parsed = std::strtoll(value.GetString(), &end, 10);
+    if (end != value.GetString() && *end == '\0') return parsed;
+  }
+  return std::nullopt;
+}
+
+const Value* Member(const Value& object, const char* name) {
+  if (!object.IsObject()) return nullptr;
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string ParseDims(const Value* array, const std::string& what, std::vector<int64_t>* dims) {
+  if (array == nullptr) return "";
+  if (!array->IsArray()) return what + " is not an array";
+  for (const Value& dim : array->GetArray()) {
+    auto value = AsInt(dim);
+    if (!value) return what + " holds a value that is not an integer";
+    dims->push_back(*value);
+  }
+  return "";
+}
+
+std::string ParseTensors(const Value* array, const char* kind, std::vector<TensorSpec>* out) {
+  if (array == nullptr || !array->IsArray()) return "";
+  for (const Value& entry : array->GetArray()) {
+    TensorSpec spec;
+    if (const Value* name = Member(entry, "name"); name && name->IsString()) {
+      spec.name = name->GetString();
+    }
+    const std::string what = std::string(kind) + " '" + spec.name + "'";
+    const Value* data_type = Member(entry, "data_type");
+    const std::string type_name =
+        data_type && data_type->IsString() ? data_type->GetString() : "TYPE_INVALID";
+    spec.type = TypeFromConfigName(type_name);
+    if (spec.type == nullptr) {
+      return what + " has data_type " + type_name +
+             ", which the onnxruntime backend does not serve";
+    }
+    if (auto err = ParseDims(Member(entry, "dims"), what + " dims", &spec.dims); !err.empty()) {
+      return err;
+    }
+    if (const Value* reshape = Member(entry, "reshape")) {
+      std::vector<int64_t> shape;
+      if (auto err = ParseDims(Member(*reshape, "shape"), what + " reshape", &shape);
+          !err.empty()) {
+        return err;
+      }
+      spec.reshape = std::move(shape);
+    }
+    out->push_back(std::move(spec));
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string ParseModelSettings(std::string_view config_json, ModelSettings* settings) {
+  rapidjson::Document doc;
+  doc.Parse(config_json.data(), config_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return "the model configuration is not a JSON object";
+  *settings = ModelSettings{};
+  if (const Value* name = Member(doc, "name"); name && name->IsString()) {
+    settings->name = name->GetString();
+  }
+  if (const Value* mbs = Member(doc, "max_batch_size")) {
+    settings->max_batch_size = AsInt(*mbs).value_or(0);
+  }
+  if (const Value* file = Member(doc, "default_model_filename"); file && file->IsString()) {
+    settings->default_model_filename = file->GetString();
+  }
+  if (auto err = ParseTensors(Member(doc, "input"), "input", &settings->inputs); !err.empty()) {
+    return err;
+  }
+  if (auto err = ParseTensors(Member(doc, "output"), "output", &settings->outputs); !err.empty()) {
+    return err;
+  }
+  if (const Value* params = Member(doc, "parameters"); params && params->IsObject()) {
+    for (const auto& param : params->GetObject()) {
+      const Value* value = Member(param.value, "string_value");
+      settings->parameters[param.name.GetString()] =
+          value && value->IsString() ? value->GetString() : "";
+    }
+  }
+  if (const Value* opt = Member(doc, "optimization")) {
+    if (const Value* graph = Member(*opt, "graph")) {
+      if (const Value* level = Member(*graph, "level")) {
+        if (auto value = AsInt(*level)) settings->graph_level = static_cast<int>(*value);
+      }
+    }
+  }
+  if (const Value* groups = Member(doc, "instance_group"); groups && groups->IsArray()) {
+    int count = 0;
+    for (const Value& group : groups->GetArray()) {
+      const Value* n = Member(group, "count");
+      count += n ? static_cast<int>(AsInt(*n).value_or(1)) : 1;
+    }
+    settings->instance_count = count > 0 ? count : 1;
+  }
+  return "";
+}
+
+}  // namespace inferd::onnxruntime

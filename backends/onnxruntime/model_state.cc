@@ -1,0 +1,117 @@
+// Loading one model version for the ONNX Runtime backend (see model_state.h).
+#include "model_state.h"
+
+#include <filesystem>
+#include <thread>
+
+#include "config_completion.h"
+#include "ort_session.h"
+#include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
+
+namespace inferd::onnxruntime {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The model's configuration as JSON text.
+INFERD_Error* ReadConfigJson(INFERD_Model* model, std::string* json) {
+  INFERD_Message* message = nullptr;
+  if (auto* err = INFERD_ModelConfig(model, &message)) return err;
+  const char* base = nullptr;
+  size_t size = 0;
+  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &base, &size);
+  if (err == nullptr) json->assign(base, size);
+  INFERD_ErrorDelete(INFERD_MessageDelete(message));
+  return err;
+}
+
+INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
+  if (auto* err = ReadConfigJson(model, json)) return err;
+  if (std::string problem = ParseModelSettings(*json, settings); !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  return nullptr;
+}
+
+// <model dir>/<version>/<file>, or model.onnx inside it when it is a folder.
+INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
+                            std::string* path) {
+  const char* dir = nullptr;
+  uint64_t version = 0;
+  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
+  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
+  const std::string file =
+      settings.default_model_filename.empty() ? "model.onnx" : settings.default_model_filename;
+  fs::path candidate = fs::path(dir) / std::to_string(version) / file;
+  std::error_code ec;
+  if (fs::is_directory(candidate, ec)) candidate /= "model.onnx";
+  if (!fs::exists(candidate, ec)) {
+    return MakeError(INFERD_ERROR_NOT_FOUND,
+                     "the model file " + candidate.string() +
+                         " does not exist (the onnxruntime backend loads "
+                         "<version>/<default_model_filename>, default model.onnx)");
+  }
+  *path = candidate.string();
+  return nullptr;
+}
+
+// Completes the configuration from `io` and hands it to the server.
+INFERD_Error* AutoComplete(INFERD_Model* model, const ModelIo& io, int64_t default_max_batch_size,
+                           const std::string& json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (std::string problem = CompleteConfig(io, default_max_batch_size, &doc); !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG, "cannot complete the configuration: " + problem);
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  doc.Accept(writer);
+  return INFERD_ModelSetConfig(model, buffer.GetString());
+}
+
+}  // namespace
+
+INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t default_max_batch_size,
+                                 std::unique_ptr<ModelState>* state) {
+  std::unique_ptr<ModelState> self(new ModelState());
+  self->env_ = env;
+  const char* name = nullptr;
+  uint64_t version = 0;
+  if (auto* err = INFERD_ModelName(model, &name)) return err;
+  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
+  self->error_prefix_ = "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+
+  std::string json;
+  if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  {
+    OrtPtr<OrtSession> probe;
+    if (auto* err = CreateSession(env, self->path_, MetadataSessionSettings(), &probe)) return err;
+    if (auto* err = ReadModelIo(*probe, &self->io_)) return err;
+  }
+  bool auto_complete = false;
+  if (auto* err = INFERD_ModelAutoCompleteConfig(model, &auto_complete)) return err;
+  if (auto_complete) {
+    if (auto* err = AutoComplete(model, self->io_, default_max_batch_size, json)) return err;
+    if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+  }
+  if (std::string problem = CheckConfigMatchesModel(self->settings_, self->io_); !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG,
+                     "the configuration does not match " + self->path_ + ": " + problem);
+  }
+  if (std::string problem = ResolveSessionSettings(
+          self->settings_, std::max(1u, std::thread::hardware_concurrency()),
+          &self->session_settings_);
+      !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  *state = std::move(self);
+  return nullptr;
+}
+
+INFERD_Error* ModelState::CreateInstanceSession(OrtPtr<OrtSession>* session) const {
+  return CreateSession(env_, path_, session_settings_, session);
+}
+
+}  // namespace inferd::onnxruntime

@@ -1,0 +1,68 @@
+// Session creation (see ort_session.h).
+#include "ort_session.h"
+
+namespace inferd::onnxruntime {
+namespace {
+
+INFERD_Error* ApplySettings(const SessionSettings& settings, OrtSessionOptions* options) {
+  const OrtApi& ort = Ort();
+  const std::string what = "ONNX Runtime session options";
+  if (auto* err = OrtError(ort.SetIntraOpNumThreads(options, settings.intra_op_threads), what)) {
+    return err;
+  }
+  if (auto* err = OrtError(ort.SetInterOpNumThreads(options, settings.inter_op_threads), what)) {
+    return err;
+  }
+  if (auto* err = OrtError(ort.SetSessionExecutionMode(options, settings.execution_mode), what)) {
+    return err;
+  }
+  if (auto* err = OrtError(
+          ort.SetSessionGraphOptimizationLevel(options, settings.optimization_level), what)) {
+    return err;
+  }
+  if (settings.mem_arena) {
+    OrtStatus* status = *settings.mem_arena ? ort.EnableCpuMemArena(options)
+                                            : ort.DisableCpuMemArena(options);
+    if (auto* err = OrtError(status, what)) return err;
+  }
+  if (settings.mem_pattern) {
+    OrtStatus* status = *settings.mem_pattern ? ort.EnableMemPattern(options)
+                                              : ort.DisableMemPattern(options);
+    if (auto* err = OrtError(status, what)) return err;
+  }
+  for (const auto& [key, value] : settings.config_entries) {
+    if (auto* err = OrtError(ort.AddSessionConfigEntry(options, key.c_str(), value.c_str()),
+                             "parameter '" + key + "'")) {
+      return err;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+INFERD_Error* CreateSession(OrtEnv* env, const std::string& path, const SessionSettings& settings,
+                            OrtPtr<OrtSession>* session) {
+  const OrtApi& ort = Ort();
+  OrtSessionOptions* raw_options = nullptr;
+  if (auto* err = OrtError(ort.CreateSessionOptions(&raw_options), "ONNX Runtime")) return err;
+  OrtPtr<OrtSessionOptions> options(raw_options);
+  if (auto* err = ApplySettings(settings, options.get())) return err;
+  OrtSession* raw_session = nullptr;
+  if (auto* err = OrtError(ort.CreateSession(env, path.c_str(), options.get(), &raw_session),
+                           "ONNX Runtime cannot load " + path)) {
+    return err;
+  }
+  session->reset(raw_session);
+  return nullptr;
+}
+
+SessionSettings MetadataSessionSettings() {
+  SessionSettings settings;
+  settings.intra_op_threads = 1;
+  settings.inter_op_threads = 1;
+  settings.optimization_level = ORT_DISABLE_ALL;
+  return settings;
+}
+
+}  // namespace inferd::onnxruntime

@@ -1,0 +1,37 @@
+// The element types the backend serves: each inferd datatype, its
+// config.pbtxt name and its ONNX tensor element type, as in Triton's datatype
+// table (plus BF16, which Triton's table leaves out but ONNX has). Pure
+// lookups; thread-safe.
+#ifndef INFERD_BACKENDS_ONNXRUNTIME_ORT_TYPES_H_
+#define INFERD_BACKENDS_ONNXRUNTIME_ORT_TYPES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "inferd/server.h"
+#include "onnxruntime_c_api.h"
+
+namespace inferd::onnxruntime {
+
+// One served element type.
+struct ElementType {
+  INFERD_DataType datatype;        //!< the protocol datatype (INFERD_TYPE_FP32, ...)
+  ONNXTensorElementDataType onnx;  //!< ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, ...
+  std::string_view config_name;    //!< "TYPE_FP32", ... as config.pbtxt spells it
+  uint32_t byte_size;              //!< bytes per element; 0 for BYTES (strings)
+};
+
+// The entry for an ONNX element type, a config name or a datatype; nullptr
+// when the backend does not serve it (e.g. COMPLEX64, FLOAT8*, TYPE_INVALID).
+const ElementType* TypeFromOnnx(ONNXTensorElementDataType onnx);
+const ElementType* TypeFromConfigName(std::string_view config_name);
+const ElementType* TypeFromDataType(INFERD_DataType datatype);
+
+// ONNX's name of an element type ("FLOAT", "STRING", "COMPLEX64", ...), for
+// error messages; "element type <n>" for one it does not know.
+std::string OnnxTypeName(ONNXTensorElementDataType onnx);
+
+}  // namespace inferd::onnxruntime
+
+#endif  // INFERD_BACKENDS_ONNXRUNTIME_ORT_TYPES_H_

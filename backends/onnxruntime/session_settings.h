@@ -1,0 +1,46 @@
+// How an instance's ONNX Runtime session is set up, from the model's
+// configuration: thread counts, execution mode, graph optimization level,
+// memory arena and pattern, and raw session config entries. The names are
+// those of Triton's onnxruntime backend. Pure; thread-safe.
+//
+//   parameters { key: "intra_op_thread_count" value: { string_value: "4" } }
+//   parameters { key: "inter_op_thread_count" value: { string_value: "1" } }
+//   parameters { key: "execution_mode" value: { string_value: "0" } }  # 1: parallel
+//   parameters { key: "enable_mem_arena" value: { string_value: "1" } }
+//   parameters { key: "enable_mem_pattern" value: { string_value: "1" } }
+//   parameters { key: "session.<ORT key>" value: { string_value: "..." } }
+//   optimization { graph { level: 1 } }  # -1 basic, 1 extended, 2 none, else all
+#ifndef INFERD_BACKENDS_ONNXRUNTIME_SESSION_SETTINGS_H_
+#define INFERD_BACKENDS_ONNXRUNTIME_SESSION_SETTINGS_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model_settings.h"
+#include "onnxruntime_c_api.h"
+
+namespace inferd::onnxruntime {
+
+struct SessionSettings {
+  int intra_op_threads = 1;  //!< threads inside one operator
+  int inter_op_threads = 1;  //!< threads across operators (parallel mode only)
+  ExecutionMode execution_mode = ORT_SEQUENTIAL;
+  GraphOptimizationLevel optimization_level = ORT_ENABLE_ALL;
+  std::optional<bool> mem_arena;    //!< absent: ORT's default
+  std::optional<bool> mem_pattern;  //!< absent: ORT's default
+  //! "session.*" parameters handed to AddSessionConfigEntry as they are.
+  std::vector<std::pair<std::string, std::string>> config_entries;
+};
+
+// The settings for one instance of `model` on a machine with `cores` hardware
+// threads. A thread count left unset (or "0") defaults to
+// max(1, cores / instance_count), so the model's instances together use every
+// core once and no more. Returns "" or the parameter that is malformed.
+std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
+                                   SessionSettings* settings);
+
+}  // namespace inferd::onnxruntime
+
+#endif  // INFERD_BACKENDS_ONNXRUNTIME_SESSION_SETTINGS_H_

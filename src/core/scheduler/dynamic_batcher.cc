@@ -1,0 +1,153 @@
+#include "core/scheduler/dynamic_batcher.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/common/clock.h"
+#include "core/infer/inference_request.h"
+#include "core/model/model_instance.h"
+
+namespace inferd {
+namespace {
+
+// Rows a request contributes to a batch.
+int64_t Rows(const InferenceRequest& request) {
+  return request.batch_size > 0 ? static_cast<int64_t>(request.batch_size) : 1;
+}
+
+// Answers and releases requests the queue dropped.
+void Drop(const std::vector<InferenceRequest*>& requests, const char* why, Status::Code code) {
+  for (InferenceRequest* request : requests) {
+    request->RespondWithError(
+        Status(code, "request for model '" + request->model_name() + "' " + why));
+    request->Release();
+  }
+}
+
+}  // namespace
+
+DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config,
+                               std::vector<ModelInstance*> instances)
+    : instances_(std::move(instances)), queues_(config.dynamic_batching()) {
+  const auto& batching = config.dynamic_batching();
+  rules_.max_batch_size = std::max<int64_t>(1, config.max_batch_size());
+  for (int32_t size : batching.preferred_batch_size()) {
+    if (size <= rules_.max_batch_size) rules_.preferred_sizes.push_back(size);
+  }
+  std::sort(rules_.preferred_sizes.begin(), rules_.preferred_sizes.end());
+  max_queue_delay_ns_ = batching.max_queue_delay_microseconds() * 1000;
+  for (const auto& input : config.input()) {
+    if (input.allow_ragged_batch()) ragged_inputs_.push_back(input.name());
+  }
+  for (ModelInstance* instance : instances_) instance->Start(this);
+}
+
+DynamicBatcher::~DynamicBatcher() { Stop(); }
+
+Status DynamicBatcher::Enqueue(InferenceRequest* request) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) {
+      return Status::Unavailable("model '" + request->model_name() + "' is shutting down");
+    }
+    RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns));
+  }
+  changed_.notify_one();
+  return Status::Ok();
+}
+
+size_t DynamicBatcher::InflightCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queues_.size() + executing_.load(std::memory_order_relaxed);
+}
+
+size_t DynamicBatcher::CompatiblePrefix(const std::vector<const QueuedRequest*>& order) const {
+  if (order.empty()) return 0;
+  const InferenceRequest& first = *order[0]->request;
+  size_t count = 1;
+  for (; count < order.size(); ++count) {
+    InferenceRequest& other = *order[count]->request;
+    bool same = true;
+    for (const InputTensor& input : first.inputs()) {
+      if (std::find(ragged_inputs_.begin(), ragged_inputs_.end(), input.name) !=
+          ragged_inputs_.end()) {
+        continue;
+      }
+      const InputTensor* peer = other.FindInput(input.name);
+      // Compare the per-row dims (everything after the batch dimension).
+      if (peer == nullptr || peer->shape.size() != input.shape.size() ||
+          !std::equal(input.shape.begin() + (first.batch_size > 0 ? 1 : 0), input.shape.end(),
+                      peer->shape.begin() + (first.batch_size > 0 ? 1 : 0))) {
+        same = false;
+        break;
+      }
+    }
+    if (!same) break;
+  }
+  return count;
+}
+
+bool DynamicBatcher::NextBatch(ModelInstance& instance, std::vector<InferenceRequest*>* batch) {
+  std::vector<InferenceRequest*> cancelled, timed_out;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    const uint64_t now = NowNs();
+    queues_.Expire(now, &cancelled, &timed_out);
+    if (!cancelled.empty() || !timed_out.empty()) {
+      // Answer dropped requests without holding the lock.
+      lock.unlock();
+      Drop(cancelled, "was cancelled", Status::Code::kCancelled);
+      Drop(timed_out, "timed out in the queue", Status::Code::kUnavailable);
+      cancelled.clear();
+      timed_out.clear();
+      lock.lock();
+      continue;
+    }
+    if (queues_.empty()) {
+      if (stopping_) return false;
+      changed_.wait(lock);
+      continue;
+    }
+    std::vector<const QueuedRequest*> order = queues_.InOrder();
+    std::vector<int64_t> rows;
+    rows.reserve(order.size());
+    for (const QueuedRequest* queued : order) rows.push_back(Rows(*queued->request));
+    const uint64_t oldest = order.front()->enqueue_ns;
+    const bool delay_expired = stopping_ || now >= oldest + max_queue_delay_ns_;
+    BatchChoice choice = ChooseBatch(rows, CompatiblePrefix(order), rules_, delay_expired);
+    if (choice.send_now) {
+      *batch = queues_.PopFront(choice.request_count);
+      executing_.fetch_add(batch->size(), std::memory_order_relaxed);
+      const bool more = !queues_.empty();
+      lock.unlock();
+      if (more) changed_.notify_one();  // another free instance may take the rest
+      return true;
+    }
+    // Wait for a new request, the queue delay, or the next timeout.
+    uint64_t wake = oldest + max_queue_delay_ns_;
+    const uint64_t deadline = queues_.NextDeadline();
+    if (deadline != 0) wake = std::min(wake, deadline);
+    changed_.wait_for(lock, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+  }
+}
+
+void DynamicBatcher::BatchDone(ModelInstance& instance, size_t request_count) {
+  executing_.fetch_sub(request_count, std::memory_order_relaxed);
+}
+
+void DynamicBatcher::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  std::vector<InferenceRequest*> abandoned;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    abandoned = queues_.TakeAll();
+  }
+  changed_.notify_all();
+  Drop(abandoned, "was dropped: the model was unloaded before it could run",
+       Status::Code::kUnavailable);
+  for (ModelInstance* instance : instances_) instance->Join();
+}
+
+}  // namespace inferd

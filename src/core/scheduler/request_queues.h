@@ -1,0 +1,70 @@
+// The dynamic batcher's queues: one per priority level (1 is served first),
+// each with its ModelQueuePolicy (max_queue_size, timeout and what to do when
+// it expires), plus the requests whose timeout expired with action DELAY,
+// served only when nothing else waits. Not thread-safe; DynamicBatcher's mu_
+// guards it.
+#ifndef INFERD_CORE_SCHEDULER_REQUEST_QUEUES_H_
+#define INFERD_CORE_SCHEDULER_REQUEST_QUEUES_H_
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "core/common/status.h"
+#include "model_config.pb.h"
+
+namespace inferd {
+
+class InferenceRequest;
+
+struct QueuedRequest {
+  InferenceRequest* request = nullptr;
+  uint64_t enqueue_ns = 0;
+  uint64_t deadline_ns = 0;  // 0: no timeout
+  bool reject_on_timeout = true;
+};
+
+class RequestQueues {
+ public:
+  // Levels and policies from `batching`; a model without priority levels has one.
+  explicit RequestQueues(const inference::ModelDynamicBatching& batching);
+
+  // Queues `request` at its priority level (0 = default level). UNAVAILABLE
+  // when that level's queue is full; INVALID_ARG for a level out of range.
+  Status Push(InferenceRequest* request, uint64_t now_ns);
+
+  // Takes out every request that was cancelled or whose timeout with action
+  // REJECT expired (into `cancelled` / `timed_out`); moves the
+  // ones expired with action DELAY behind all others.
+  void Expire(uint64_t now_ns, std::vector<InferenceRequest*>* cancelled,
+              std::vector<InferenceRequest*>* timed_out);
+
+  // The queued requests in serving order (by level, then arrival).
+  std::vector<const QueuedRequest*> InOrder() const;
+  // Removes the first `count` requests of InOrder() and returns them.
+  std::vector<InferenceRequest*> PopFront(size_t count);
+  // Everything still queued, emptied.
+  std::vector<InferenceRequest*> TakeAll();
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The earliest timeout among queued requests, or 0.
+  uint64_t NextDeadline() const;
+
+ private:
+  struct Level {
+    std::deque<QueuedRequest> queue;
+    uint64_t max_size = 0;  // 0: unlimited
+    uint64_t default_timeout_us = 0;
+    bool allow_override = false;
+    bool reject = true;
+  };
+  std::vector<Level> levels_;  // levels_[0] is priority 1
+  uint32_t default_level_ = 1;
+  std::deque<QueuedRequest> delayed_;
+  size_t size_ = 0;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_SCHEDULER_REQUEST_QUEUES_H_

@@ -1,0 +1,36 @@
+#include "core/stats/model_statistics.h"
+
+#include <algorithm>
+
+namespace inferd {
+
+ModelStatistics::ModelStatistics(int64_t max_batch_size)
+    : batch(new BatchStat[std::max<int64_t>(1, max_batch_size) + 1]),
+      batch_slots(std::max<int64_t>(1, max_batch_size) + 1) {}
+
+void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
+  (ok ? success : fail).Add(duration_ns);
+  const double seconds = static_cast<double>(duration_ns) / 1e9;
+  const size_t bucket = static_cast<size_t>(
+      std::lower_bound(kLatencyBucketsSeconds.begin(), kLatencyBucketsSeconds.end(), seconds) -
+      kLatencyBucketsSeconds.begin());
+  latency_buckets[bucket].fetch_add(1, std::memory_order_relaxed);
+  latency_sum_ns.fetch_add(duration_ns, std::memory_order_relaxed);
+}
+
+void ModelStatistics::RecordExecution(uint64_t request_count, uint64_t rows, uint64_t compute_ns,
+                                      uint64_t wall_ms) {
+  execution_count.fetch_add(1, std::memory_order_relaxed);
+  inference_count.fetch_add(rows, std::memory_order_relaxed);
+  compute_infer.Add(compute_ns, request_count);
+  compute_input.Add(0, request_count);
+  compute_output.Add(0, request_count);
+  last_inference_ms.store(wall_ms, std::memory_order_relaxed);
+  if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) {
+    batch[rows].compute_infer.Add(compute_ns);
+    batch[rows].compute_input.Add(0);
+    batch[rows].compute_output.Add(0);
+  }
+}
+
+}  // namespace inferd

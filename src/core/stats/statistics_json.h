@@ -1,0 +1,28 @@
+// Renders model statistics as the KServe/Triton statistics extension does
+// ({"model_stats": [...]}) and as Prometheus text exposition (Triton's metric
+// names, so existing dashboards keep working). Pure functions.
+#ifndef INFERD_CORE_STATS_STATISTICS_JSON_H_
+#define INFERD_CORE_STATS_STATISTICS_JSON_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace inferd {
+
+class ModelStatistics;
+
+// One loaded version's statistics, borrowed for rendering.
+struct NamedStatistics {
+  std::string name;
+  int64_t version;
+  const ModelStatistics* stats;
+  uint64_t pending;  // requests queued or executing
+};
+
+std::string StatisticsJson(const std::vector<NamedStatistics>& models);
+std::string PrometheusText(const std::vector<NamedStatistics>& models);
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_STATS_STATISTICS_JSON_H_

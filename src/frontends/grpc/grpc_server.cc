@@ -1,0 +1,120 @@
+// The gRPC listener: builder settings, start, graceful stop.
+#include "frontends/grpc/grpc_server.h"
+
+#include <grpc/grpc.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+
+#include <chrono>
+#include <climits>
+
+#include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/inference_service.h"
+#include "frontends/grpc/output_allocator.h"
+#include "frontends/grpc/server_credentials.h"
+#include "frontends/grpc/service_context.h"
+
+namespace inferd::grpc_frontend {
+namespace {
+
+// How long Stop lets calls in progress (open streams included) go on.
+constexpr std::chrono::seconds kStopGrace{3};
+
+grpc_compression_level ToGrpcLevel(CompressionLevel level) {
+  switch (level) {
+    case CompressionLevel::kNone:
+      return GRPC_COMPRESS_LEVEL_NONE;
+    case CompressionLevel::kLow:
+      return GRPC_COMPRESS_LEVEL_LOW;
+    case CompressionLevel::kMedium:
+      return GRPC_COMPRESS_LEVEL_MED;
+    case CompressionLevel::kHigh:
+      return GRPC_COMPRESS_LEVEL_HIGH;
+  }
+  return GRPC_COMPRESS_LEVEL_NONE;
+}
+
+void SetKeepalive(const GrpcOptions& options, grpc::ServerBuilder* builder) {
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, options.keepalive_time_ms);
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, options.keepalive_timeout_ms);
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS,
+                              options.keepalive_permit_without_calls ? 1 : 0);
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA,
+                              options.http2_max_pings_without_data);
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+                              options.http2_min_recv_ping_interval_without_data_ms);
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, options.http2_max_ping_strikes);
+}
+
+}  // namespace
+
+class GrpcServer::Impl {
+ public:
+  Impl(INFERD_Server* server, GrpcOptions options)
+      : options_(std::move(options)), service_(context_) {
+    context_.server = server;
+    context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
+  }
+
+  ~Impl() { Stop(); }
+
+  std::string Start() {
+    if (grpc::Status s = allocator_.Init(); !s.ok()) {
+      return "response allocator: " + s.error_message();
+    }
+    context_.allocator = allocator_.get();
+    std::string error;
+    std::shared_ptr<grpc::ServerCredentials> credentials = MakeServerCredentials(options_, &error);
+    if (credentials == nullptr) return error;
+    grpc::ServerBuilder builder;
+    const std::string address = options_.address + ":" + std::to_string(options_.port);
+    int bound_port = 0;
+    builder.AddListeningPort(address, credentials, &bound_port);
+    builder.RegisterService(&service_);
+    // Tensors are as large as the client sends them; gRPC's 4 MiB default is not.
+    builder.SetMaxReceiveMessageSize(INT_MAX);
+    builder.SetMaxSendMessageSize(INT_MAX);
+    SetKeepalive(options_, &builder);
+    server_ = builder.BuildAndStart();
+    if (server_ == nullptr || bound_port == 0) {
+      server_.reset();
+      return "cannot listen on " + address + " (address in use or invalid?)";
+    }
+    port_ = static_cast<uint16_t>(bound_port);
+    return "";
+  }
+
+  uint16_t port() const { return port_; }
+
+  void Stop() {
+    if (server_ == nullptr) return;
+    // Returns once every call has finished: reactors finish only after the
+    // server released their requests, so no callback is left to run.
+    server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+    server_->Wait();
+    server_.reset();
+  }
+
+ private:
+  // Constant after Start.
+  GrpcOptions options_;
+  OutputAllocator allocator_;  // outlives server_: declared before it
+  ServiceContext context_;
+  InferenceService service_;
+  // Controlling thread only.
+  std::unique_ptr<grpc::Server> server_;
+  uint16_t port_ = 0;
+};
+
+GrpcServer::GrpcServer(INFERD_Server* server, GrpcOptions options)
+    : impl_(std::make_unique<Impl>(server, std::move(options))) {}
+
+GrpcServer::~GrpcServer() = default;
+
+std::string GrpcServer::Start() { return impl_->Start(); }
+
+uint16_t GrpcServer::port() const { return impl_->port(); }
+
+void GrpcServer::Stop() { impl_->Stop(); }
+
+}  // namespace inferd::grpc_frontend

@@ -1,0 +1,72 @@
+// The KServe v2 gRPC frontend, as Triton serves it: inference.GRPCInferenceService
+// on one address and port, optionally over TLS or mutual TLS, with Triton's
+// keepalive settings and optional compression of infer responses. Asynchronous
+// on gRPC's callback API: no thread per call or stream. Talks to the server
+// only through the in-process API (inferd/server.h).
+//
+// Start, port and Stop are called from one controlling thread; not thread-safe
+// otherwise.
+#ifndef INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
+#define INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "inferd/server.h"
+
+namespace inferd::grpc_frontend {
+
+// How strongly infer responses are compressed (--grpc-infer-response-compression-level).
+enum class CompressionLevel { kNone, kLow, kMedium, kHigh };
+
+// The frontend's settings; the defaults are Triton's.
+struct GrpcOptions {
+  std::string address = "0.0.0.0";
+  uint16_t port = 8001;  // 0 binds an ephemeral port
+  // TLS: the server's certificate chain and key (PEM files); mutual TLS also
+  // requires clients to present a certificate signed by root_cert.
+  bool use_ssl = false;
+  bool use_mutual_ssl = false;  // implies use_ssl
+  std::string server_cert;
+  std::string server_key;
+  std::string root_cert;
+  CompressionLevel infer_response_compression = CompressionLevel::kNone;
+  // Keepalive (gRPC core channel arguments), in milliseconds where timed.
+  int keepalive_time_ms = 7200000;
+  int keepalive_timeout_ms = 20000;
+  bool keepalive_permit_without_calls = false;
+  int http2_max_pings_without_data = 2;
+  int http2_min_recv_ping_interval_without_data_ms = 300000;
+  int http2_max_ping_strikes = 2;
+};
+
+class GrpcServer {
+ public:
+  // Does not take ownership of server; it must outlive this object.
+  GrpcServer(INFERD_Server* server, GrpcOptions options);
+  ~GrpcServer();  // stops
+  GrpcServer(const GrpcServer&) = delete;
+  GrpcServer& operator=(const GrpcServer&) = delete;
+
+  // Binds and starts serving; returns "" or an error message (unreadable
+  // certificate, address in use, ...). Call once.
+  std::string Start();
+
+  // The bound port after Start.
+  uint16_t port() const;
+
+  // Stops accepting calls, lets calls in progress finish for a grace period,
+  // then cancels the rest (a cancelled call cancels its queued requests) and
+  // waits until every call is done, since the server's callbacks reach into
+  // this object. Idempotent.
+  void Stop();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace inferd::grpc_frontend
+
+#endif  // INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_

@@ -1,0 +1,90 @@
+// A unary ModelInfer call driven by server callbacks.
+#include "frontends/grpc/infer_reactor.h"
+
+#include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/infer_request_builder.h"
+#include "frontends/grpc/infer_response_builder.h"
+
+namespace inferd::grpc_frontend {
+
+InferReactor::InferReactor(const inference::ModelInferRequest& message,
+                           inference::ModelInferResponse& response)
+    : message_(message), response_(response) {}
+
+InferReactor::~InferReactor() {
+  if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
+}
+
+grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
+                                              grpc::CallbackServerContext* context,
+                                              const inference::ModelInferRequest* request,
+                                              inference::ModelInferResponse* response) {
+  auto* reactor = new InferReactor(*request, *response);
+  if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
+    context->set_compression_level(service.infer_compression);
+  }
+  if (grpc::Status s = reactor->Submit(service); !s.ok()) {
+    reactor->Finish(s);
+  }
+  return reactor;
+}
+
+grpc::Status InferReactor::Submit(const ServiceContext& service) {
+  if (grpc::Status s = BuildInferRequest(service.server, message_, &converted_, &request_);
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(
+          INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this));
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
+          request_, service.allocator, &response_, OnResponse, this));
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+      !s.ok()) {
+    return s;
+  }
+  submitted_ = true;
+  return grpc::Status::OK;
+}
+
+void InferReactor::OnCancel() {
+  if (submitted_) DiscardServerError(INFERD_InferenceRequestCancel(request_));
+}
+
+void InferReactor::OnDone() { delete this; }
+
+void InferReactor::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* userp) {
+  if ((flags & INFERD_REQUEST_RELEASE_ALL) == 0) return;
+  static_cast<InferReactor*>(userp)->Arrive();
+}
+
+void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
+  auto* self = static_cast<InferReactor*>(userp);
+  if (response != nullptr) {
+    // A unary call carries one response; a decoupled model's later ones are dropped.
+    if (!self->responded_) {
+      self->responded_ = true;
+      self->status_ = BuildInferResponse(response, &self->response_);
+    }
+    DiscardServerError(INFERD_InferenceResponseDelete(response));
+  }
+  if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) == 0) return;
+  if (!self->responded_) {
+    self->status_ = grpc::Status(grpc::StatusCode::INTERNAL, "the model returned no response");
+  }
+  // Entries the dropped responses allocated.
+  auto* raw = self->response_.mutable_raw_output_contents();
+  while (raw->size() > self->response_.outputs_size()) raw->RemoveLast();
+  self->Arrive();
+}
+
+void InferReactor::Arrive() {
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish(status_);
+}
+
+}  // namespace inferd::grpc_frontend

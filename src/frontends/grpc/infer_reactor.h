@@ -1,0 +1,64 @@
+// One ModelInfer call: builds the server request from the gRPC request
+// message, whose raw_input_contents the server reads in place, submits it,
+// and finishes the call once the server has both answered and released the
+// request (so the message, owned by gRPC until then, outlives every use of
+// its memory). Outputs land in the gRPC response message through the
+// OutputAllocator. A cancelled call cancels the server request.
+//
+// Lifetime: created by the service's ModelInfer handler, deleted by OnDone.
+// Thread-safe: gRPC reactions and server callbacks may run concurrently.
+#ifndef INFERD_FRONTENDS_GRPC_INFER_REACTOR_H_
+#define INFERD_FRONTENDS_GRPC_INFER_REACTOR_H_
+
+#include <grpcpp/server_context.h>
+#include <grpcpp/support/server_callback.h>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "frontends/grpc/service_context.h"
+#include "grpc_service.pb.h"
+#include "inferd/server.h"
+
+namespace inferd::grpc_frontend {
+
+class InferReactor : public grpc::ServerUnaryReactor {
+ public:
+  // Starts the call; returns the reactor gRPC is to drive. Errors before
+  // submission finish the call at once.
+  static grpc::ServerUnaryReactor* Start(const ServiceContext& service,
+                                         grpc::CallbackServerContext* context,
+                                         const inference::ModelInferRequest* request,
+                                         inference::ModelInferResponse* response);
+
+  void OnCancel() override;
+  void OnDone() override;
+
+ private:
+  InferReactor(const inference::ModelInferRequest& message,
+               inference::ModelInferResponse& response);
+  ~InferReactor() override;
+
+  grpc::Status Submit(const ServiceContext& service);
+  static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
+  static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
+  // The release and the FINAL response each arrive once; the second finishes.
+  void Arrive();
+
+  // Constant after construction.
+  const inference::ModelInferRequest& message_;  // owned by gRPC until OnDone
+  inference::ModelInferResponse& response_;      // likewise; outputs are allocated in it
+  // Typed contents converted for the server; freed with the reactor.
+  std::vector<std::unique_ptr<char[]>> converted_;
+  INFERD_InferenceRequest* request_ = nullptr;  // deleted with the reactor
+  bool submitted_ = false;                      // constant once Start returns
+  // Written by the response callback only, read by the last Arrive.
+  bool responded_ = false;
+  grpc::Status status_;
+  std::atomic<int> pending_{2};
+};
+
+}  // namespace inferd::grpc_frontend
+
+#endif  // INFERD_FRONTENDS_GRPC_INFER_REACTOR_H_

@@ -1,0 +1,242 @@
+// ModelInferRequest -> INFERD_InferenceRequest through the server API.
+#include "frontends/grpc/infer_request_builder.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/model_version.h"
+#include "frontends/grpc/tensor_contents.h"
+
+namespace inferd::grpc_frontend {
+namespace {
+
+using inference::InferParameter;
+using inference::ModelInferRequest;
+using ParameterMap = google::protobuf::Map<std::string, InferParameter>;
+
+std::string Quote(const std::string& name) { return "'" + name + "'"; }
+
+// A non-negative integer parameter no larger than `max`.
+bool UnsignedValue(const InferParameter& value, uint64_t max, uint64_t* out) {
+  if (value.parameter_choice_case() == InferParameter::kUint64Param) {
+    *out = value.uint64_param();
+  } else if (value.parameter_choice_case() == InferParameter::kInt64Param &&
+             value.int64_param() >= 0) {
+    *out = static_cast<uint64_t>(value.int64_param());
+  } else {
+    return false;
+  }
+  return *out <= max;
+}
+
+// A parameter the protocol does not define: handed to the model as it is.
+grpc::Status PassThrough(INFERD_InferenceRequest* request, const std::string& name,
+                         const InferParameter& value) {
+  switch (value.parameter_choice_case()) {
+    case InferParameter::kBoolParam:
+      return StatusFromServerError(
+          INFERD_InferenceRequestSetBoolParameter(request, name.c_str(), value.bool_param()));
+    case InferParameter::kInt64Param:
+      return StatusFromServerError(
+          INFERD_InferenceRequestSetIntParameter(request, name.c_str(), value.int64_param()));
+    case InferParameter::kStringParam:
+      return StatusFromServerError(INFERD_InferenceRequestSetStringParameter(
+          request, name.c_str(), value.string_param().c_str()));
+    case InferParameter::kUint64Param:
+      if (value.uint64_param() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return InvalidArgument("parameter " + Quote(name) + " does not fit a 64-bit integer");
+      }
+      return StatusFromServerError(INFERD_InferenceRequestSetIntParameter(
+          request, name.c_str(), static_cast<int64_t>(value.uint64_param())));
+    case InferParameter::kDoubleParam:
+      return Unimplemented("parameter " + Quote(name) +
+                           ": floating-point parameters are not supported yet");
+    case InferParameter::PARAMETER_CHOICE_NOT_SET:
+      break;
+  }
+  return InvalidArgument("parameter " + Quote(name) + " has no value");
+}
+
+grpc::Status SetParameter(INFERD_InferenceRequest* request, const std::string& name,
+                          const InferParameter& value, uint32_t* flags) {
+  const auto invalid = [&name](const char* expected) {
+    return InvalidArgument("parameter " + Quote(name) + " must be " + expected);
+  };
+  uint64_t number = 0;
+  if (name == "sequence_id") {
+    if (value.parameter_choice_case() == InferParameter::kStringParam) {
+      return StatusFromServerError(INFERD_InferenceRequestSetCorrelationIdString(
+          request, value.string_param().c_str()));
+    }
+    if (!UnsignedValue(value, std::numeric_limits<uint64_t>::max(), &number)) {
+      return invalid("a non-negative integer or a string");
+    }
+    return StatusFromServerError(INFERD_InferenceRequestSetCorrelationId(request, number));
+  }
+  if (name == "sequence_start" || name == "sequence_end") {
+    if (value.parameter_choice_case() != InferParameter::kBoolParam) return invalid("a boolean");
+    if (value.bool_param()) {
+      *flags |= name == "sequence_start" ? INFERD_REQUEST_FLAG_SEQUENCE_START
+                                         : INFERD_REQUEST_FLAG_SEQUENCE_END;
+    }
+    return grpc::Status::OK;
+  }
+  if (name == "priority") {
+    if (!UnsignedValue(value, std::numeric_limits<uint32_t>::max(), &number)) {
+      return invalid("a non-negative 32-bit integer");
+    }
+    return StatusFromServerError(
+        INFERD_InferenceRequestSetPriority(request, static_cast<uint32_t>(number)));
+  }
+  if (name == "timeout") {
+    if (!UnsignedValue(value, std::numeric_limits<uint64_t>::max(), &number)) {
+      return invalid("a non-negative integer (microseconds)");
+    }
+    return StatusFromServerError(INFERD_InferenceRequestSetTimeoutMicroseconds(request, number));
+  }
+  // Hints for other frontends or response kinds: nothing to do over gRPC.
+  if (name == "binary_data_output" || name == "triton_enable_empty_final_response") {
+    return grpc::Status::OK;
+  }
+  return PassThrough(request, name, value);
+}
+
+grpc::Status CheckNoSharedMemory(const ParameterMap& parameters, const std::string& what) {
+  if (parameters.count("shared_memory_region") != 0) {
+    return Unimplemented(what + ": shared memory is not supported yet");
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ElementCount(const ModelInferRequest::InferInputTensor& input, uint64_t* count) {
+  uint64_t product = 1;
+  for (const int64_t dim : input.shape()) {
+    if (dim < 0) {
+      return InvalidArgument("input " + Quote(input.name()) + ": shape has a negative dimension");
+    }
+    if (__builtin_mul_overflow(product, static_cast<uint64_t>(dim), &product)) {
+      return InvalidArgument("input " + Quote(input.name()) + ": shape is too large");
+    }
+  }
+  *count = product;
+  return grpc::Status::OK;
+}
+
+// Where input `index` has its data: raw_input_contents or its typed contents.
+grpc::Status LocateInputData(const ModelInferRequest& message, int index, INFERD_DataType datatype,
+                             std::vector<std::unique_ptr<char[]>>* converted, TensorData* data) {
+  const ModelInferRequest::InferInputTensor& input = message.inputs(index);
+  if (message.raw_input_contents_size() > 0) {
+    if (input.has_contents() && input.contents().ByteSizeLong() > 0) {
+      return InvalidArgument("input " + Quote(input.name()) +
+                             " has typed contents although the request uses raw_input_contents");
+    }
+    const std::string& raw = message.raw_input_contents(index);
+    *data = TensorData{raw.data(), raw.size()};
+    return grpc::Status::OK;
+  }
+  uint64_t count = 0;
+  if (grpc::Status s = ElementCount(input, &count); !s.ok()) return s;
+  return ContentsToTensor(input.contents(), datatype, count, input.name(), converted, data);
+}
+
+grpc::Status AddInput(INFERD_InferenceRequest* request, const ModelInferRequest& message,
+                      int index, std::vector<std::unique_ptr<char[]>>* converted) {
+  const ModelInferRequest::InferInputTensor& input = message.inputs(index);
+  const INFERD_DataType datatype = INFERD_StringToDataType(input.datatype().c_str());
+  if (datatype == INFERD_TYPE_INVALID) {
+    return InvalidArgument("input " + Quote(input.name()) + ": unknown datatype " +
+                           Quote(input.datatype()));
+  }
+  if (grpc::Status s = CheckNoSharedMemory(input.parameters(), "input " + Quote(input.name()));
+      !s.ok()) {
+    return s;
+  }
+  TensorData data;
+  if (grpc::Status s = LocateInputData(message, index, datatype, converted, &data); !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestAddInput(
+          request, input.name().c_str(), datatype, input.shape().data(), input.shape_size()));
+      !s.ok()) {
+    return s;
+  }
+  return StatusFromServerError(INFERD_InferenceRequestAppendInputData(
+      request, input.name().c_str(), data.base, data.byte_size, INFERD_MEMORY_CPU, 0));
+}
+
+grpc::Status AddRequestedOutput(INFERD_InferenceRequest* request,
+                                const ModelInferRequest::InferRequestedOutputTensor& output) {
+  const std::string what = "output " + Quote(output.name());
+  if (grpc::Status s = CheckNoSharedMemory(output.parameters(), what); !s.ok()) return s;
+  if (output.parameters().count("classification") != 0) {
+    return Unimplemented(what + ": the classification extension is not supported yet");
+  }
+  return StatusFromServerError(
+      INFERD_InferenceRequestAddRequestedOutput(request, output.name().c_str()));
+}
+
+// Everything but creation.
+grpc::Status Fill(INFERD_InferenceRequest* request, const ModelInferRequest& message,
+                  std::vector<std::unique_ptr<char[]>>* converted) {
+  if (!message.id().empty()) {
+    if (grpc::Status s =
+            StatusFromServerError(INFERD_InferenceRequestSetId(request, message.id().c_str()));
+        !s.ok()) {
+      return s;
+    }
+  }
+  uint32_t flags = 0;
+  for (const auto& [name, value] : message.parameters()) {
+    if (grpc::Status s = SetParameter(request, name, value, &flags); !s.ok()) return s;
+  }
+  if (flags != 0) {
+    if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetFlags(request, flags));
+        !s.ok()) {
+      return s;
+    }
+  }
+  const int raw_count = message.raw_input_contents_size();
+  if (raw_count > 0 && raw_count != message.inputs_size()) {
+    return InvalidArgument("model " + Quote(message.model_name()) + ": the request has " +
+                           std::to_string(message.inputs_size()) + " inputs but " +
+                           std::to_string(raw_count) +
+                           " raw_input_contents; with raw_input_contents every input needs one");
+  }
+  for (int i = 0; i < message.inputs_size(); ++i) {
+    if (grpc::Status s = AddInput(request, message, i, converted); !s.ok()) return s;
+  }
+  for (const auto& output : message.outputs()) {
+    if (grpc::Status s = AddRequestedOutput(request, output); !s.ok()) return s;
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+grpc::Status BuildInferRequest(INFERD_Server* server, const ModelInferRequest& message,
+                               std::vector<std::unique_ptr<char[]>>* converted,
+                               INFERD_InferenceRequest** request) {
+  *request = nullptr;
+  int64_t version = -1;
+  if (grpc::Status s = ParseModelVersion(message.model_name(), message.model_version(), &version);
+      !s.ok()) {
+    return s;
+  }
+  INFERD_InferenceRequest* created = nullptr;
+  if (grpc::Status s = StatusFromServerError(
+          INFERD_InferenceRequestNew(&created, server, message.model_name().c_str(), version));
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = Fill(created, message, converted); !s.ok()) {
+    DiscardServerError(INFERD_InferenceRequestDelete(created));
+    return s;
+  }
+  *request = created;
+  return grpc::Status::OK;
+}
+
+}  // namespace inferd::grpc_frontend

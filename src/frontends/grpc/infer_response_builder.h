@@ -1,0 +1,23 @@
+// Completes a ModelInferResponse from a server response whose outputs were
+// allocated into that same message by OutputAllocator: model name, version,
+// id, each output's name, datatype and shape, and raw_output_contents put in
+// output order (entries are swapped, never copied; an output held elsewhere is
+// copied in). Thread-safe (no shared state).
+#ifndef INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
+#define INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
+
+#include <grpcpp/support/status.h>
+
+#include "grpc_service.pb.h"
+#include "inferd/server.h"
+
+namespace inferd::grpc_frontend {
+
+// Fills *message from `response` (which the caller still owns and deletes).
+// The error the response carries, if any, is returned and *message cleared.
+grpc::Status BuildInferResponse(INFERD_InferenceResponse* response,
+                                inference::ModelInferResponse* message);
+
+}  // namespace inferd::grpc_frontend
+
+#endif  // INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_

@@ -1,0 +1,144 @@
+// Dispatch of every GRPCInferenceService RPC.
+#include "frontends/grpc/inference_service.h"
+
+#include <string>
+
+#include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/infer_reactor.h"
+#include "frontends/grpc/metadata_handlers.h"
+#include "frontends/grpc/stream_reactor.h"
+
+namespace inferd::grpc_frontend {
+namespace {
+
+using Unary = InferenceService::Unary;
+
+// Finishes a call whose answer is ready now.
+Unary* Answer(grpc::CallbackServerContext* context, const grpc::Status& status) {
+  Unary* reactor = context->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+// A feature of the protocol that another piece of work will bring.
+Unary* NotYet(grpc::CallbackServerContext* context, const std::string& feature) {
+  return Answer(context, Unimplemented(feature + " is not supported by inferd yet"));
+}
+
+Unary* NoGpu(grpc::CallbackServerContext* context) {
+  return Answer(context, Unimplemented("CUDA shared memory: no GPU support on this server"));
+}
+
+}  // namespace
+
+Unary* InferenceService::ServerLive(Context* context, const inference::ServerLiveRequest*,
+                                    inference::ServerLiveResponse* response) {
+  return Answer(context, grpc_frontend::ServerLive(context_.server, response));
+}
+
+Unary* InferenceService::ServerReady(Context* context, const inference::ServerReadyRequest*,
+                                     inference::ServerReadyResponse* response) {
+  return Answer(context, grpc_frontend::ServerReady(context_.server, response));
+}
+
+Unary* InferenceService::ModelReady(Context* context, const inference::ModelReadyRequest* request,
+                                    inference::ModelReadyResponse* response) {
+  return Answer(context, grpc_frontend::ModelReady(context_.server, *request, response));
+}
+
+Unary* InferenceService::ServerMetadata(Context* context, const inference::ServerMetadataRequest*,
+                                        inference::ServerMetadataResponse* response) {
+  return Answer(context, grpc_frontend::ServerMetadata(context_.server, response));
+}
+
+Unary* InferenceService::ModelMetadata(Context* context,
+                                       const inference::ModelMetadataRequest* request,
+                                       inference::ModelMetadataResponse* response) {
+  return Answer(context, grpc_frontend::ModelMetadata(context_.server, *request, response));
+}
+
+Unary* InferenceService::ModelInfer(Context* context, const inference::ModelInferRequest* request,
+                                    inference::ModelInferResponse* response) {
+  return InferReactor::Start(context_, context, request, response);
+}
+
+grpc::ServerBidiReactor<inference::ModelInferRequest, inference::ModelStreamInferResponse>*
+InferenceService::ModelStreamInfer(Context* context) {
+  return new StreamReactor(context_, context);
+}
+
+Unary* InferenceService::ModelConfig(Context* context, const inference::ModelConfigRequest* request,
+                                     inference::ModelConfigResponse* response) {
+  return Answer(context, grpc_frontend::ModelConfig(context_.server, *request, response));
+}
+
+Unary* InferenceService::ModelStatistics(Context* context, const inference::ModelStatisticsRequest*,
+                                         inference::ModelStatisticsResponse*) {
+  return NotYet(context, "the statistics extension (ModelStatistics)");
+}
+
+Unary* InferenceService::RepositoryIndex(Context* context,
+                                         const inference::RepositoryIndexRequest* request,
+                                         inference::RepositoryIndexResponse* response) {
+  return Answer(context, grpc_frontend::RepositoryIndex(context_.server, *request, response));
+}
+
+Unary* InferenceService::RepositoryModelLoad(Context* context,
+                                             const inference::RepositoryModelLoadRequest*,
+                                             inference::RepositoryModelLoadResponse*) {
+  return NotYet(context, "loading models through the repository API (RepositoryModelLoad)");
+}
+
+Unary* InferenceService::RepositoryModelUnload(Context* context,
+                                               const inference::RepositoryModelUnloadRequest*,
+                                               inference::RepositoryModelUnloadResponse*) {
+  return NotYet(context, "unloading models through the repository API (RepositoryModelUnload)");
+}
+
+Unary* InferenceService::SystemSharedMemoryStatus(
+    Context* context, const inference::SystemSharedMemoryStatusRequest*,
+    inference::SystemSharedMemoryStatusResponse*) {
+  return NotYet(context, "system shared memory (SystemSharedMemoryStatus)");
+}
+
+Unary* InferenceService::SystemSharedMemoryRegister(
+    Context* context, const inference::SystemSharedMemoryRegisterRequest*,
+    inference::SystemSharedMemoryRegisterResponse*) {
+  return NotYet(context, "system shared memory (SystemSharedMemoryRegister)");
+}
+
+Unary* InferenceService::SystemSharedMemoryUnregister(
+    Context* context, const inference::SystemSharedMemoryUnregisterRequest*,
+    inference::SystemSharedMemoryUnregisterResponse*) {
+  return NotYet(context, "system shared memory (SystemSharedMemoryUnregister)");
+}
+
+Unary* InferenceService::CudaSharedMemoryStatus(Context* context,
+                                                const inference::CudaSharedMemoryStatusRequest*,
+                                                inference::CudaSharedMemoryStatusResponse*) {
+  return NoGpu(context);
+}
+
+Unary* InferenceService::CudaSharedMemoryRegister(
+    Context* context, const inference::CudaSharedMemoryRegisterRequest*,
+    inference::CudaSharedMemoryRegisterResponse*) {
+  return NoGpu(context);
+}
+
+Unary* InferenceService::CudaSharedMemoryUnregister(
+    Context* context, const inference::CudaSharedMemoryUnregisterRequest*,
+    inference::CudaSharedMemoryUnregisterResponse*) {
+  return NoGpu(context);
+}
+
+Unary* InferenceService::TraceSetting(Context* context, const inference::TraceSettingRequest*,
+                                      inference::TraceSettingResponse*) {
+  return NotYet(context, "the trace extension (TraceSetting)");
+}
+
+Unary* InferenceService::LogSettings(Context* context, const inference::LogSettingsRequest*,
+                                     inference::LogSettingsResponse*) {
+  return NotYet(context, "the logging extension (LogSettings)");
+}
+
+}  // namespace inferd::grpc_frontend

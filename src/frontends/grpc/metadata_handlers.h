@@ -1,0 +1,40 @@
+// The gRPC RPCs answered straight from the server's state: health, server
+// and model metadata, model readiness, model configuration and the repository
+// index. Each fills its response message from the server API (the JSON
+// documents it returns are parsed into the protocol's messages) and returns
+// the call's status. Quick and non-blocking, so they run on gRPC's callback
+// threads. Thread-safe (no shared state).
+#ifndef INFERD_FRONTENDS_GRPC_METADATA_HANDLERS_H_
+#define INFERD_FRONTENDS_GRPC_METADATA_HANDLERS_H_
+
+#include <grpcpp/support/status.h>
+
+#include "grpc_service.pb.h"
+#include "inferd/server.h"
+
+namespace inferd::grpc_frontend {
+
+grpc::Status ServerLive(INFERD_Server* server, inference::ServerLiveResponse* response);
+grpc::Status ServerReady(INFERD_Server* server, inference::ServerReadyResponse* response);
+
+// As Triton: an unknown model or version is not ready, not an error.
+grpc::Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& request,
+                        inference::ModelReadyResponse* response);
+
+grpc::Status ServerMetadata(INFERD_Server* server, inference::ServerMetadataResponse* response);
+grpc::Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadataRequest& request,
+                           inference::ModelMetadataResponse* response);
+
+// The complete configuration as the ModelConfig message (field numbers as
+// Triton's, so Triton clients decode it).
+grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
+                         inference::ModelConfigResponse* response);
+
+// Every model and version with its state and reason; `ready` lists only
+// ready ones. Repositories are not told apart: repository_name is ignored.
+grpc::Status RepositoryIndex(INFERD_Server* server, const inference::RepositoryIndexRequest& request,
+                             inference::RepositoryIndexResponse* response);
+
+}  // namespace inferd::grpc_frontend
+
+#endif  // INFERD_FRONTENDS_GRPC_METADATA_HANDLERS_H_

@@ -1,0 +1,38 @@
+// Output tensors allocated inside ModelInferResponse.raw_output_contents.
+#include "frontends/grpc/output_allocator.h"
+
+#include <string>
+
+#include "frontends/grpc/grpc_status.h"
+
+namespace inferd::grpc_frontend {
+
+OutputAllocator::~OutputAllocator() {
+  if (allocator_ != nullptr) DiscardServerError(INFERD_ResponseAllocatorDelete(allocator_));
+}
+
+grpc::Status OutputAllocator::Init() {
+  return StatusFromServerError(INFERD_ResponseAllocatorNew(&allocator_, Allocate, Release));
+}
+
+INFERD_Error* OutputAllocator::Allocate(INFERD_ResponseAllocator*, const char*, size_t byte_size,
+                                        INFERD_MemoryType, int64_t, void* userp, void** buffer,
+                                        void** buffer_userp,
+                                        INFERD_MemoryType* actual_memory_type,
+                                        int64_t* actual_memory_type_id) {
+  auto* message = static_cast<inference::ModelInferResponse*>(userp);
+  std::string* raw = message->add_raw_output_contents();
+  raw->resize(byte_size);
+  *buffer = raw->data();
+  *buffer_userp = raw;  // lets the response builder find the entry again
+  *actual_memory_type = INFERD_MEMORY_CPU;
+  *actual_memory_type_id = 0;
+  return nullptr;
+}
+
+INFERD_Error* OutputAllocator::Release(INFERD_ResponseAllocator*, void*, void*, size_t,
+                                       INFERD_MemoryType, int64_t) {
+  return nullptr;  // the message owns the memory
+}
+
+}  // namespace inferd::grpc_frontend

@@ -1,0 +1,80 @@
+// One request of a stream, from submission to its last response.
+#include "frontends/grpc/stream_request.h"
+
+#include <utility>
+
+#include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/infer_request_builder.h"
+#include "frontends/grpc/infer_response_builder.h"
+#include "frontends/grpc/stream_reactor.h"
+
+namespace inferd::grpc_frontend {
+
+StreamRequest::StreamRequest(StreamReactor& stream) : stream_(stream) {}
+
+StreamRequest::~StreamRequest() {
+  if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
+}
+
+grpc::Status StreamRequest::Submit(const ServiceContext& service) {
+  if (grpc::Status s = BuildInferRequest(service.server, message_, &converted_, &request_);
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(
+          INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this));
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
+          request_, service.allocator, &infer_response_, OnResponse, this));
+      !s.ok()) {
+    return s;
+  }
+  return StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+}
+
+inference::ModelStreamInferResponse StreamRequest::ErrorResponse(
+    const grpc::Status& status) const {
+  inference::ModelStreamInferResponse response;
+  response.set_error_message(status.error_message());
+  // The id tells the client which of its requests failed.
+  inference::ModelInferResponse* infer = response.mutable_infer_response();
+  infer->set_id(message_.id());
+  infer->set_model_name(message_.model_name());
+  infer->set_model_version(message_.model_version());
+  return response;
+}
+
+void StreamRequest::Cancel() {
+  if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestCancel(request_));
+}
+
+void StreamRequest::Unref() {
+  if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) stream_.RequestDone(this);
+}
+
+void StreamRequest::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* userp) {
+  if ((flags & INFERD_REQUEST_RELEASE_ALL) == 0) return;
+  static_cast<StreamRequest*>(userp)->Unref();
+}
+
+void StreamRequest::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
+  auto* self = static_cast<StreamRequest*>(userp);
+  if (response != nullptr) {
+    const grpc::Status status = BuildInferResponse(response, &self->infer_response_);
+    DiscardServerError(INFERD_InferenceResponseDelete(response));
+    if (status.ok()) {
+      inference::ModelStreamInferResponse message;
+      // A swap moves the outputs without copying; a decoupled model's next
+      // response is allocated into the (now empty) infer_response_.
+      message.mutable_infer_response()->Swap(&self->infer_response_);
+      self->stream_.Send(std::move(message));
+    } else {
+      self->stream_.Send(self->ErrorResponse(status));
+    }
+  }
+  if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0) self->Unref();
+}
+
+}  // namespace inferd::grpc_frontend

@@ -1,0 +1,68 @@
+// One request of a ModelStreamInfer stream: owns the request message read
+// from the stream (the server reads its raw_input_contents in place), the
+// server request, and the stream response its outputs are allocated into.
+// Each response the server sends is completed and handed to the stream; an
+// error travels as the response's error_message with the request's id.
+//
+// Lifetime: two references, dropped by the server's release callback and by
+// the FINAL response (Cancel takes one while it runs); the last one hands the
+// request to StreamReactor::RequestDone, which deletes it. Thread-safe.
+#ifndef INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
+#define INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
+
+#include <grpcpp/support/status.h>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "frontends/grpc/service_context.h"
+#include "grpc_service.pb.h"
+#include "inferd/server.h"
+
+namespace inferd::grpc_frontend {
+
+class StreamReactor;
+
+class StreamRequest {
+ public:
+  explicit StreamRequest(StreamReactor& stream);
+  ~StreamRequest();
+  StreamRequest(const StreamRequest&) = delete;
+  StreamRequest& operator=(const StreamRequest&) = delete;
+
+  // Where the stream reads the request into; not touched after Submit.
+  inference::ModelInferRequest& message() { return message_; }
+
+  // Builds and submits the server request. On success the server's callbacks
+  // own this object (see the lifetime above); on error nothing is in flight
+  // and the caller still owns it.
+  grpc::Status Submit(const ServiceContext& service);
+
+  // The stream message reporting `status` for this request.
+  inference::ModelStreamInferResponse ErrorResponse(const grpc::Status& status) const;
+
+  // Asks the server to drop the request (best effort). The caller holds a
+  // reference taken with Ref.
+  void Cancel();
+
+  void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void Unref();
+
+ private:
+  static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
+  static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
+
+  StreamReactor& stream_;
+  inference::ModelInferRequest message_;
+  std::vector<std::unique_ptr<char[]>> converted_;  // typed contents converted for the server
+  INFERD_InferenceRequest* request_ = nullptr;      // deleted with this object
+  // Where outputs are allocated (its address is the allocator's userp); each
+  // completed response is swapped out of it. Response callback only.
+  inference::ModelInferResponse infer_response_;
+  std::atomic<int> refs_{2};
+};
+
+}  // namespace inferd::grpc_frontend
+
+#endif  // INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
