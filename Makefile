@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 HTTP_PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: all deps configure build run test unit-test integration-test bench clean
+.PHONY: all deps configure build models run test unit-test integration-test bench clean
 
 all: build
 
@@ -20,13 +20,17 @@ configure: $(BUILD_DIR)/build.ninja
 build: deps configure
 	cmake --build $(BUILD_DIR)
 
-run: build
+# The ONNX models of examples/models (the benchmark MLP is too large to commit).
+models: deps
+	.venv/bin/python scripts/make_example_models.py
+
+run: build models
 	$(BUILD_DIR)/inferd --model-repository=examples/models --http-port=$(HTTP_PORT)
 
 unit-test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure
 
-integration-test: build
+integration-test: build models
 	.venv/bin/python -m pytest tests/integration -q $(PYTEST_ARGS)
 
 test: unit-test integration-test

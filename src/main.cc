@@ -32,6 +32,15 @@ struct Flags {
   bool log_error = true;
   int exit_timeout_secs = 30;
   bool strict_model_config = true;
+  bool strict_readiness = true;
+  std::string model_control_mode = "none";
+  std::vector<std::string> load_models;
+  int repository_poll_secs = 15;
+  int model_load_thread_count = 4;
+  std::string model_transition_policy = "availability";
+  bool allow_metrics = true;
+  std::string metrics_address = "0.0.0.0";
+  int metrics_port = 8002;
   bool allow_grpc = true;
   inferd::grpc_frontend::GrpcOptions grpc;
 };
@@ -72,6 +81,25 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
   app.add_option("--strict-model-config", f.strict_model_config,
                  "Require config.pbtxt for every model (default true)");
+  app.add_option("--strict-readiness", f.strict_readiness,
+                 "Ready only when every model that should load is READY (default true)");
+  app.add_option("--model-control-mode", f.model_control_mode,
+                 "none | explicit | poll (default none)")
+      ->check(CLI::IsMember({"none", "explicit", "poll"}));
+  app.add_option("--load-model", f.load_models,
+                 "In explicit mode, a model to load at start ('*' for all); repeatable");
+  app.add_option("--repository-poll-secs", f.repository_poll_secs,
+                 "In poll mode, seconds between repository scans (default 15)");
+  app.add_option("--model-load-thread-count", f.model_load_thread_count,
+                 "Models loading in parallel (default 4)");
+  app.add_option("--model-transition-policy", f.model_transition_policy,
+                 "availability (load new, then retire old; default) | resource (retire old first)")
+      ->check(CLI::IsMember({"availability", "resource"}));
+  app.add_option("--allow-metrics", f.allow_metrics, "Serve Prometheus metrics (default true)");
+  app.add_option("--metrics-address", f.metrics_address,
+                 "Address the metrics server binds (default 0.0.0.0)");
+  app.add_option("--metrics-port", f.metrics_port,
+                 "Port of GET /metrics (default 8002; 0 picks a free port)");
 }
 
 void AddGrpcFlags(CLI::App& app, Flags& f) {
@@ -136,6 +164,20 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(options, f.strict_model_config));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelControlMode(
+      options, f.model_control_mode == "explicit" ? INFERD_MODEL_CONTROL_EXPLICIT
+               : f.model_control_mode == "poll"   ? INFERD_MODEL_CONTROL_POLL
+                                                  : INFERD_MODEL_CONTROL_NONE));
+  for (const std::string& model : f.load_models) {
+    INFERD_ErrorDelete(INFERD_ServerOptionsAddStartupModel(options, model.c_str()));
+  }
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetRepositoryPollSecs(options, f.repository_poll_secs));
+  INFERD_ErrorDelete(
+      INFERD_ServerOptionsSetModelLoadThreadCount(options, f.model_load_thread_count));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetTransitionPolicy(
+      options, f.model_transition_policy == "resource" ? INFERD_TRANSITION_RESOURCE_PRESERVING
+                                                       : INFERD_TRANSITION_AVAILABILITY_PRESERVING));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogVerbose(options, f.log_verbose));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogInfo(options, f.log_info));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogWarn(options, f.log_warning));
@@ -185,6 +227,25 @@ int main(int argc, char** argv) {
     spdlog::info("Started HTTPService at {}:{}", flags.http_address, http->port());
   }
 
+  std::unique_ptr<inferd::http::HttpServer> metrics;
+  if (flags.allow_metrics) {
+    inferd::http::HttpOptions metrics_options;
+    metrics_options.address = flags.metrics_address;
+    metrics_options.port = static_cast<uint16_t>(flags.metrics_port);
+    metrics_options.thread_count = 1;
+    metrics_options.metrics_only = true;
+    metrics = std::make_unique<inferd::http::HttpServer>(server, metrics_options);
+    const std::string error = metrics->Start();
+    if (!error.empty()) {
+      spdlog::error("failed to start the metrics service on {}:{}: {}", flags.metrics_address,
+                    flags.metrics_port, error);
+      if (http) http->Stop();
+      INFERD_ServerDelete(server);
+      return 1;
+    }
+    spdlog::info("Started Metrics Service at {}:{}", flags.metrics_address, metrics->port());
+  }
+
   std::unique_ptr<inferd::grpc_frontend::GrpcServer> grpc;
   if (flags.allow_grpc) {
     grpc = std::make_unique<inferd::grpc_frontend::GrpcServer>(server, flags.grpc);
@@ -208,6 +269,7 @@ int main(int argc, char** argv) {
   const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
   if (http) http->Stop();
   if (grpc) grpc->Stop();
+  if (metrics) metrics->Stop();
   INFERD_ServerDelete(server);
   spdlog::info("inferd exited");
   return clean ? 0 : 1;

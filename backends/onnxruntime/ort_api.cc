@@ -2,6 +2,7 @@
 #include "ort_api.h"
 
 #include <atomic>
+#include <cctype>
 
 namespace inferd::onnxruntime {
 namespace {
@@ -34,7 +35,10 @@ INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& message) {
 INFERD_Error* OrtError(OrtStatus* status, const std::string& context) {
   if (status == nullptr) return nullptr;
   const OrtErrorCode ort_code = Ort().GetErrorCode(status);
-  const std::string message = context + ": " + Ort().GetErrorMessage(status);
+  std::string message = context + ": " + Ort().GetErrorMessage(status);
+  while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back()))) {
+    message.pop_back();
+  }
   Ort().ReleaseStatus(status);
   const INFERD_Error_Code code =
       ort_code == ORT_INVALID_ARGUMENT ? INFERD_ERROR_INVALID_ARG

@@ -147,6 +147,34 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOpti
 // by its backend. Default true.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* options,
                                                                     bool strict);
+// Model control modes (--model-control-mode).
+typedef enum INFERD_ModelControlMode_enum {
+  INFERD_MODEL_CONTROL_NONE = 0,
+  INFERD_MODEL_CONTROL_EXPLICIT,
+  INFERD_MODEL_CONTROL_POLL
+} INFERD_ModelControlMode;
+// How a new version replaces an old one on reload.
+typedef enum INFERD_TransitionPolicy_enum {
+  INFERD_TRANSITION_AVAILABILITY_PRESERVING = 0,  // load new, then retire old (default)
+  INFERD_TRANSITION_RESOURCE_PRESERVING           // retire old, then load new
+} INFERD_TransitionPolicy;
+
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
+                                                                   INFERD_ModelControlMode mode);
+// A model to load at start in EXPLICIT mode (--load-model); "*" loads all.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddStartupModel(INFERD_ServerOptions* options,
+                                                               const char* model_name);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetRepositoryPollSecs(INFERD_ServerOptions* options,
+                                                                     uint32_t seconds);
+// How many models load in parallel (--model-load-thread-count).
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelLoadThreadCount(
+    INFERD_ServerOptions* options, uint32_t count);
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetTransitionPolicy(INFERD_ServerOptions* options,
+                                                                   INFERD_TransitionPolicy policy);
+// When true (default) the server is ready only when every model that should be
+// loaded is READY; when false, ready whenever it is live.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetStrictReadiness(INFERD_ServerOptions* options,
+                                                                  bool strict);
 // Logging: verbose level (0 = off) and whether info, warning and error lines print.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptions* options,
                                                               int level);
@@ -210,6 +238,21 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerModelStatistics(INFERD_Server* server,
 // Triton's nv_inference_* names plus inferd_request_latency_seconds. The
 // text is in the message's JSON slot, read with INFERD_MessageSerializeToJson.
 INFERD_EXPORT INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metrics);
+
+// Repository extension (EXPLICIT mode; UNAVAILABLE in the other modes).
+// Loads or reloads `model_name`. `config_json` (may be NULL) replaces its
+// config.pbtxt; `file_count` files (relative path, content, size) replace its
+// folder's files, written to a private folder; a path that is absolute or
+// climbs out with ".." is INVALID_ARG. Blocks until the load ends; the new
+// version serves before the old one is retired (availability-preserving).
+INFERD_EXPORT INFERD_Error* INFERD_ServerLoadModel(INFERD_Server* server, const char* model_name,
+                                                   const char* config_json,
+                                                   const char* const* file_paths,
+                                                   const void* const* file_contents,
+                                                   const size_t* file_sizes, uint32_t file_count);
+// Unloads every version of `model_name` once its in-flight requests finish.
+INFERD_EXPORT INFERD_Error* INFERD_ServerUnloadModel(INFERD_Server* server, const char* model_name,
+                                                     bool unload_dependents);
 
 // ---------------------------------------------------------------------------
 // Response allocator: how the server obtains memory for output tensors, so a

@@ -2,7 +2,7 @@
 process, and the KServe v2 wire format (JSON and binary tensor extension).
 
 Nothing here imports server code: the tests only see what a user sees, the
-binary, its flags, its log and its HTTP port.
+binary, its flags, its log and its HTTP and gRPC ports.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ STOP_TIMEOUT_S = 10.0
 REQUEST_TIMEOUT_S = 10.0
 
 _STARTED_RE = re.compile(r"Started HTTPService at (\S+):(\d+)")
+_STARTED_GRPC_RE = re.compile(r"Started GRPCInferenceService at (\S+):(\d+)")
+_STARTED_METRICS_RE = re.compile(r"Started Metrics Service at (\S+):(\d+)")
 
 
 # ---------------------------------------------------------------------------
@@ -87,6 +89,26 @@ NUMPY_DTYPE = {
     "FP32": np.float32,
     "FP64": np.float64,
     "BYTES": np.object_,
+}
+
+
+# Two batch rows per datatype, chosen at the edges of each type; floats are
+# exactly representable in the type (BF16 values have 8-bit mantissas).
+EDGE_VALUES = {
+    "BOOL": [[True, False, True], [False, False, True]],
+    "UINT8": [[0, 255, 7], [128, 1, 254]],
+    "UINT16": [[0, 65535, 300], [32768, 1, 65534]],
+    "UINT32": [[0, 2**32 - 1, 70000], [2**31, 1, 123456789]],
+    "UINT64": [[0, 2**64 - 1, 2**53 + 1], [2**63, 1, 9007199254740993]],
+    "INT8": [[-128, 127, 0], [-1, 1, 42]],
+    "INT16": [[-32768, 32767, 0], [-1, 1, 1234]],
+    "INT32": [[-2**31, 2**31 - 1, 0], [-1, 1, 123456789]],
+    "INT64": [[-2**63, 2**63 - 1, 0], [-(2**53) - 1, 2**53 + 1, 42]],
+    "FP16": [[0.5, -2.0, 65504.0], [0.0009765625, -0.0, 1.5]],
+    "BF16": [[1.0, -2.5, 0.15625], [65536.0, -1024.0, 2.0**127]],
+    "FP32": [[1.5, -2.25, 3.4028234663852886e38], [0.1, 1.0e-30, -7.0]],
+    "FP64": [[0.1, 1.0 / 3.0, -1.0e300], [2.5, 2.0**-1000, -0.0]],
+    "BYTES": [[b"hello", b"", b"inferd"], [b"caf\xc3\xa9", b"a b\tc", b"x" * 300]],
 }
 
 
@@ -167,10 +189,11 @@ def write_repository(root: Path, models: Mapping[str, str | Model]) -> Path:
 
 
 class InferdServer:
-    """A running inferd process on an ephemeral port, its log in a file.
+    """A running inferd process on ephemeral ports, its log in a file.
 
     `url` is "http://127.0.0.1:<port>"; `address` is "127.0.0.1:<port>" (what
-    tritonclient wants). Use `stop()` (SIGTERM, expects exit 0) when done.
+    tritonclient wants); `grpc_address` is the same for the gRPC port (None when
+    the args turn gRPC off). Use `stop()` (SIGTERM, expects exit 0) when done.
     """
 
     def __init__(self, repositories: Iterable[Path], log_path: Path,
@@ -186,6 +209,10 @@ class InferdServer:
             str(binary),
             *[f"--model-repository={r}" for r in self.repositories],
             "--http-port=0",
+            # Unless the test picks its own: a fixed port would clash between servers.
+            *([] if any(a.startswith("--grpc-port") for a in extra_args) else ["--grpc-port=0"]),
+            *([] if any(a.startswith("--metrics-port") for a in extra_args)
+              else ["--metrics-port=0"]),
             f"--backend-directory={backend_directory()}",
             "--log-verbose=1",
             *extra_args,
@@ -195,8 +222,18 @@ class InferdServer:
             self.args, stdout=self._log_file, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=REPO_ROOT)
         self.port = None
+        self.grpc_port = None
+        self.metrics_port = None
+        metrics_on = not any(a.replace(" ", "=") in ("--allow-metrics=false", "--allow-metrics=0")
+                             for a in extra_args)
+        grpc_on = not any(a.replace(" ", "=") in ("--allow-grpc=false", "--allow-grpc=0")
+                          for a in extra_args)
         try:
             self.port = self._wait_for_port(start_timeout_s)
+            if grpc_on:
+                self.grpc_port = self._wait_for_port(start_timeout_s, _STARTED_GRPC_RE)
+            if metrics_on:
+                self.metrics_port = self._wait_for_port(start_timeout_s, _STARTED_METRICS_RE)
             self._wait_for_health(wait_for, start_timeout_s)
         except BaseException:
             self.kill()
@@ -211,6 +248,10 @@ class InferdServer:
     @property
     def url(self) -> str:
         return f"http://{self.address}"
+
+    @property
+    def grpc_address(self) -> str | None:
+        return None if self.grpc_port is None else f"127.0.0.1:{self.grpc_port}"
 
     def get(self, path: str, **kwargs) -> requests.Response:
         kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
@@ -228,6 +269,12 @@ class InferdServer:
             url=self.address, connection_timeout=REQUEST_TIMEOUT_S,
             network_timeout=REQUEST_TIMEOUT_S)
 
+    def grpc_client(self, **kwargs):
+        """A genuine tritonclient.grpc client for this server's gRPC port."""
+        import tritonclient.grpc as grpcclient
+
+        return grpcclient.InferenceServerClient(url=self.grpc_address, **kwargs)
+
     # -- log ------------------------------------------------------------------
 
     def log(self) -> str:
@@ -244,18 +291,20 @@ class InferdServer:
 
     # -- start ----------------------------------------------------------------
 
-    def _wait_for_port(self, timeout_s: float) -> int:
+    def _wait_for_port(self, timeout_s: float, started_re: re.Pattern = _STARTED_RE) -> int:
+        """The port of the first log line matching `started_re` (HTTP by default)."""
+        service = started_re.pattern.split(" at ")[0]
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            match = _STARTED_RE.search(self.log())
+            match = started_re.search(self.log())
             if match:
                 return int(match.group(2))
             if self.process.poll() is not None:
                 raise RuntimeError(self._describe(
-                    f"inferd exited with code {self.process.returncode} before serving HTTP"))
+                    f"inferd exited with code {self.process.returncode} before '{service}'"))
             time.sleep(0.05)
         raise TimeoutError(self._describe(
-            f"inferd did not log 'Started HTTPService at' within {timeout_s}s"))
+            f"inferd did not log '{service} at' within {timeout_s}s"))
 
     def _wait_for_health(self, wait_for: str, timeout_s: float) -> None:
         """wait_for: "ready" (server ready), "live", or "none"."""

@@ -83,6 +83,55 @@ INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* opt
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.strict_model_config = strict; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
+                                                    INFERD_ModelControlMode mode) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    switch (mode) {
+      case INFERD_MODEL_CONTROL_NONE: options->options.control_mode = inferd::ModelControlMode::kNone; break;
+      case INFERD_MODEL_CONTROL_EXPLICIT: options->options.control_mode = inferd::ModelControlMode::kExplicit; break;
+      case INFERD_MODEL_CONTROL_POLL: options->options.control_mode = inferd::ModelControlMode::kPoll; break;
+      default: return Status::InvalidArg("unknown model control mode " + std::to_string(mode));
+    }
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsAddStartupModel(INFERD_ServerOptions* options,
+                                                const char* model_name) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(model_name);
+    options->options.startup_models.emplace_back(model_name);
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetRepositoryPollSecs(INFERD_ServerOptions* options,
+                                                      uint32_t seconds) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.repository_poll_secs = seconds; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetModelLoadThreadCount(INFERD_ServerOptions* options,
+                                                        uint32_t count) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.model_load_threads = static_cast<int>(std::max<uint32_t>(1, count));
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetTransitionPolicy(INFERD_ServerOptions* options,
+                                                    INFERD_TransitionPolicy policy) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.transition_policy = policy == INFERD_TRANSITION_RESOURCE_PRESERVING
+                              ? inferd::TransitionPolicy::kResourcePreserving
+                              : inferd::TransitionPolicy::kAvailabilityPreserving;
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetStrictReadiness(INFERD_ServerOptions* options, bool strict) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.strict_readiness = strict; });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptions* options, int level) {
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.verbose = level; });
 }
@@ -225,6 +274,37 @@ INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metri
     INFERD_REQUIRE_ARG(metrics);
     *metrics = NewMessage(InferenceServer::FromHandle(server)->MetricsText());
     return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerLoadModel(INFERD_Server* server, const char* model_name,
+                                    const char* config_json, const char* const* file_paths,
+                                    const void* const* file_contents, const size_t* file_sizes,
+                                    uint32_t file_count) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(model_name);
+    inferd::LoadOverrides overrides;
+    if (config_json != nullptr) overrides.config_json = config_json;
+    if (file_count > 0) {
+      INFERD_REQUIRE_ARG(file_paths);
+      INFERD_REQUIRE_ARG(file_contents);
+      INFERD_REQUIRE_ARG(file_sizes);
+    }
+    for (uint32_t i = 0; i < file_count; ++i) {
+      overrides.files[file_paths[i]].assign(static_cast<const char*>(file_contents[i]),
+                                            file_sizes[i]);
+    }
+    return InferenceServer::FromHandle(server)->LoadModel(model_name, overrides);
+  });
+}
+
+INFERD_Error* INFERD_ServerUnloadModel(INFERD_Server* server, const char* model_name,
+                                      bool unload_dependents) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(model_name);
+    return InferenceServer::FromHandle(server)->UnloadModel(model_name);
   });
 }
 

@@ -36,7 +36,7 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
 
 void InferenceRequest::MarkFinalSent(bool success) {
   final_sent_ = true;
-  if (model_) model_->stats().RecordRequest(success, NowNs() - queue_start_ns);
+  if (model_ && counts_in_stats) model_->stats().RecordRequest(success, NowNs() - queue_start_ns);
 }
 
 InputTensor* InferenceRequest::FindInput(std::string_view name) {

@@ -101,6 +101,8 @@ class InferenceRequest {
   uint64_t batch_size = 0;
   // When the request entered the scheduler queue (steady clock, ns).
   uint64_t queue_start_ns = 0;
+  // False for internal requests (warmup) that statistics must not count.
+  bool counts_in_stats = true;
 
   // Marks the request cancelled; a request not yet executing is then dropped.
   void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }

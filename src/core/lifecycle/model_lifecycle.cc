@@ -1,15 +1,23 @@
 #include "core/lifecycle/model_lifecycle.h"
 
 #include <algorithm>
+#include <set>
 #include <thread>
 
 #include "core/common/logging.h"
+#include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
 
 namespace inferd {
+namespace {
+
+const char* kKeptPrevious = "reload failed, the previous version keeps serving: ";
+
+}  // namespace
 
 std::string_view ModelStateName(ModelState state) {
   switch (state) {
+    case ModelState::kNotLoaded: return "";
     case ModelState::kLoading: return "LOADING";
     case ModelState::kReady: return "READY";
     case ModelState::kUnloading: return "UNLOADING";
@@ -18,51 +26,293 @@ std::string_view ModelStateName(ModelState state) {
   return "UNAVAILABLE";
 }
 
-ModelLifecycle::ModelLifecycle(ModelLoader loader, int load_threads)
+ModelLifecycle::ModelLifecycle(ModelLoader loader, LifecycleOptions options)
     : loader_(std::move(loader)),
-      load_threads_(std::max(1, load_threads)),
+      options_(std::move(options)),
       serving_(std::make_shared<const ServingTable>()) {}
 
 ModelLifecycle::~ModelLifecycle() { UnloadAll(std::chrono::steady_clock::now()); }
 
-void ModelLifecycle::LoadAll(const std::vector<ModelLocation>& models) {
+Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, ScanRepositories(options_.repositories));
+  const bool explicit_mode = options_.mode == ModelControlMode::kExplicit;
+  const bool load_all =
+      !explicit_mode ||
+      std::find(startup_models.begin(), startup_models.end(), "*") != startup_models.end();
+  std::vector<std::string> to_load;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const ModelLocation& location : models) records_[location.name] = ModelRecord{};
+    for (const ModelLocation& location : models) {
+      records_[location.name];
+      if (load_all) to_load.push_back(location.name);
+    }
+    if (!load_all) {
+      for (const std::string& name : startup_models) {
+        ModelRecord& record = records_[name];
+        record.aspired = true;
+        if (std::none_of(models.begin(), models.end(),
+                         [&](const ModelLocation& m) { return m.name == name; })) {
+          record.error = "model '" + name + "' (--load-model) is not in any model repository";
+          LOG_ERROR("{}", record.error);
+        } else {
+          to_load.push_back(name);
+        }
+      }
+    }
+    for (const std::string& name : to_load) records_[name].aspired = true;
   }
+  ForEachParallel(to_load, [&](const std::string& name) {
+    auto location = std::find_if(models.begin(), models.end(),
+                                 [&](const ModelLocation& m) { return m.name == name; });
+    Status status = DoLoad(name, *location, {}, false);
+    (void)status;  // recorded in the index and logged
+  });
+  return Status::Ok();
+}
+
+void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
+                                     const std::function<void(const std::string&)>& work) const {
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < models.size(); i = next++) Record(loader_.Load(models[i]));
+    for (size_t i = next++; i < names.size(); i = next++) work(names[i]);
   };
-  const size_t thread_count = std::min<size_t>(load_threads_, models.size());
+  const size_t thread_count = std::min<size_t>(std::max(1, options_.load_threads), names.size());
   std::vector<std::thread> threads;
   for (size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
 }
 
-void ModelLifecycle::Record(ModelLoadResult result) {
-  if (!result.error.empty()) LOG_ERROR("failed to load model '{}': {}", result.name, result.error);
+StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, ScanRepositories(options_.repositories));
+  for (ModelLocation& location : models) {
+    if (location.name == name) return std::move(location);
+  }
+  return Status::NotFound("model '" + name + "' is not in any model repository");
+}
+
+std::shared_ptr<std::mutex> ModelLifecycle::OperationMutex(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return records_[name].op_mu;
+}
+
+Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overrides) {
+  ModelLocation location{name, {}, ""};
+  if (overrides.files.empty()) {
+    ASSIGN_OR_RETURN(location, Locate(name));
+  } else if (!overrides.config_json) {
+    return Status::InvalidArg("model '" + name +
+                              "': file overrides need a 'config' parameter as well");
+  }
+  return DoLoad(name, std::move(location), overrides, false);
+}
+
+Status ModelLifecycle::Unload(const std::string& name) { return DoUnload(name, false); }
+
+Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
+                              const LoadOverrides& overrides, bool reuse_unchanged) {
+  std::shared_ptr<std::mutex> op_mu = OperationMutex(name);
+  std::lock_guard<std::mutex> op_lock(*op_mu);
+  std::filesystem::path override_dir;
+  if (!overrides.files.empty()) {
+    ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
+    location.dir = override_dir / name;
+  }
+  const ModelFingerprint fingerprint = FingerprintModel(location.dir);
+  LoadRequest request{location, overrides.config_json, {}};
+  std::vector<std::shared_ptr<ModelVersion>> retire;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ModelRecord& record = records_[name];
+    record.aspired = true;
+    if (reuse_unchanged && !record.config_overridden && record.error.empty() &&
+        fingerprint.top == record.loaded_fingerprint.top) {
+      for (auto& [version, v] : record.versions) {
+        auto now = fingerprint.versions.find(version);
+        auto then = record.loaded_fingerprint.versions.find(version);
+        if (v.model && v.state == ModelState::kReady && now != fingerprint.versions.end() &&
+            then != record.loaded_fingerprint.versions.end() && now->second == then->second) {
+          request.reusable[version] = v.model;
+        }
+      }
+    }
+    if (options_.policy == TransitionPolicy::kResourcePreserving) {
+      for (auto& [version, v] : record.versions) {
+        if (v.model && !request.reusable.count(version)) {
+          retire.push_back(std::move(v.model));
+          v.state = ModelState::kUnloading;
+        }
+      }
+      PublishLocked();
+    }
+  }
+  Retire(std::move(retire));
+  retire.clear();
+
+  ModelLoadResult result = loader_.Load(request);
+  if (!result.error.empty()) LOG_ERROR("failed to load model '{}': {}", name, result.error);
   for (const auto& version : result.versions) {
     if (!version.error.empty()) LOG_ERROR("failed to load {}", version.error);
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  ModelRecord& record = records_[result.name];
-  record.error = std::move(result.error);
-  for (auto& version : result.versions) {
-    VersionRecord& v = record.versions[version.version];
-    v.model = std::move(version.model);
-    v.state = v.model ? ModelState::kReady : ModelState::kUnavailable;
-    v.reason = std::move(version.error);
+
+  Status outcome;
+  std::filesystem::path stale_override;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ModelRecord& record = records_[name];
+    std::erase_if(record.versions,
+                  [](const auto& entry) { return entry.second.state == ModelState::kUnloading; });
+    const bool old_serving = std::any_of(record.versions.begin(), record.versions.end(),
+                                         [](const auto& e) { return e.second.model != nullptr; });
+    if (!result.error.empty()) {
+      if (old_serving) {
+        for (auto& [version, v] : record.versions) v.reason = kKeptPrevious + result.error;
+      } else {
+        record.versions.clear();
+        record.error = result.error;
+      }
+      outcome = Status::InvalidArg("failed to load model '" + name + "': " + result.error);
+    } else {
+      record.error.clear();
+      std::map<int64_t, VersionRecord> next;
+      std::string failures;
+      for (const auto& loaded : result.versions) {
+        VersionRecord& v = next[loaded.version];
+        auto old = record.versions.find(loaded.version);
+        if (loaded.model) {
+          v.model = loaded.model;
+          v.state = ModelState::kReady;
+        } else if (old != record.versions.end() && old->second.model) {
+          v = old->second;
+          v.reason = kKeptPrevious + loaded.error;
+          failures += (failures.empty() ? "" : "; ") + loaded.error;
+        } else {
+          v.state = ModelState::kUnavailable;
+          v.reason = loaded.error;
+          failures += (failures.empty() ? "" : "; ") + loaded.error;
+        }
+      }
+      for (auto& [version, v] : record.versions) {
+        auto kept = next.find(version);
+        if (v.model && (kept == next.end() || kept->second.model != v.model)) {
+          retire.push_back(v.model);
+        }
+      }
+      record.versions = std::move(next);
+      if (!failures.empty()) {
+        outcome = Status::InvalidArg("failed to load model '" + name + "': " + failures);
+      }
+    }
+    record.loaded_fingerprint = fingerprint;
+    record.last_seen = fingerprint;
+    record.config_overridden = overrides.config_json.has_value() || !overrides.files.empty();
+    if (outcome.ok() || !old_serving) {
+      stale_override = std::exchange(record.override_dir, override_dir);
+    } else {
+      stale_override = override_dir;
+    }
+    PublishLocked();
   }
-  PublishLocked();
+  Retire(std::move(retire));
+  RemoveOverrideFolder(stale_override);
+  return outcome;
+}
+
+Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
+  std::shared_ptr<std::mutex> op_mu;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto record = records_.find(name);
+    if (record == records_.end()) {
+      return Status::NotFound("model '" + name + "' is not in any model repository");
+    }
+    op_mu = record->second.op_mu;
+  }
+  std::lock_guard<std::mutex> op_lock(*op_mu);
+  std::vector<std::shared_ptr<ModelVersion>> retire;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ModelRecord& record = records_[name];
+    record.aspired = false;
+    for (auto& [version, v] : record.versions) {
+      if (v.model) retire.push_back(std::move(v.model));
+      v.state = ModelState::kUnloading;
+    }
+    PublishLocked();
+  }
+  Retire(std::move(retire));
+  std::filesystem::path override_dir;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ModelRecord& record = records_[name];
+    override_dir = std::exchange(record.override_dir, {});
+    if (forget) {
+      records_.erase(name);
+    } else {
+      record.versions.clear();
+      record.error = "unloaded";
+      record.loaded_fingerprint = {};
+      record.config_overridden = false;
+    }
+    PublishLocked();
+  }
+  RemoveOverrideFolder(override_dir);
+  LOG_INFO("unloaded model '{}'", name);
+  return Status::Ok();
+}
+
+void ModelLifecycle::Poll() {
+  auto scanned = ScanRepositories(options_.repositories);
+  if (!scanned.ok()) {
+    LOG_ERROR("repository poll failed: {}", scanned.status().message());
+    return;
+  }
+  std::map<std::string, std::pair<ModelLocation, ModelFingerprint>> present;
+  for (ModelLocation& location : *scanned) {
+    ModelFingerprint fingerprint = FingerprintModel(location.dir);
+    present.emplace(location.name, std::make_pair(std::move(location), std::move(fingerprint)));
+  }
+  std::vector<std::string> to_load, removed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [name, found] : present) {
+      ModelRecord& record = records_[name];
+      record.aspired = true;
+      const ModelFingerprint& now = found.second;
+      const bool never_loaded = record.versions.empty() && record.error.empty();
+      if (now == record.loaded_fingerprint && !never_loaded) continue;
+      if (now == record.last_seen) {
+        to_load.push_back(name);  // unchanged since the last poll: settled
+      } else {
+        record.last_seen = now;   // still changing, or just appeared: wait a poll
+      }
+    }
+    for (const auto& [name, record] : records_) {
+      if (!present.count(name)) removed.push_back(name);
+    }
+  }
+  ForEachParallel(to_load, [&](const std::string& name) {
+    LOG_INFO("repository poll: (re)loading model '{}'", name);
+    Status status = DoLoad(name, present.at(name).first, {}, true);
+    (void)status;  // recorded in the index and logged
+  });
+  for (const std::string& name : removed) {
+    LOG_INFO("repository poll: model '{}' was removed", name);
+    Status status = DoUnload(name, true);
+    (void)status;
+  }
+}
+
+void ModelLifecycle::Retire(std::vector<std::shared_ptr<ModelVersion>> models) const {
+  const auto deadline = std::chrono::steady_clock::now() + options_.drain_timeout;
+  for (auto& model : models) model->Unload(deadline);
 }
 
 void ModelLifecycle::PublishLocked() {
   auto table = std::make_shared<ServingTable>();
   for (const auto& [name, record] : records_) {
     for (const auto& [version, v] : record.versions) {
-      if (v.state == ModelState::kReady) (*table)[name][version] = v.model;
+      if (v.model && v.state == ModelState::kReady) (*table)[name][version] = v.model;
     }
   }
   serving_.store(std::move(table), std::memory_order_release);
@@ -84,9 +334,14 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
   const std::string model = "model '" + std::string(name) + "'";
   std::lock_guard<std::mutex> lock(mu_);
   auto record = records_.find(name);
-  if (record == records_.end()) return Status::NotFound("unknown model: " + model + " is not in the repository");
+  if (record == records_.end()) {
+    return Status::NotFound("unknown model: " + model + " is not in the repository");
+  }
   if (!record->second.error.empty()) {
     return Status::Unavailable(model + " is not available: " + record->second.error);
+  }
+  if (record->second.versions.empty()) {
+    return Status::Unavailable(model + " is not loaded");
   }
   if (version < 0) {
     std::string reasons;
@@ -128,11 +383,11 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
   std::vector<IndexEntry> index;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [name, record] : records_) {
-    if (!record.error.empty() || record.versions.empty()) {
+    if (!record.error.empty()) {
+      index.push_back({name, -1, ModelState::kUnavailable, record.error});
+    } else if (record.versions.empty()) {
       index.push_back({name, -1,
-                       record.error.empty() ? ModelState::kLoading : ModelState::kUnavailable,
-                       record.error});
-      continue;
+                       record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, ""});
     }
     for (const auto& [version, v] : record.versions) {
       index.push_back({name, version, v.state, v.reason});
@@ -144,6 +399,7 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
 bool ModelLifecycle::AllReady() const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [name, record] : records_) {
+    if (!record.aspired) continue;
     if (!record.error.empty() || record.versions.empty()) return false;
     for (const auto& [version, v] : record.versions) {
       if (v.state != ModelState::kReady) return false;
@@ -168,6 +424,7 @@ void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
   }
   for (auto& model : loaded) model->Unload(deadline);
   std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [name, record] : records_) RemoveOverrideFolder(record.override_dir);
   records_.clear();
   PublishLocked();
 }

@@ -1,14 +1,23 @@
-// The manager of loaded models: which versions of which models are READY,
-// which failed and why, and the lookup every inference request makes.
+// The manager of loaded models (TF Serving's "manager"): which versions of
+// which models are READY, which failed and why; loading, reloading and
+// unloading them under the control mode; and the lookup every inference
+// request makes.
 //
 // Lookups read an immutable snapshot of the serving table through an atomic
 // shared_ptr, so the request path takes no lock; changes (rare) rebuild the
-// snapshot under mu_. Thread-safe.
+// snapshot under mu_. Loads and unloads of one model are serialized by that
+// model's own operation mutex; different models load in parallel. A reload
+// swaps versions without failing admitted requests: the old version leaves the
+// serving table first and is unloaded once its in-flight requests are done.
+// Thread-safe.
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_H_
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <optional>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +26,8 @@
 
 #include "core/common/status.h"
 #include "core/common/thread_annotations.h"
+#include "core/lifecycle/control_mode.h"
+#include "core/lifecycle/model_fingerprint.h"
 #include "core/lifecycle/model_loader.h"
 #include "core/lifecycle/model_state.h"
 
@@ -24,27 +35,54 @@ namespace inferd {
 
 class ModelVersion;
 
+struct LifecycleOptions {
+  ModelControlMode mode = ModelControlMode::kNone;
+  TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving;
+  std::vector<std::filesystem::path> repositories;
+  int load_threads = 4;
+  // How long a retired version may take to finish its in-flight requests.
+  std::chrono::seconds drain_timeout{30};
+};
+
+// What the repository API's load request may replace.
+struct LoadOverrides {
+  std::optional<std::string> config_json;
+  // Relative path inside the model folder -> content ("file:<path>" parameters).
+  std::map<std::string, std::string> files;
+};
+
 class ModelLifecycle {
  public:
-  // `load_threads` models load in parallel.
-  ModelLifecycle(ModelLoader loader, int load_threads);
+  ModelLifecycle(ModelLoader loader, LifecycleOptions options);
   ~ModelLifecycle();
 
-  // Loads every model of `models` (control mode NONE); failures are recorded.
-  void LoadAll(const std::vector<ModelLocation>& models) EXCLUDES(mu_);
+  // Loads what the mode asks for at start: every model (NONE, POLL), or the
+  // names in `startup_models` (EXPLICIT; "*" means every model). Failures are
+  // recorded, not returned; an error means the repositories cannot be read.
+  Status Start(const std::vector<std::string>& startup_models) EXCLUDES(mu_);
+
+  // Loads or reloads model `name` (EXPLICIT mode's repository API). Returns an
+  // error naming the reason when no version of it is READY afterwards.
+  Status Load(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
+  // Unloads every version of `name`, waiting for its in-flight requests.
+  Status Unload(const std::string& name) EXCLUDES(mu_);
+  // One POLL round: loads new models, reloads changed ones (only the versions
+  // whose files changed when config.pbtxt did not), unloads removed ones. A
+  // model is touched only once two polls in a row saw the same files.
+  void Poll() EXCLUDES(mu_);
 
   // The READY version `version` of `name` (-1: the highest READY one).
   // NOT_FOUND for an unknown model or version; UNAVAILABLE, with the reason,
-  // for one that failed to load.
+  // for one that failed to load or is not loaded.
   StatusOr<std::shared_ptr<ModelVersion>> Get(std::string_view name, int64_t version) const
       EXCLUDES(mu_);
   // READY versions of `name`, ascending; empty if none.
   std::vector<int64_t> ReadyVersions(std::string_view name) const;
-
-  std::vector<IndexEntry> Index() const EXCLUDES(mu_);
   // Every READY version, by name then version.
   std::vector<std::shared_ptr<ModelVersion>> Loaded() const;
-  // True when every model and version that should be loaded is READY.
+
+  std::vector<IndexEntry> Index() const EXCLUDES(mu_);
+  // True when every model that should be loaded has all its versions READY.
   bool AllReady() const EXCLUDES(mu_);
 
   // Unloads everything, letting in-flight requests finish until `deadline`.
@@ -57,18 +95,37 @@ class ModelLifecycle {
     std::shared_ptr<ModelVersion> model;
   };
   struct ModelRecord {
-    std::string error;
+    bool aspired = false;  // should be loaded; readiness counts it
+    std::string error;     // failure of the model as a whole
     std::map<int64_t, VersionRecord> versions;
+    ModelFingerprint loaded_fingerprint;  // what the serving versions came from
+    ModelFingerprint last_seen;           // what the last poll saw
+    bool config_overridden = false;       // loaded with an API config or files
+    std::filesystem::path override_dir;   // private folder of "file:" overrides
+    std::shared_ptr<std::mutex> op_mu = std::make_shared<std::mutex>();
   };
   using ServingTable =
       std::map<std::string, std::map<int64_t, std::shared_ptr<ModelVersion>>, std::less<>>;
 
-  void Record(ModelLoadResult result) EXCLUDES(mu_);
+  // Loads `location` for record `name` and swaps it in; `reuse_unchanged`
+  // keeps versions whose files did not change (POLL).
+  // Takes the model's operation mutex. `forget` drops the record (POLL: the
+  // folder is gone) instead of keeping it as "unloaded".
+  Status DoLoad(const std::string& name, ModelLocation location,
+                const LoadOverrides& overrides, bool reuse_unchanged) EXCLUDES(mu_);
+  Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
+  std::shared_ptr<std::mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
+  // Retires `models` (already out of the serving table), waiting for their requests.
+  void Retire(std::vector<std::shared_ptr<ModelVersion>> models) const;
+  // Runs `work` for each of `names` on up to load_threads threads.
+  void ForEachParallel(const std::vector<std::string>& names,
+                       const std::function<void(const std::string&)>& work) const;
+  StatusOr<ModelLocation> Locate(const std::string& name) const;
   void PublishLocked() REQUIRES(mu_);
   Status ExplainMissing(std::string_view name, int64_t version) const EXCLUDES(mu_);
 
   const ModelLoader loader_;
-  const int load_threads_;
+  const LifecycleOptions options_;
 
   mutable std::mutex mu_;
   std::map<std::string, ModelRecord, std::less<>> records_ GUARDED_BY(mu_);

@@ -3,6 +3,7 @@
 #include "core/backend/backend_manager.h"
 #include "core/common/logging.h"
 #include "core/config/config_context.h"
+#include "core/config/model_config_json.h"
 #include "core/config/model_config_normalizer.h"
 #include "core/config/model_config_parser.h"
 #include "core/config/model_config_validator.h"
@@ -14,7 +15,8 @@ namespace inferd {
 ModelLoader::ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config)
     : server_(server), backends_(backends), strict_config_(strict_config) {}
 
-ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
+ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
+  const ModelLocation& location = request.location;
   ModelLoadResult result;
   result.name = location.name;
   if (!location.error.empty()) {
@@ -29,7 +31,15 @@ ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
   ctx.allow_incomplete_io = !strict_config_;
   inference::ModelConfig config;
   std::error_code ec;
-  if (!strict_config_ && !std::filesystem::exists(config_path, ec)) {
+  if (request.config_json) {
+    ctx.file_label = "the config given to the load request";
+    ctx.allow_incomplete_io = false;
+    Status parsed = ModelConfigFromJson(*request.config_json, &config);
+    if (!parsed.ok()) {
+      result.error = "model '" + location.name + "': " + parsed.message();
+      return result;
+    }
+  } else if (!strict_config_ && !std::filesystem::exists(config_path, ec)) {
     config.set_name(location.name);  // the backend completes the rest
   } else {
     auto parsed = ReadModelConfigFile(config_path);
@@ -67,6 +77,11 @@ ModelLoadResult ModelLoader::Load(const ModelLocation& location) const {
   for (int64_t version : selection.load) {
     ModelLoadResult::Version& out = result.versions.emplace_back();
     out.version = version;
+    if (auto reuse = request.reusable.find(version); reuse != request.reusable.end()) {
+      out.model = reuse->second;
+      out.reused = true;
+      continue;
+    }
     auto backend = backends_->Acquire(config.backend(), location.dir, version);
     if (!backend.ok()) {
       out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +

@@ -5,7 +5,9 @@
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,11 +19,22 @@ class BackendManager;
 class InferenceServer;
 class ModelVersion;
 
+// What to load: a model folder, optionally with its configuration replaced.
+struct LoadRequest {
+  ModelLocation location;
+  // JSON replacing config.pbtxt (the repository API's "config" parameter).
+  std::optional<std::string> config_json;
+  // Versions already serving whose files and config did not change: the
+  // result hands them back instead of loading them again.
+  std::map<int64_t, std::shared_ptr<ModelVersion>> reusable;
+};
+
 struct ModelLoadResult {
   struct Version {
     int64_t version = 0;
     std::shared_ptr<ModelVersion> model;  // null when the load failed
     std::string error;
+    bool reused = false;  // `model` was already serving and is kept as it is
   };
   std::string name;
   std::string error;  // failure of the model as a whole (its config, say)
@@ -33,7 +46,7 @@ class ModelLoader {
   // With `strict_config` false a model may lack config.pbtxt (or parts of it)
   // and its backend completes the configuration from the model file.
   ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config);
-  ModelLoadResult Load(const ModelLocation& location) const;
+  ModelLoadResult Load(const LoadRequest& request) const;
 
  private:
   InferenceServer* const server_;

@@ -14,9 +14,10 @@
 
 namespace inferd {
 
-enum class ModelState { kLoading, kReady, kUnloading, kUnavailable };
+enum class ModelState { kNotLoaded, kLoading, kReady, kUnloading, kUnavailable };
 
-// "LOADING", "READY", "UNLOADING", "UNAVAILABLE".
+// "LOADING", "READY", "UNLOADING", "UNAVAILABLE"; "" for kNotLoaded (a model
+// in the repository that nobody asked to load).
 std::string_view ModelStateName(ModelState state);
 
 // One row of the repository index.

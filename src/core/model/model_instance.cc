@@ -57,7 +57,7 @@ void ModelInstance::Run(BatchSource* source) {
   }
 }
 
-void ModelInstance::Execute(std::vector<InferenceRequest*>& batch) {
+void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {
   // Cancelled requests are answered here and never reach the backend.
   std::erase_if(batch, [](InferenceRequest* request) {
     if (!request->cancelled()) return false;
@@ -72,7 +72,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch) {
   const uint64_t start_ns = NowNs();
   uint64_t rows = 0;
   for (InferenceRequest* request : batch) {
-    stats.RecordQueue(start_ns - request->queue_start_ns);
+    if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
     rows += request->batch_size > 0 ? request->batch_size : 1;
   }
   const uint64_t count = batch.size();
@@ -82,7 +82,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch) {
   const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
-  stats.RecordExecution(count, rows, NowNs() - start_ns, wall_ms);
+  if (record_stats) stats.RecordExecution(count, rows, NowNs() - start_ns, wall_ms);
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

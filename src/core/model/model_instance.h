@@ -34,6 +34,10 @@ class ModelInstance {
   void Start(BatchSource* source);
   // Waits for the execution thread to end (after the source said stop).
   void Join();
+  // Executes `batch` on the calling thread; only before Start() (warmup).
+  void ExecuteNow(std::vector<InferenceRequest*>& batch, bool record_stats) {
+    Execute(batch, record_stats);
+  }
 
   ModelVersion* model() const { return model_; }
   const std::string& name() const { return name_; }
@@ -51,7 +55,7 @@ class ModelInstance {
   void Run(BatchSource* source);
   // Hands `batch` to the backend; answers and releases the requests itself
   // when they are cancelled or the backend fails.
-  void Execute(std::vector<InferenceRequest*>& batch);
+  void Execute(std::vector<InferenceRequest*>& batch, bool record_stats = true);
 
   ModelVersion* const model_;
   const std::string name_;

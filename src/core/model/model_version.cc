@@ -7,6 +7,7 @@
 #include "core/config/model_config_normalizer.h"
 #include "core/config/model_config_validator.h"
 #include "core/model/model_instance.h"
+#include "core/model/model_warmup.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
 
@@ -92,6 +93,14 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     return status.WithPrefix(where);
   }
   model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
+  for (const auto& instance : model->instances_) {
+    Status warmup = RunWarmup(model, *instance);
+    if (!warmup.ok()) {
+      model->FinalizeAll();
+      model->unloaded_ = true;
+      return warmup.WithPrefix(where);
+    }
+  }
   std::vector<ModelInstance*> active;
   for (const auto& instance : model->instances_) {
     if (!instance->passive()) active.push_back(instance.get());
@@ -150,7 +159,7 @@ void ModelVersion::OnRequestReleased() {
 void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
   if (unloaded_) return;
   unloaded_ = true;
-  unloading_.store(true, std::memory_order_release);
+  unloading_.store(true, std::memory_order_seq_cst);
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (!drained_.wait_until(lock, deadline, [this] { return inflight() == 0; })) {

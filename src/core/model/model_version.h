@@ -75,7 +75,15 @@ class ModelVersion {
   ModelStatistics& stats() const { return *stats_; }
 
   // In-flight accounting: admitted at submission, released at request release.
-  void OnRequestAdmitted() { inflight_.fetch_add(1, std::memory_order_relaxed); }
+  void OnRequestAdmitted() { inflight_.fetch_add(1, std::memory_order_seq_cst); }
+  // Admits a request unless the version is being unloaded (then the caller
+  // looks the model up again: the serving table already has its successor).
+  bool TryAdmit() {
+    OnRequestAdmitted();
+    if (!unloading_.load(std::memory_order_seq_cst)) return true;
+    OnRequestReleased();
+    return false;
+  }
   void OnRequestReleased();
   uint64_t inflight() const { return inflight_.load(std::memory_order_acquire); }
 

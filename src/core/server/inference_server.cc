@@ -6,6 +6,7 @@
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/request_validator.h"
+#include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
@@ -23,22 +24,28 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   if (options.repository_paths.empty()) {
     return Status::InvalidArg("no model repository given (--model-repository)");
   }
-  std::vector<std::filesystem::path> roots(options.repository_paths.begin(),
-                                           options.repository_paths.end());
-  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, ScanRepositories(roots));
-
   std::unique_ptr<InferenceServer> server(new InferenceServer(std::move(options)));
-  server->backends_ = std::make_unique<BackendManager>(server->options_.backend_directory,
-                                                       server->options_.backend_settings);
+  const ServerOptions& o = server->options_;
+  server->backends_ = std::make_unique<BackendManager>(o.backend_directory, o.backend_settings);
+  LifecycleOptions lifecycle;
+  lifecycle.mode = o.control_mode;
+  lifecycle.policy = o.transition_policy;
+  lifecycle.repositories.assign(o.repository_paths.begin(), o.repository_paths.end());
+  lifecycle.load_threads = o.model_load_threads;
+  lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
   server->lifecycle_ = std::make_unique<ModelLifecycle>(
-      ModelLoader(server.get(), server->backends_.get(), server->options_.strict_model_config),
-      server->options_.model_load_threads);
-  server->lifecycle_->LoadAll(models);
+      ModelLoader(server.get(), server->backends_.get(), o.strict_model_config), lifecycle);
+  RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
+  if (o.control_mode == ModelControlMode::kPoll) {
+    server->poller_ = std::make_unique<RepositoryPoller>(
+        *server->lifecycle_, std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)));
+  }
   return server;
 }
 
 Status InferenceServer::Stop() {
   if (stopping_.exchange(true)) return Status::Ok();
+  poller_.reset();
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(options_.exit_timeout_secs);
   if (lifecycle_) lifecycle_->UnloadAll(deadline);
@@ -110,15 +117,41 @@ std::string InferenceServer::MetricsText() const {
   return PrometheusText(Named(lifecycle_->Loaded()));
 }
 
+Status InferenceServer::LoadModel(const std::string& name, const LoadOverrides& overrides) {
+  RETURN_IF_ERROR(CheckExplicitMode("load"));
+  for (const auto& [path, content] : overrides.files) RETURN_IF_ERROR(CheckRelativePath(path));
+  return lifecycle_->Load(name, overrides);
+}
+
+Status InferenceServer::UnloadModel(const std::string& name) {
+  RETURN_IF_ERROR(CheckExplicitMode("unload"));
+  return lifecycle_->Unload(name);
+}
+
+Status InferenceServer::CheckExplicitMode(const char* what) const {
+  if (options_.control_mode == ModelControlMode::kExplicit) return Status::Ok();
+  return Status::Unavailable(
+      std::string("cannot ") + what + " models through the repository API: the model control mode is " +
+      (options_.control_mode == ModelControlMode::kNone ? "NONE" : "POLL") +
+      " (start inferd with --model-control-mode=explicit)");
+}
+
 Status InferenceServer::InferAsync(InferenceRequest* request) {
   if (stopping_.load(std::memory_order_relaxed)) {
     return Status::Unavailable("the server is shutting down");
   }
-  ASSIGN_OR_RETURN(std::shared_ptr<ModelVersion> model,
-                   lifecycle_->Get(request->model_name(), request->requested_version()));
-  RETURN_IF_ERROR(ValidateRequest(model->config(), model->all_outputs(), request));
+  // A version being swapped out refuses admission; its successor is already in
+  // the serving table, so a second lookup finds it.
+  std::shared_ptr<ModelVersion> model;
+  for (int attempt = 0;; ++attempt) {
+    ASSIGN_OR_RETURN(model, lifecycle_->Get(request->model_name(), request->requested_version()));
+    RETURN_IF_ERROR(ValidateRequest(model->config(), model->all_outputs(), request));
+    if (model->TryAdmit()) break;
+    if (attempt == 3) {
+      return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
+    }
+  }
   ModelVersion* version = model.get();
-  version->OnRequestAdmitted();
   request->Bind(std::move(model));
   request->queue_start_ns = NowNs();
   Status status = version->scheduler().Enqueue(request);

@@ -11,6 +11,7 @@
 #include "core/backend/backend_manager.h"
 #include "core/common/status.h"
 #include "core/lifecycle/model_lifecycle.h"
+#include "core/lifecycle/repository_poller.h"
 #include "core/server/server_options.h"
 
 namespace inferd {
@@ -42,6 +43,10 @@ class InferenceServer {
   // Prometheus text exposition of every loaded version.
   std::string MetricsText() const;
 
+  // The repository API (EXPLICIT mode only; UNAVAILABLE otherwise).
+  Status LoadModel(const std::string& name, const LoadOverrides& overrides);
+  Status UnloadModel(const std::string& name);
+
   // Validates `request`, binds it to its model version and queues it. On error
   // nothing is queued and no callback will run.
   Status InferAsync(InferenceRequest* request);
@@ -53,10 +58,12 @@ class InferenceServer {
 
  private:
   explicit InferenceServer(ServerOptions options);
+  Status CheckExplicitMode(const char* what) const;
 
   const ServerOptions options_;
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
+  std::unique_ptr<RepositoryPoller> poller_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> stopped_{false};
 };

@@ -87,10 +87,12 @@ std::string IndexJson(const std::vector<IndexEntry>& index, bool ready_only) {
       w.Key("version");
       WriteString(w, std::to_string(entry.version));
     }
-    w.Key("state");
-    WriteString(w, ModelStateName(entry.state));
-    w.Key("reason");
-    WriteString(w, entry.reason);
+    if (entry.state != ModelState::kNotLoaded) {
+      w.Key("state");
+      WriteString(w, ModelStateName(entry.state));
+      w.Key("reason");
+      WriteString(w, entry.reason);
+    }
     w.EndObject();
   }
   w.EndArray();

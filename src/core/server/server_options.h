@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/common/logging.h"
+#include "core/lifecycle/control_mode.h"
 
 namespace inferd {
 
@@ -22,6 +23,10 @@ struct ServerOptions {
   // Ready only when every model that should load is READY (Triton's default).
   bool strict_readiness = true;
   int model_load_threads = 4;
+  ModelControlMode control_mode = ModelControlMode::kNone;
+  TransitionPolicy transition_policy = TransitionPolicy::kAvailabilityPreserving;
+  std::vector<std::string> startup_models;  // EXPLICIT mode's --load-model
+  uint32_t repository_poll_secs = 15;
   LogSettings log;
 };
 

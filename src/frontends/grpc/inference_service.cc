@@ -72,9 +72,10 @@ Unary* InferenceService::ModelConfig(Context* context, const inference::ModelCon
   return Answer(context, grpc_frontend::ModelConfig(context_.server, *request, response));
 }
 
-Unary* InferenceService::ModelStatistics(Context* context, const inference::ModelStatisticsRequest*,
-                                         inference::ModelStatisticsResponse*) {
-  return NotYet(context, "the statistics extension (ModelStatistics)");
+Unary* InferenceService::ModelStatistics(Context* context,
+                                         const inference::ModelStatisticsRequest* request,
+                                         inference::ModelStatisticsResponse* response) {
+  return Answer(context, grpc_frontend::ModelStatistics(context_.server, *request, response));
 }
 
 Unary* InferenceService::RepositoryIndex(Context* context,

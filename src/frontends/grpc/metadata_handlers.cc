@@ -1,4 +1,4 @@
-// Health, metadata, readiness, configuration and index RPCs.
+// Health, metadata, readiness, configuration, statistics and index RPCs.
 #include "frontends/grpc/metadata_handlers.h"
 
 #include <google/protobuf/util/json_util.h>
@@ -108,6 +108,19 @@ grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequ
   INFERD_Error* error = INFERD_ServerModelConfig(server, request.name().c_str(), version, &message);
   return FromMessage(error, message, response->mutable_config(), "model configuration",
                      Fields::kStrict);
+}
+
+grpc::Status ModelStatistics(INFERD_Server* server,
+                             const inference::ModelStatisticsRequest& request,
+                             inference::ModelStatisticsResponse* response) {
+  int64_t version = -1;
+  if (grpc::Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
+    return s;
+  }
+  INFERD_Message* message = nullptr;
+  INFERD_Error* error =
+      INFERD_ServerModelStatistics(server, request.name().c_str(), version, &message);
+  return FromMessage(error, message, response, "model statistics", Fields::kIgnoreUnknown);
 }
 
 grpc::Status RepositoryIndex(INFERD_Server* server, const inference::RepositoryIndexRequest& request,

@@ -1,6 +1,6 @@
 // The gRPC RPCs answered straight from the server's state: health, server
-// and model metadata, model readiness, model configuration and the repository
-// index. Each fills its response message from the server API (the JSON
+// and model metadata, model readiness, model configuration and statistics,
+// and the repository index. Each fills its response message from the server API (the JSON
 // documents it returns are parsed into the protocol's messages) and returns
 // the call's status. Quick and non-blocking, so they run on gRPC's callback
 // threads. Thread-safe (no shared state).
@@ -29,6 +29,12 @@ grpc::Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadata
 // Triton's, so Triton clients decode it).
 grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
                          inference::ModelConfigResponse* response);
+
+// Statistics of `name` (every model when empty) at `version` (every ready
+// version when empty), as the statistics extension defines them.
+grpc::Status ModelStatistics(INFERD_Server* server,
+                             const inference::ModelStatisticsRequest& request,
+                             inference::ModelStatisticsResponse* response);
 
 // Every model and version with its state and reason; `ready` lists only
 // ready ones. Repositories are not told apart: repository_name is ignored.

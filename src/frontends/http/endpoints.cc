@@ -3,6 +3,11 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontends/http/base64.h"
 #include "frontends/http/http_errors.h"
 
 namespace inferd::http {
@@ -54,6 +59,88 @@ EndpointResponse RepositoryIndex(INFERD_Server* server, std::string_view body) {
   return FromMessage(error, index);
 }
 
+// Reads a repository request body {"parameters": {...}}; empty is allowed.
+Status ParseRepositoryParameters(std::string_view body, rapidjson::Document* doc,
+                                 const rapidjson::Value** parameters) {
+  *parameters = nullptr;
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) return Status::Ok();
+  doc->Parse(body.data(), body.size());
+  if (doc->HasParseError() || !doc->IsObject()) {
+    return Status::InvalidArg("the repository request body must be a JSON object");
+  }
+  auto found = doc->FindMember("parameters");
+  if (found == doc->MemberEnd()) return Status::Ok();
+  if (!found->value.IsObject()) return Status::InvalidArg("'parameters' must be a JSON object");
+  *parameters = &found->value;
+  return Status::Ok();
+}
+
+EndpointResponse RepositoryLoad(INFERD_Server* server, const std::string& model,
+                                std::string_view body) {
+  rapidjson::Document doc;
+  const rapidjson::Value* parameters = nullptr;
+  if (Status s = ParseRepositoryParameters(body, &doc, &parameters); !s.ok()) return FromStatus(s);
+  std::string config;
+  bool has_config = false;
+  std::vector<std::string> paths, contents;
+  if (parameters != nullptr) {
+    for (const auto& member : parameters->GetObject()) {
+      const std::string_view key(member.name.GetString(), member.name.GetStringLength());
+      if (key == "config") {
+        if (!member.value.IsString()) {
+          return FromStatus(Status::InvalidArg("parameter 'config' must be a JSON string"));
+        }
+        config.assign(member.value.GetString(), member.value.GetStringLength());
+        has_config = true;
+      } else if (key.rfind("file:", 0) == 0) {
+        std::optional<std::string> decoded;
+        if (member.value.IsString()) {
+          decoded = DecodeBase64({member.value.GetString(), member.value.GetStringLength()});
+        }
+        if (!decoded) {
+          return FromStatus(Status::InvalidArg("parameter '" + std::string(key) +
+                                               "' must be base64-encoded file content"));
+        }
+        paths.emplace_back(key.substr(5));
+        contents.push_back(std::move(*decoded));
+      }
+    }
+  }
+  std::vector<const char*> path_ptrs;
+  std::vector<const void*> content_ptrs;
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    path_ptrs.push_back(paths[i].c_str());
+    content_ptrs.push_back(contents[i].data());
+    sizes.push_back(contents[i].size());
+  }
+  INFERD_Error* error = INFERD_ServerLoadModel(
+      server, model.c_str(), has_config ? config.c_str() : nullptr, path_ptrs.data(),
+      content_ptrs.data(), sizes.data(), static_cast<uint32_t>(paths.size()));
+  if (error != nullptr) return FromStatus(Status::FromServerError(error));
+  return EndpointResponse{200, std::string()};
+}
+
+EndpointResponse RepositoryUnload(INFERD_Server* server, const std::string& model,
+                                  std::string_view body) {
+  rapidjson::Document doc;
+  const rapidjson::Value* parameters = nullptr;
+  if (Status s = ParseRepositoryParameters(body, &doc, &parameters); !s.ok()) return FromStatus(s);
+  bool unload_dependents = false;
+  if (parameters != nullptr) {
+    auto found = parameters->FindMember("unload_dependents");
+    if (found != parameters->MemberEnd()) {
+      if (!found->value.IsBool()) {
+        return FromStatus(Status::InvalidArg("parameter 'unload_dependents' must be a boolean"));
+      }
+      unload_dependents = found->value.GetBool();
+    }
+  }
+  INFERD_Error* error = INFERD_ServerUnloadModel(server, model.c_str(), unload_dependents);
+  if (error != nullptr) return FromStatus(Status::FromServerError(error));
+  return EndpointResponse{200, std::string()};
+}
+
 }  // namespace
 
 EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body) {
@@ -84,6 +171,19 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       return FromMessage(error, message);
     case Endpoint::kRepositoryIndex:
       return RepositoryIndex(server, body);
+    case Endpoint::kRepositoryLoad:
+      return RepositoryLoad(server, route.model, body);
+    case Endpoint::kRepositoryUnload:
+      return RepositoryUnload(server, route.model, body);
+    case Endpoint::kModelStats:
+      error = INFERD_ServerModelStatistics(server, model, version, &message);
+      return FromMessage(error, message);
+    case Endpoint::kMetrics: {
+      error = INFERD_ServerMetrics(server, &message);
+      EndpointResponse response = FromMessage(error, message);
+      if (response.status == 200) response.content_type = kPrometheusContentType;
+      return response;
+    }
     case Endpoint::kNotSupported:
       return FromStatus(Status::Unsupported(std::string(route.feature) +
                                             " is not supported by inferd yet"));

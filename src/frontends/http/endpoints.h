@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "frontends/http/response_head.h"
 #include "frontends/http/router.h"
 #include "inferd/server.h"
 
@@ -16,6 +17,7 @@ namespace inferd::http {
 struct EndpointResponse {
   unsigned status = 200;
   std::string body;  // JSON, or empty (health and readiness answers)
+  std::string_view content_type = kJsonContentType;
 };
 
 // Answers `route`, which is any endpoint but kModelInfer. `body` is the request

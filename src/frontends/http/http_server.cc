@@ -44,6 +44,7 @@ class HttpServer::Impl {
         retry_timer_(acceptor_strand_) {
     shared_.server = server;
     shared_.max_body_bytes = options_.max_body_bytes;
+    shared_.metrics_only = options_.metrics_only;
   }
 
   ~Impl() { Stop(); }

@@ -23,6 +23,8 @@ struct HttpOptions {
   uint16_t port = 8000;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
+  // Serve only GET /metrics (Prometheus text): the --metrics-port server.
+  bool metrics_only = false;
 };
 
 class HttpServer {

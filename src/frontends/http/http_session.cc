@@ -134,9 +134,12 @@ void HttpSession::Dispatch() {
   if (Status s = MatchRoute(ToMethod(request.method()), View(request.target()), &route); !s.ok()) {
     return WriteError(s);
   }
+  if (shared_.metrics_only != (route.endpoint == Endpoint::kMetrics)) {
+    return WriteError(Status::NotFound("Not Found"));
+  }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
   EndpointResponse response = HandleEndpoint(shared_.server, route, request.body());
-  WriteBody(response.status, std::move(response.body));
+  WriteBody(response.status, std::move(response.body), response.content_type);
 }
 
 void HttpSession::StartInfer(const Route& route) {
@@ -262,9 +265,10 @@ void HttpSession::WriteInferResponse(InferContext& context, INFERD_InferenceResp
   Send();
 }
 
-void HttpSession::WriteBody(unsigned status, std::string body) {
+void HttpSession::WriteBody(unsigned status, std::string body, std::string_view content_type) {
   ResponseHead head;
   head.status = status;
+  head.content_type = content_type;
   head.http_version = http_version_;
   head.keep_alive = KeepAlive();
   head.content_length = body.size();

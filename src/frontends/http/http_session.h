@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontends/http/response_head.h"
 #include "frontends/http/compression.h"
 #include "frontends/http/http_errors.h"
 #include "frontends/http/infer_context.h"
@@ -34,6 +35,7 @@ struct SessionShared {
   INFERD_Server* server = nullptr;
   INFERD_ResponseAllocator* allocator = nullptr;
   size_t max_body_bytes = 0;
+  bool metrics_only = false;  // the metrics port: GET /metrics and nothing else
   SessionRegistry registry;
 };
 
@@ -75,7 +77,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void EndInflight();
 
   void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
-  void WriteBody(unsigned status, std::string body);
+  void WriteBody(unsigned status, std::string body,
+                 std::string_view content_type = kJsonContentType);
   void WriteError(const Status& status);
   void Send();
   void OnWrite(boost::system::error_code ec);

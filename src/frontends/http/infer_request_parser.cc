@@ -23,7 +23,9 @@ using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocato
 constexpr size_t kValueBufferBytes = 16 << 10;
 constexpr size_t kStackBufferBytes = 4 << 10;
 // Iterative: a deeply nested body cannot exhaust the thread's stack.
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
+// Full precision: FP64 values must round-trip exactly.
+constexpr unsigned kParseFlags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag;
 
 std::string Quote(const char* name) { return std::string("'") + name + "'"; }
 

@@ -14,6 +14,7 @@
 namespace inferd::http {
 
 inline constexpr std::string_view kJsonContentType = "application/json";
+inline constexpr std::string_view kPrometheusContentType = "text/plain; version=0.0.4; charset=utf-8";
 inline constexpr std::string_view kBinaryContentType = "application/octet-stream";
 inline constexpr std::string_view kInferHeaderContentLength = "Inference-Header-Content-Length";
 

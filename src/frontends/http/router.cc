@@ -55,7 +55,9 @@ Status NotFound() { return Status::NotFound("Not Found"); }
 // /v2/models/{m}[/versions/{v}][/action]; `rest` starts after "models".
 Status MatchModel(Method method, Segments rest, Route* route) {
   if (rest.empty() || rest[0].empty()) return NotFound();
-  if (rest.size() == 1 && rest[0] == "stats") return NotSupported("model statistics", route);
+  if (rest.size() == 1 && rest[0] == "stats") {
+    return Found(method, Method::kGet, Endpoint::kModelStats, route);
+  }
   std::optional<std::string> model = UrlDecode(rest[0]);
   if (!model) return Status::InvalidArg("malformed URL escape in model name '" +
                                         std::string(rest[0]) + "'");
@@ -78,7 +80,7 @@ Status MatchModel(Method method, Segments rest, Route* route) {
   if (action == "ready") return Found(method, Method::kGet, Endpoint::kModelReady, route);
   if (action == "config") return Found(method, Method::kGet, Endpoint::kModelConfig, route);
   if (action == "infer") return Found(method, Method::kPost, Endpoint::kModelInfer, route);
-  if (action == "stats") return NotSupported("model statistics", route);
+  if (action == "stats") return Found(method, Method::kGet, Endpoint::kModelStats, route);
   if (action == "trace") return NotSupported("trace settings", route);
   return NotFound();
 }
@@ -108,6 +110,9 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
   const std::string_view path = target.substr(0, target.find('?'));
   std::array<std::string_view, kMaxSegments> segments;
   const size_t n = SplitPath(path, &segments);
+  if (n == 1 && segments[0] == "metrics") {
+    return Found(method, Method::kGet, Endpoint::kMetrics, route);
+  }
   if (n == 0 || segments[0] != "v2") return NotFound();
   if (n == 1) return Found(method, Method::kGet, Endpoint::kServerMetadata, route);
   const std::string_view group = segments[1];
@@ -124,7 +129,14 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
       return Found(method, Method::kPost, Endpoint::kRepositoryIndex, route);
     }
     if (n == 5 && segments[2] == "models" && (segments[4] == "load" || segments[4] == "unload")) {
-      return NotSupported("model control (load/unload)", route);
+      std::optional<std::string> model = UrlDecode(segments[3]);
+      if (!model || model->empty()) {
+        return Status::InvalidArg("malformed model name '" + std::string(segments[3]) + "'");
+      }
+      route->model = std::move(*model);
+      return Found(method, Method::kPost,
+                   segments[4] == "load" ? Endpoint::kRepositoryLoad : Endpoint::kRepositoryUnload,
+                   route);
     }
     return NotFound();
   }

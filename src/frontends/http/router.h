@@ -23,6 +23,10 @@ enum class Endpoint {
   kModelConfig,      // GET  .../config
   kModelInfer,       // POST .../infer
   kRepositoryIndex,  // POST /v2/repository/index
+  kRepositoryLoad,   // POST /v2/repository/models/{m}/load
+  kRepositoryUnload, // POST /v2/repository/models/{m}/unload
+  kModelStats,       // GET  /v2/models[/{m}[/versions/{v}]]/stats
+  kMetrics,          // GET  /metrics (the metrics port only)
   kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
 };
 

@@ -82,11 +82,18 @@ TEST(RouterTest, BadVersionIs400) {
   EXPECT_EQ(MatchStatus(Method::kGet, "/v2/models/m/versions/-1"), 400u);
 }
 
+TEST(RouterTest, StatisticsRepositoryAndMetricsRoutes) {
+  EXPECT_EQ(Match(Method::kGet, "/v2/models/m/stats").endpoint, Endpoint::kModelStats);
+  EXPECT_EQ(Match(Method::kGet, "/v2/models/stats").endpoint, Endpoint::kModelStats);
+  Route load = Match(Method::kPost, "/v2/repository/models/my%20model/load");
+  EXPECT_EQ(load.endpoint, Endpoint::kRepositoryLoad);
+  EXPECT_EQ(load.model, "my model");
+  EXPECT_EQ(Match(Method::kPost, "/v2/repository/models/m/unload").endpoint,
+            Endpoint::kRepositoryUnload);
+  EXPECT_EQ(Match(Method::kGet, "/metrics").endpoint, Endpoint::kMetrics);
+}
+
 TEST(RouterTest, TritonEndpointsNotOfferedYetAreMarked) {
-  EXPECT_EQ(Match(Method::kGet, "/v2/models/m/stats").endpoint, Endpoint::kNotSupported);
-  EXPECT_EQ(Match(Method::kGet, "/v2/models/stats").endpoint, Endpoint::kNotSupported);
-  EXPECT_EQ(Match(Method::kPost, "/v2/repository/models/m/load").endpoint,
-            Endpoint::kNotSupported);
   EXPECT_EQ(Match(Method::kGet, "/v2/systemsharedmemory/status").endpoint,
             Endpoint::kNotSupported);
 }

@@ -17,7 +17,8 @@ def client(inferd):
 def test_every_example_model_is_ready(client):
     index = client.get_model_repository_index()
     assert sorted((e["name"], e["state"]) for e in index) == [
-        ("identity_bytes", "READY"), ("identity_fp32", "READY")]
+        ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
+        ("onnx_mlp", "READY"), ("onnx_strings", "READY")]
 
 
 def test_identity_fp32_example(client):

@@ -16,29 +16,12 @@ import numpy as np
 import pytest
 import tritonclient.http as httpclient
 
-from util import (ALL_DATATYPES, NUMPY_DTYPE, assert_equal_tensors, binary_request,
+from util import (ALL_DATATYPES, EDGE_VALUES, NUMPY_DTYPE, assert_equal_tensors, binary_request,
                   identity_config, json_request, parse_infer_response, single_identity)
 
 ROW = 3  # elements per batch row in the per-datatype models
+VALUES = EDGE_VALUES
 
-# Two batch rows per datatype, chosen at the edges of each type; floats are
-# exactly representable in the type (BF16 values have 8-bit mantissas).
-VALUES = {
-    "BOOL": [[True, False, True], [False, False, True]],
-    "UINT8": [[0, 255, 7], [128, 1, 254]],
-    "UINT16": [[0, 65535, 300], [32768, 1, 65534]],
-    "UINT32": [[0, 2**32 - 1, 70000], [2**31, 1, 123456789]],
-    "UINT64": [[0, 2**64 - 1, 2**53 + 1], [2**63, 1, 9007199254740993]],
-    "INT8": [[-128, 127, 0], [-1, 1, 42]],
-    "INT16": [[-32768, 32767, 0], [-1, 1, 1234]],
-    "INT32": [[-2**31, 2**31 - 1, 0], [-1, 1, 123456789]],
-    "INT64": [[-2**63, 2**63 - 1, 0], [-(2**53) - 1, 2**53 + 1, 42]],
-    "FP16": [[0.5, -2.0, 65504.0], [0.0009765625, -0.0, 1.5]],
-    "BF16": [[1.0, -2.5, 0.15625], [65536.0, -1024.0, 2.0**127]],
-    "FP32": [[1.5, -2.25, 3.4028234663852886e38], [0.1, 1.0e-30, -7.0]],
-    "FP64": [[0.1, 1.0 / 3.0, -1.0e300], [2.5, 2.0**-1000, -0.0]],
-    "BYTES": [[b"hello", b"", b"inferd"], [b"caf\xc3\xa9", b"a b\tc", b"x" * 300]],
-}
 # BYTES that are not UTF-8 can only travel as binary data.
 BINARY_ONLY_BYTES = [[b"\xff\x00\xfe", b"\x00", b""], [b"\x80" * 5, b"ok", b"\xc3"]]
 

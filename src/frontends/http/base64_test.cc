@@ -1,0 +1,23 @@
+#include "frontends/http/base64.h"
+
+#include <gtest/gtest.h>
+
+namespace inferd::http {
+namespace {
+
+TEST(Base64Test, DecodesWithAndWithoutPadding) {
+  EXPECT_EQ(DecodeBase64("aGVsbG8="), "hello");
+  EXPECT_EQ(DecodeBase64("aGk="), "hi");
+  EXPECT_EQ(DecodeBase64("aGV5"), "hey");
+  EXPECT_EQ(DecodeBase64(""), "");
+  EXPECT_EQ(DecodeBase64("AAEC/w=="), std::string("\x00\x01\x02\xff", 4));
+}
+
+TEST(Base64Test, RejectsMalformedText) {
+  EXPECT_FALSE(DecodeBase64("aGVsbG8"));    // length not a multiple of 4
+  EXPECT_FALSE(DecodeBase64("aGV*bG8="));   // bad character
+  EXPECT_FALSE(DecodeBase64("a===aGk="));   // padding in the middle
+}
+
+}  // namespace
+}  // namespace inferd::http
