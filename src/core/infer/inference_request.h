@@ -103,6 +103,10 @@ class InferenceRequest {
   uint64_t queue_start_ns = 0;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
+  // preserve_ordering: the request's place in its model's queue order, and the
+  // client's own route while `route` points at the orderer.
+  uint64_t order_number = 0;
+  ResponseRoute client_route;
 
   // Marks the request cancelled; a request not yet executing is then dropped.
   void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }

@@ -15,7 +15,9 @@ InferenceResponse::InferenceResponse(const InferenceRequest& request)
       id_(request.id),
       model_name_(request.model_name()),
       model_version_(request.model() ? request.model()->version() : -1),
-      wanted_outputs_(request.outputs) {}
+      wanted_outputs_(request.outputs),
+      order_number_(request.order_number),
+      client_route_(request.client_route) {}
 
 InferenceResponse::InferenceResponse(const InferenceRequest& request, Status error)
     : InferenceResponse(request) {

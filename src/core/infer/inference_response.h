@@ -62,6 +62,8 @@ class InferenceResponse {
   const std::string& model_name() const { return model_name_; }
   int64_t model_version() const { return model_version_; }
   const std::vector<std::unique_ptr<OutputTensor>>& outputs() const { return outputs_; }
+  uint64_t order_number() const { return order_number_; }
+  const ResponseRoute& client_route() const { return client_route_; }
   // The C error handed out by INFERD_InferenceResponseError; owned here.
   INFERD_Error* c_error();
 
@@ -75,6 +77,8 @@ class InferenceResponse {
   const std::string model_name_;
   const int64_t model_version_;
   const std::shared_ptr<const std::vector<std::string>> wanted_outputs_;
+  const uint64_t order_number_;
+  const ResponseRoute client_route_;
   Status error_;
   INFERD_Error* c_error_ = nullptr;
   std::vector<std::unique_ptr<OutputTensor>> outputs_;

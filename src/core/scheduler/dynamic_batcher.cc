@@ -39,6 +39,7 @@ DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config,
   for (const auto& input : config.input()) {
     if (input.allow_ragged_batch()) ragged_inputs_.push_back(input.name());
   }
+  if (batching.preserve_ordering()) orderer_ = std::make_unique<ResponseOrderer>();
   for (ModelInstance* instance : instances_) instance->Start(this);
 }
 
@@ -51,6 +52,8 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
       return Status::Unavailable("model '" + request->model_name() + "' is shutting down");
     }
     RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns));
+    // Numbered under mu_, before any instance can take it: numbers follow queue order.
+    if (orderer_) orderer_->Adopt(request);
   }
   changed_.notify_one();
   return Status::Ok();

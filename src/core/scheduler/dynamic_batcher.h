@@ -14,6 +14,7 @@
 #include "core/common/thread_annotations.h"
 #include "core/scheduler/batch_rules.h"
 #include "core/scheduler/request_queues.h"
+#include "core/scheduler/response_orderer.h"
 #include "core/scheduler/scheduler.h"
 #include "model_config.pb.h"
 
@@ -41,6 +42,7 @@ class DynamicBatcher : public Scheduler, public BatchSource {
   BatchRules rules_;
   uint64_t max_queue_delay_ns_ = 0;
   std::vector<std::string> ragged_inputs_;  // inputs that allow ragged batching
+  std::unique_ptr<ResponseOrderer> orderer_;  // set when preserve_ordering
 
   std::atomic<size_t> executing_{0};
   mutable std::mutex mu_;

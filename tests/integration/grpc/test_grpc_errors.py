@@ -30,6 +30,7 @@ GOOD = np.arange(16, dtype=np.float32).reshape(1, 16) / 4
 def server(inferd):
     return inferd({
         MODEL: single_identity(MODEL, "FP32", [16], max_batch_size=8),
+        "identity_bytes": single_identity("identity_bytes", "BYTES", [1]),
         "two_inputs": identity_config(
             "two_inputs", [("INPUT0", "OUTPUT0", "INT32", [2]), ("INPUT1", "OUTPUT1", "INT32", [2])]),
         "broken_config": Model("this is not a model config {"),

@@ -44,7 +44,7 @@ dynamic_batching {{ max_queue_delay_microseconds: 20000 }}
 parameters {{ key: "execute_delay_ms" value: {{ string_value: "5" }} }}
 parameters {{ key: "record_file" value: {{ string_value: "{records / 'batched.txt'}" }} }}
 """)
-    slow = single_identity("slow", "INT32", [4], extra=f"""
+    slow = single_identity("slow", "INT32", [4], max_batch_size=4, extra=f"""
 parameters {{ key: "execute_delay_ms" value: {{ string_value: "300" }} }}
 parameters {{ key: "record_file" value: {{ string_value: "{records / 'slow.txt'}" }} }}
 """)
