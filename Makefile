@@ -1,7 +1,10 @@
 # inferd: `make run` installs, builds and serves examples/models;
 # `make test` installs, builds and runs every test.
 BUILD_DIR ?= build
-BUILD_TYPE ?= RelWithDebInfo
+BUILD_TYPE ?= Release
+# ccache hits across checkouts (CI clones into a fresh folder each time).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 HTTP_PORT ?= 8000
 PYTEST_ARGS ?=
 
@@ -34,6 +37,12 @@ integration-test: build models
 	.venv/bin/python -m pytest tests/integration -q $(PYTEST_ARGS)
 
 test: unit-test integration-test
+
+# Prints throughput, latency, start-up and memory figures (bench/bench.py); asserts nothing.
+BENCH_ARGS ?=
+bench: build
+	@bash scripts/install-bench-deps.sh
+	.venv/bin/python bench/bench.py --build-dir $(BUILD_DIR) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR)

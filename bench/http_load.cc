@@ -157,8 +157,8 @@ int main(int argc, char** argv) {
   std::sort(latencies_ms.begin(), latencies_ms.end());
   auto percentile = [&](double p) {
     if (latencies_ms.empty()) return 0.0;
-    return latencies_ms[std::min(latencies_ms.size() - 1,
-                                 static_cast<size_t>(p * static_cast<double>(latencies_ms.size())))];
+    const auto index = static_cast<size_t>(p * static_cast<double>(latencies_ms.size()));
+    return latencies_ms[std::min(latencies_ms.size() - 1, index)];
   };
   std::printf(
       "{\"requests\": %zu, \"errors\": %lld, \"seconds\": %.3f, \"requests_per_s\": %.1f, "

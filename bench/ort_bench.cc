@@ -3,7 +3,10 @@
 // ceiling a server can approach. Every input must be FP32 with a variable
 // first dimension and fixed others; they are filled with a constant.
 //
-//   inferd_ort_bench MODEL.onnx [--batch 64] [--threads N] [--seconds 5]
+//   inferd_ort_bench MODEL.onnx [--batch 64] [--threads N] [--seconds 5] [--spin 0|1]
+//
+// --spin sets ORT's session.intra_op.allow_spinning (ORT's default is 1; the
+// onnxruntime backend uses 0).
 //
 // Prints one JSON line: {"batch", "threads", "runs", "seconds", "rows_per_s",
 // "ms_per_batch"}. Exit status 1 with a message on stderr on any error.
@@ -38,17 +41,21 @@ struct Input {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MODEL.onnx [--batch N] [--threads N] [--seconds S]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s MODEL.onnx [--batch N] [--threads N] [--seconds S] [--spin B]\n",
+                 argv[0]);
     return 1;
   }
   const char* model = argv[1];
   int64_t batch = 64;
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   double seconds = 5.0;
+  const char* spin = "1";
   for (int i = 2; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--batch") == 0) batch = std::atoll(argv[i + 1]);
     else if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
     else if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--spin") == 0) spin = argv[i + 1];
   }
   g_ort = OrtGetApiBase()->GetApi(ORT_API_VERSION);
   OrtEnv* env = nullptr;
@@ -57,6 +64,7 @@ int main(int argc, char** argv) {
   Check(g_ort->CreateSessionOptions(&options), "CreateSessionOptions");
   Check(g_ort->SetIntraOpNumThreads(options, threads), "SetIntraOpNumThreads");
   Check(g_ort->SetInterOpNumThreads(options, 1), "SetInterOpNumThreads");
+  Check(g_ort->AddSessionConfigEntry(options, "session.intra_op.allow_spinning", spin), "--spin");
   OrtSession* session = nullptr;
   Check(g_ort->CreateSession(env, model, options, &session), "CreateSession");
 

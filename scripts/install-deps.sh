@@ -10,7 +10,7 @@ APT_PACKAGES=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   rapidjson-dev libcli11-dev libspdlog-dev libgtest-dev libgmock-dev
   python3 python3-venv python3-dev python3-pip
-  curl prometheus
+  curl openssl prometheus
   python3-onnx
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's

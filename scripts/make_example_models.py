@@ -39,7 +39,8 @@ def finish(graph: onnx.GraphProto) -> bytes:
 
 
 def add_sub() -> bytes:
-    tensor = lambda name: helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", 16])  # noqa: E731
+    def tensor(name):
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", 16])
     graph = helper.make_graph(
         [helper.make_node("Add", ["INPUT0", "INPUT1"], ["OUTPUT0"]),
          helper.make_node("Sub", ["INPUT0", "INPUT1"], ["OUTPUT1"])],

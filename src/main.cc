@@ -113,7 +113,8 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
                  "Serve gRPC over mutual TLS: clients need a certificate (default false)");
   app.add_option("--grpc-server-cert", g.server_cert, "PEM file: the server certificate chain");
   app.add_option("--grpc-server-key", g.server_key, "PEM file: the server private key");
-  app.add_option("--grpc-root-cert", g.root_cert, "PEM file: the CA that signs client certificates");
+  app.add_option("--grpc-root-cert", g.root_cert,
+                 "PEM file: the CA that signs client certificates");
   app.add_option("--grpc-infer-response-compression-level", g.infer_response_compression,
                  "Compression of infer responses: none, low, medium or high (default none)")
       ->transform(CLI::CheckedTransformer(

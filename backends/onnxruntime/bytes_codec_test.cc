@@ -7,7 +7,8 @@ namespace inferd::onnxruntime {
 namespace {
 
 TEST(BytesCodecTest, RoundTripsElementsIncludingEmptyAndNul) {
-  const std::vector<std::string> elements = {"hello", "", std::string("a\0b", 3), "\xc3\xa9t\xc3\xa9"};
+  const std::vector<std::string> elements = {"hello", "", std::string("a\0b", 3),
+                                             "\xc3\xa9t\xc3\xa9"};
   size_t payload = 0;
   for (const auto& e : elements) payload += e.size();
   std::string wire(SerializedBytesSize(elements.size(), payload), '?');

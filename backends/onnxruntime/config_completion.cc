@@ -87,10 +87,8 @@ std::string CompleteTensors(const std::vector<OnnxTensor>& tensors, const char* 
     auto type_it = entry->FindMember("data_type");
     if (type_it == entry->MemberEnd() || !type_it->value.IsString() ||
         std::string_view(type_it->value.GetString()) == "TYPE_INVALID") {
-      SetMember(*entry, "data_type", Value(type->config_name.data(),
-                                           static_cast<rapidjson::SizeType>(type->config_name.size()),
-                                           alloc),
-                config);
+      const auto length = static_cast<rapidjson::SizeType>(type->config_name.size());
+      SetMember(*entry, "data_type", Value(type->config_name.data(), length, alloc), config);
     }
     if (HasNonEmptyArray(*entry, "dims")) continue;
     std::vector<int64_t> dims = tensor.dims;
@@ -132,7 +130,9 @@ std::string CheckShape(const char* kind, const TensorSpec& spec, const OnnxTenso
 
 std::string NameList(const std::vector<OnnxTensor>& tensors) {
   std::string names;
-  for (const OnnxTensor& tensor : tensors) names += (names.empty() ? "'" : ", '") + tensor.name + "'";
+  for (const OnnxTensor& tensor : tensors) {
+    names += (names.empty() ? "'" : ", '") + tensor.name + "'";
+  }
   return names.empty() ? "none" : names;
 }
 
@@ -199,15 +199,6 @@ std::string CheckConfigMatchesModel(const ModelSettings& settings, const ModelIo
     }
   }
   return CheckTensors("output", settings.outputs, io.outputs, settings.max_batch_size);
-}
-
-std::string ShapeString(const std::vector<int64_t>& dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i > 0) out += ",";
-    out += std::to_string(dims[i]);
-  }
-  return out + "]";
 }
 
 }  // namespace inferd::onnxruntime

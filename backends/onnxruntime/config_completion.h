@@ -11,6 +11,7 @@
 #include "model_io.h"
 #include "model_settings.h"
 #include "rapidjson/document.h"
+#include "shapes.h"
 
 namespace inferd::onnxruntime {
 
@@ -39,9 +40,6 @@ std::string CompleteConfig(const ModelIo& io, int64_t default_max_batch_size,
 // and every model input is configured. Returns "" or the first mismatch,
 // naming the tensor and both shapes or types.
 std::string CheckConfigMatchesModel(const ModelSettings& settings, const ModelIo& io);
-
-// "[2,-1,3]".
-std::string ShapeString(const std::vector<int64_t>& dims);
 
 }  // namespace inferd::onnxruntime
 

@@ -138,7 +138,8 @@ TEST(ConfigCheckTest, NamesAShapeMismatchAndAMissingInput) {
             "input 'INPUT0' has dims [8] in the configuration but the model's shape is [16] "
             "(without the batch dimension)");
   s.inputs[0].dims = {16};
-  EXPECT_NE(CheckConfigMatchesModel(s, AddSubIo()).find("input 'INPUT1' (FLOAT [-1,16]) is missing"),
+  EXPECT_NE(CheckConfigMatchesModel(s, AddSubIo())
+                .find("input 'INPUT1' (FLOAT [-1,16]) is missing"),
             std::string::npos);
 }
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "bytes_codec.h"
-#include "config_completion.h"
+#include "shapes.h"
 
 namespace inferd::onnxruntime {
 namespace {
@@ -27,7 +27,7 @@ std::vector<int64_t> RunShape(const ModelSettings& settings, const TensorSpec& s
                               const RequestInput& first, int64_t rows) {
   const size_t skip = settings.batching() ? 1 : 0;
   std::vector<int64_t> shape(first.shape + skip, first.shape + first.rank);
-  if (spec.reshape) shape = ResolveReshape(*spec.reshape, ElementCount(shape.data(), shape.size()));
+  if (spec.reshape) shape = ResolveReshape(*spec.reshape, ElementCount(shape));
   if (settings.batching()) shape.insert(shape.begin(), rows);
   return shape;
 }
@@ -35,12 +35,6 @@ std::vector<int64_t> RunShape(const ModelSettings& settings, const TensorSpec& s
 std::string Where(const TensorSpec& spec) { return "input '" + spec.name + "'"; }
 
 }  // namespace
-
-int64_t ElementCount(const int64_t* dims, size_t rank) {
-  int64_t count = 1;
-  for (size_t i = 0; i < rank; ++i) count *= dims[i];
-  return count;
-}
 
 INFERD_Error* InputGather::Gather(const ModelSettings& settings,
                                   std::span<const BatchedRequest> requests,
@@ -74,7 +68,7 @@ INFERD_Error* InputGather::GatherNumeric(const TensorSpec& spec, size_t index,
                                          const std::vector<int64_t>& shape,
                                          OrtPtr<OrtValue>* value) {
   const uint64_t element_size = spec.type->byte_size;
-  const uint64_t total = static_cast<uint64_t>(ElementCount(shape.data(), shape.size())) * element_size;
+  const uint64_t total = static_cast<uint64_t>(ElementCount(shape)) * element_size;
   for (const BatchedRequest& request : requests) {
     const RequestInput& in = request.inputs[index];
     const uint64_t want = static_cast<uint64_t>(ElementCount(in.shape, in.rank)) * element_size;
@@ -91,7 +85,9 @@ INFERD_Error* InputGather::GatherNumeric(const TensorSpec& spec, size_t index,
   if (requests.size() == 1 && first.buffer_count == 1) {
     const void* buffer = nullptr;
     uint64_t size = 0;
-    if (auto* err = INFERD_InputBuffer(first.input, 0, &buffer, &size, nullptr, nullptr)) return err;
+    if (auto* err = INFERD_InputBuffer(first.input, 0, &buffer, &size, nullptr, nullptr)) {
+      return err;
+    }
     // ORT kernels read elements through typed pointers: borrow only aligned memory.
     if (buffer != nullptr && reinterpret_cast<uintptr_t>(buffer) % element_size == 0) {
       data = const_cast<void*>(buffer);

@@ -48,9 +48,6 @@ class InputGather {
   std::vector<std::string_view> elements_;  //!< BYTES elements of one request
 };
 
-// Elements in a shape (1 for a scalar).
-int64_t ElementCount(const int64_t* dims, size_t rank);
-
 }  // namespace inferd::onnxruntime
 
 #endif  // INFERD_BACKENDS_ONNXRUNTIME_INPUT_GATHER_H_

@@ -1,8 +1,6 @@
 // Executing requests on one instance's session (see instance_runner.h).
 #include "instance_runner.h"
 
-#include <cstring>
-
 namespace inferd::onnxruntime {
 namespace {
 

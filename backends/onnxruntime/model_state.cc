@@ -1,6 +1,7 @@
 // Loading one model version for the ONNX Runtime backend (see model_state.h).
 #include "model_state.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -80,7 +81,8 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
   uint64_t version = 0;
   if (auto* err = INFERD_ModelName(model, &name)) return err;
   if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  self->error_prefix_ = "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+  self->error_prefix_ =
+      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
 
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;

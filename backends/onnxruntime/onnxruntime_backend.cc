@@ -164,6 +164,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* i
   });
 }
 
+// Execute answers and releases every request itself (InstanceRunner), so it
+// returns an error only when it could touch none of them.
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* instance,
                                                         INFERD_Request** requests,
                                                         uint32_t request_count) {

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "bytes_codec.h"
-#include "config_completion.h"
-#include "input_gather.h"
+#include "ort_types.h"
+#include "shapes.h"
 
 namespace inferd::onnxruntime {
 namespace {
@@ -39,8 +39,7 @@ std::vector<int64_t> ClientShape(const RunOutput& output, bool batching, int64_t
   if (spec.reshape) {
     bool fixed = true;
     for (int64_t dim : spec.dims) fixed = fixed && dim >= 0;
-    if (fixed && ElementCount(spec.dims.data(), spec.dims.size()) ==
-                     ElementCount(shape.data(), shape.size())) {
+    if (fixed && ElementCount(spec.dims) == ElementCount(shape)) {
       shape = spec.dims;
     }
   }
@@ -99,7 +98,7 @@ INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& 
                        "the request asks for output '" + std::string(name) +
                            "', which the model's configuration does not list");
     }
-    const int64_t all = ElementCount(output->shape.data(), output->shape.size());
+    const int64_t all = ElementCount(output->shape);
     const int64_t total_rows = settings.batching() ? output->shape[0] : 1;
     const int64_t per_row = total_rows > 0 ? all / total_rows : 0;
     const int64_t rows = settings.batching() ? request.rows : 1;

@@ -9,6 +9,8 @@
 //   parameters { key: "enable_mem_arena" value: { string_value: "1" } }
 //   parameters { key: "enable_mem_pattern" value: { string_value: "1" } }
 //   parameters { key: "session.<ORT key>" value: { string_value: "..." } }
+//     (session.intra_op.allow_spinning and session.inter_op.allow_spinning
+//      default to "0" here, unlike ORT)
 //   optimization { graph { level: 1 } }  # -1 basic, 1 extended, 2 none, else all
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_SESSION_SETTINGS_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_SESSION_SETTINGS_H_
@@ -22,6 +24,10 @@
 #include "onnxruntime_c_api.h"
 
 namespace inferd::onnxruntime {
+
+// ORT session config keys for thread spinning, which inferd turns off by default.
+inline constexpr const char* kIntraOpSpinning = "session.intra_op.allow_spinning";
+inline constexpr const char* kInterOpSpinning = "session.inter_op.allow_spinning";
 
 struct SessionSettings {
   int intra_op_threads = 1;  //!< threads inside one operator

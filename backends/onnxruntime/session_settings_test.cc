@@ -39,8 +39,26 @@ TEST(SessionSettingsTest, ReadsTritonParameters) {
   EXPECT_EQ(settings.optimization_level, ORT_ENABLE_EXTENDED);
   EXPECT_EQ(settings.mem_arena, false);
   EXPECT_EQ(settings.mem_pattern, true);
-  ASSERT_EQ(settings.config_entries.size(), 1u);
-  EXPECT_EQ(settings.config_entries[0].first, "session.intra_op.allow_spinning");
+  // The model's own spinning entry, then inferd's default for the other one.
+  ASSERT_EQ(settings.config_entries.size(), 2u);
+  EXPECT_EQ(settings.config_entries[0],
+            (std::pair<std::string, std::string>{"session.intra_op.allow_spinning", "0"}));
+  EXPECT_EQ(settings.config_entries[1],
+            (std::pair<std::string, std::string>{"session.inter_op.allow_spinning", "0"}));
+}
+
+TEST(SessionSettingsTest, ThreadSpinningIsOffUnlessTheModelTurnsItOn) {
+  ModelSettings model;
+  SessionSettings settings;
+  ASSERT_EQ(ResolveSessionSettings(model, 8, &settings), "");
+  EXPECT_EQ(settings.config_entries,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"session.intra_op.allow_spinning", "0"},
+                {"session.inter_op.allow_spinning", "0"}}));
+  model.parameters = {{"session.intra_op.allow_spinning", "1"}};
+  ASSERT_EQ(ResolveSessionSettings(model, 8, &settings), "");
+  EXPECT_EQ(settings.config_entries[0].second, "1");
+  EXPECT_EQ(settings.config_entries.size(), 2u);
 }
 
 TEST(SessionSettingsTest, MapsGraphLevelsAsTriton) {

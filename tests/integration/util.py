@@ -278,7 +278,8 @@ class InferdServer:
     # -- log ------------------------------------------------------------------
 
     def log(self) -> str:
-        self._log_file.flush()
+        if not self._log_file.closed:
+            self._log_file.flush()
         return self.log_path.read_text(errors="replace")
 
     def log_tail(self, chars: int = 4000) -> str:

@@ -73,7 +73,9 @@ class ServerApiTest : public ::testing::Test {
   }
   void TearDown() override {
     INFERD_ResponseAllocatorDelete(allocator_);
-    if (server_) EXPECT_EQ(INFERD_ServerDelete(server_), nullptr);
+    if (server_) {
+      EXPECT_EQ(INFERD_ServerDelete(server_), nullptr);
+    }
   }
 
   // Sends `values` as INPUT0 of shape [1,3] and waits for the response.

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/thread_annotations.h"
+
 namespace inferd::loadgen {
 
 // What one step measured. Latencies are in nanoseconds.
@@ -65,10 +67,10 @@ class LatencyRecorder {
   std::atomic<uint64_t> total_errors_{0};
 
   std::mutex mu_;
-  bool recording_ = false;           // guarded by mu_
-  std::vector<int64_t> latencies_;   // guarded by mu_
-  uint64_t errors_ = 0;              // guarded by mu_
-  std::string first_error_;          // guarded by mu_
+  bool recording_ GUARDED_BY(mu_) = false;  // inside the window
+  std::vector<int64_t> latencies_ GUARDED_BY(mu_);
+  uint64_t errors_ GUARDED_BY(mu_) = 0;
+  std::string first_error_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd::loadgen

@@ -223,10 +223,14 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto record = records_.find(name);
-    if (record == records_.end()) {
-      return Status::NotFound("model '" + name + "' is not in any model repository");
-    }
-    op_mu = record->second.op_mu;
+    if (record != records_.end()) op_mu = record->second.op_mu;
+  }
+  if (op_mu == nullptr) {
+    // Never seen: fine if it is in a repository (nothing to unload), else unknown.
+    RETURN_IF_ERROR(Locate(name).status());
+    return Status::Ok();
+  }
+  {
   }
   std::lock_guard<std::mutex> op_lock(*op_mu);
   std::vector<std::shared_ptr<ModelVersion>> retire;
@@ -270,7 +274,8 @@ void ModelLifecycle::Poll() {
   std::map<std::string, std::pair<ModelLocation, ModelFingerprint>> present;
   for (ModelLocation& location : *scanned) {
     ModelFingerprint fingerprint = FingerprintModel(location.dir);
-    present.emplace(location.name, std::make_pair(std::move(location), std::move(fingerprint)));
+    std::string name = location.name;
+    present.emplace(std::move(name), std::make_pair(std::move(location), std::move(fingerprint)));
   }
   std::vector<std::string> to_load, removed;
   {

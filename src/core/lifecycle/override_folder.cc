@@ -12,6 +12,9 @@ Status CheckRelativePath(const std::string& relative) {
     return Status::InvalidArg("file override '" + relative +
                               "' must be a relative path inside the model folder");
   }
+  if (path.filename().empty() || path.filename() == ".") {
+    return Status::InvalidArg("file override '" + relative + "' must name a file, not a folder");
+  }
   for (const auto& part : path) {
     if (part == ".." ) {
       return Status::InvalidArg("file override '" + relative +

@@ -25,20 +25,14 @@ BatchChoice ChooseBatch(const std::vector<int64_t>& rows, size_t compatible,
   }
   if (count < rows.size()) full = true;
   if (count == 0) return choice;
-  const int64_t largest_preferred =
-      rules.preferred_sizes.empty() ? rules.max_batch_size : rules.preferred_sizes.back();
-  if (total >= rules.max_batch_size || total >= largest_preferred) {
-    choice.request_count = best_preferred_count > 0 ? best_preferred_count : count;
+  choice.request_count = count;
+  if (best_preferred_count > 0) {
+    // A preferred size can be formed: the largest one goes now, delay or not.
+    choice.request_count = best_preferred_count;
     choice.send_now = true;
-  } else if (full) {
-    // Nothing more can join: the largest preferred batch, else all we have.
-    choice.request_count = best_preferred_count > 0 ? best_preferred_count : count;
+  } else if (full || total >= rules.max_batch_size || delay_expired) {
+    // Nothing more can join, or waiting is over: send what there is.
     choice.send_now = true;
-  } else if (delay_expired) {
-    choice.request_count = count;
-    choice.send_now = true;
-  } else {
-    choice.request_count = count;
   }
   return choice;
 }

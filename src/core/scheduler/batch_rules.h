@@ -1,8 +1,9 @@
 // How the dynamic batcher decides the size of the next batch, as a pure
-// function over the batch sizes of the queued requests (001's rules):
-// requests join in arrival order up to max_batch_size; the largest preferred
-// size that can be formed goes at once; otherwise the batch waits until the
-// oldest request has been queued max_queue_delay, then goes as it is.
+// function over the batch sizes of the queued requests (001's rules, as
+// Triton applies them): requests join in arrival order up to max_batch_size;
+// the largest preferred size that can be formed goes at once; otherwise a full
+// batch goes at once, and a partial one waits until the oldest request has been
+// queued max_queue_delay (no delay configured: it goes at once).
 #ifndef INFERD_CORE_SCHEDULER_BATCH_RULES_H_
 #define INFERD_CORE_SCHEDULER_BATCH_RULES_H_
 

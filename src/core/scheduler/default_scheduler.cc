@@ -24,6 +24,11 @@ Status DefaultScheduler::Enqueue(InferenceRequest* request) {
   return Status::Ok();
 }
 
+size_t DefaultScheduler::QueuedCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
 size_t DefaultScheduler::InflightCount() const {
   std::lock_guard<std::mutex> lock(mu_);
   return queue_.size() + executing_.load(std::memory_order_relaxed);

@@ -23,6 +23,7 @@ class DefaultScheduler : public Scheduler, public BatchSource {
 
   Status Enqueue(InferenceRequest* request) override;
   size_t InflightCount() const override;
+  size_t QueuedCount() const override;
   void Stop() override;
 
   bool NextBatch(ModelInstance& instance, std::vector<InferenceRequest*>* batch) override;

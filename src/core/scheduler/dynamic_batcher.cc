@@ -59,6 +59,11 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
   return Status::Ok();
 }
 
+size_t DynamicBatcher::QueuedCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queues_.size();
+}
+
 size_t DynamicBatcher::InflightCount() const {
   std::lock_guard<std::mutex> lock(mu_);
   return queues_.size() + executing_.load(std::memory_order_relaxed);
@@ -115,9 +120,12 @@ bool DynamicBatcher::NextBatch(ModelInstance& instance, std::vector<InferenceReq
     std::vector<int64_t> rows;
     rows.reserve(order.size());
     for (const QueuedRequest* queued : order) rows.push_back(Rows(*queued->request));
-    const uint64_t oldest = order.front()->enqueue_ns;
+    // The delay counts from the oldest request that could join, whatever its level.
+    const size_t compatible = CompatiblePrefix(order);
+    uint64_t oldest = order.front()->enqueue_ns;
+    for (size_t i = 0; i < compatible; ++i) oldest = std::min(oldest, order[i]->enqueue_ns);
     const bool delay_expired = stopping_ || now >= oldest + max_queue_delay_ns_;
-    BatchChoice choice = ChooseBatch(rows, CompatiblePrefix(order), rules_, delay_expired);
+    BatchChoice choice = ChooseBatch(rows, compatible, rules_, delay_expired);
     if (choice.send_now) {
       *batch = queues_.PopFront(choice.request_count);
       executing_.fetch_add(batch->size(), std::memory_order_relaxed);

@@ -24,12 +24,10 @@ RequestQueues::RequestQueues(const inference::ModelDynamicBatching& batching) {
 }
 
 Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns) {
-  const uint32_t priority = request->priority == 0 ? default_level_ : request->priority;
-  if (priority > levels_.size()) {
-    return Status::InvalidArg("model '" + request->model_name() + "': priority " +
-                              std::to_string(priority) + " is outside 1.." +
-                              std::to_string(levels_.size()) + " (priority_levels)");
-  }
+  // As Triton: 0 or a level the model does not have means the default level.
+  const uint32_t priority = request->priority == 0 || request->priority > levels_.size()
+                                ? default_level_
+                                : request->priority;
   Level& level = levels_[priority - 1];
   if (level.max_size > 0 && level.queue.size() >= level.max_size) {
     return Status::Unavailable("model '" + request->model_name() +

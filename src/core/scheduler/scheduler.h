@@ -23,6 +23,8 @@ class Scheduler {
   virtual Status Enqueue(InferenceRequest* request) = 0;
   // Requests queued or executing.
   virtual size_t InflightCount() const = 0;
+  // Requests queued, not yet handed to an instance (the pending-requests gauge).
+  virtual size_t QueuedCount() const = 0;
   // Refuses new requests, fails the queued ones with UNAVAILABLE, and returns
   // once no instance thread runs any more. Idempotent.
   virtual void Stop() = 0;

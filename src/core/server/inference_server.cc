@@ -88,7 +88,7 @@ std::vector<NamedStatistics> Named(const std::vector<std::shared_ptr<ModelVersio
   std::vector<NamedStatistics> named;
   for (const auto& model : models) {
     named.push_back(
-        {model->name(), model->version(), &model->stats(), model->scheduler().InflightCount()});
+        {model->name(), model->version(), &model->stats(), model->scheduler().QueuedCount()});
   }
   return named;
 }

@@ -162,7 +162,7 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models) {
          "Cumulative compute output duration in microseconds.",
          [&](const NamedStatistics& m) { return us(m.stats->compute_output); });
   Family(out, models, "nv_inference_pending_request_count", "gauge",
-         "Instantaneous number of requests queued or executing.",
+         "Instantaneous number of requests awaiting execution.",
          [](const NamedStatistics& m) { return m.pending; });
   LatencyHistogram(out, models);
   return out;

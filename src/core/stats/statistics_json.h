@@ -17,7 +17,7 @@ struct NamedStatistics {
   std::string name;
   int64_t version;
   const ModelStatistics* stats;
-  uint64_t pending;  // requests queued or executing
+  uint64_t pending;  // requests queued, awaiting execution
 };
 
 std::string StatisticsJson(const std::vector<NamedStatistics>& models);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <climits>
 
+#include "frontends/grpc/blocking_worker.h"
 #include "frontends/grpc/grpc_status.h"
 #include "frontends/grpc/inference_service.h"
 #include "frontends/grpc/output_allocator.h"
@@ -53,6 +54,7 @@ class GrpcServer::Impl {
   Impl(INFERD_Server* server, GrpcOptions options)
       : options_(std::move(options)), service_(context_) {
     context_.server = server;
+    context_.worker = &worker_;
     context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
   }
 
@@ -93,12 +95,14 @@ class GrpcServer::Impl {
     server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
     server_->Wait();
     server_.reset();
+    worker_.Stop();
   }
 
  private:
   // Constant after Start.
   GrpcOptions options_;
   OutputAllocator allocator_;  // outlives server_: declared before it
+  BlockingWorker worker_;      // likewise
   ServiceContext context_;
   InferenceService service_;
   // Controlling thread only.

@@ -6,6 +6,7 @@
 #include "frontends/grpc/grpc_status.h"
 #include "frontends/grpc/infer_reactor.h"
 #include "frontends/grpc/metadata_handlers.h"
+#include "frontends/grpc/repository_handlers.h"
 #include "frontends/grpc/stream_reactor.h"
 
 namespace inferd::grpc_frontend {
@@ -85,15 +86,26 @@ Unary* InferenceService::RepositoryIndex(Context* context,
 }
 
 Unary* InferenceService::RepositoryModelLoad(Context* context,
-                                             const inference::RepositoryModelLoadRequest*,
+                                             const inference::RepositoryModelLoadRequest* request,
                                              inference::RepositoryModelLoadResponse*) {
-  return NotYet(context, "loading models through the repository API (RepositoryModelLoad)");
+  Unary* reactor = context->DefaultReactor();
+  INFERD_Server* server = context_.server;
+  // The request lives until Finish; the load blocks, so it runs on the worker.
+  context_.worker->Post([server, request, reactor] {
+    reactor->Finish(LoadModel(server, *request));
+  });
+  return reactor;
 }
 
-Unary* InferenceService::RepositoryModelUnload(Context* context,
-                                               const inference::RepositoryModelUnloadRequest*,
-                                               inference::RepositoryModelUnloadResponse*) {
-  return NotYet(context, "unloading models through the repository API (RepositoryModelUnload)");
+Unary* InferenceService::RepositoryModelUnload(
+    Context* context, const inference::RepositoryModelUnloadRequest* request,
+    inference::RepositoryModelUnloadResponse*) {
+  Unary* reactor = context->DefaultReactor();
+  INFERD_Server* server = context_.server;
+  context_.worker->Post([server, request, reactor] {
+    reactor->Finish(UnloadModel(server, *request));
+  });
+  return reactor;
 }
 
 Unary* InferenceService::SystemSharedMemoryStatus(

@@ -1,8 +1,9 @@
 // inference.GRPCInferenceService on gRPC's callback API: one method per RPC,
-// each handing the call to its handler (metadata_handlers.h, InferReactor,
-// StreamReactor) or answering UNIMPLEMENTED for a feature inferd does not
-// have yet. No thread per call: unary calls return a reactor, streams run as
-// StreamReactor. Thread-safe (its state is a constant ServiceContext).
+// each handing the call to its handler (metadata_handlers.h,
+// repository_handlers.h on the BlockingWorker, InferReactor, StreamReactor) or
+// answering UNIMPLEMENTED for a feature inferd does not have yet. No thread
+// per call: unary calls return a reactor, streams run as StreamReactor.
+// Thread-safe (its state is a constant ServiceContext).
 #ifndef INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 #define INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 

@@ -123,7 +123,8 @@ grpc::Status ModelStatistics(INFERD_Server* server,
   return FromMessage(error, message, response, "model statistics", Fields::kIgnoreUnknown);
 }
 
-grpc::Status RepositoryIndex(INFERD_Server* server, const inference::RepositoryIndexRequest& request,
+grpc::Status RepositoryIndex(INFERD_Server* server,
+                             const inference::RepositoryIndexRequest& request,
                              inference::RepositoryIndexResponse* response) {
   INFERD_Message* message = nullptr;
   INFERD_Error* error =

@@ -38,7 +38,8 @@ grpc::Status ModelStatistics(INFERD_Server* server,
 
 // Every model and version with its state and reason; `ready` lists only
 // ready ones. Repositories are not told apart: repository_name is ignored.
-grpc::Status RepositoryIndex(INFERD_Server* server, const inference::RepositoryIndexRequest& request,
+grpc::Status RepositoryIndex(INFERD_Server* server,
+                             const inference::RepositoryIndexRequest& request,
                              inference::RepositoryIndexResponse* response);
 
 }  // namespace inferd::grpc_frontend

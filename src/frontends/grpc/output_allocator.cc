@@ -1,6 +1,7 @@
 // Output tensors allocated inside ModelInferResponse.raw_output_contents.
 #include "frontends/grpc/output_allocator.h"
 
+#include <exception>
 #include <string>
 
 #include "frontends/grpc/grpc_status.h"
@@ -15,14 +16,21 @@ grpc::Status OutputAllocator::Init() {
   return StatusFromServerError(INFERD_ResponseAllocatorNew(&allocator_, Allocate, Release));
 }
 
-INFERD_Error* OutputAllocator::Allocate(INFERD_ResponseAllocator*, const char*, size_t byte_size,
-                                        INFERD_MemoryType, int64_t, void* userp, void** buffer,
-                                        void** buffer_userp,
+INFERD_Error* OutputAllocator::Allocate(INFERD_ResponseAllocator*, const char* tensor_name,
+                                        size_t byte_size, INFERD_MemoryType, int64_t, void* userp,
+                                        void** buffer, void** buffer_userp,
                                         INFERD_MemoryType* actual_memory_type,
                                         int64_t* actual_memory_type_id) {
   auto* message = static_cast<inference::ModelInferResponse*>(userp);
   std::string* raw = message->add_raw_output_contents();
-  raw->resize(byte_size);
+  try {
+    raw->resize(byte_size);
+  } catch (const std::exception&) {  // nothing may be thrown across the server API
+    message->mutable_raw_output_contents()->RemoveLast();
+    const std::string error = "no memory for the " + std::to_string(byte_size) +
+                              " bytes of output '" + tensor_name + "'";
+    return INFERD_ErrorNew(INFERD_ERROR_INTERNAL, error.c_str());
+  }
   *buffer = raw->data();
   *buffer_userp = raw;  // lets the response builder find the entry again
   *actual_memory_type = INFERD_MEMORY_CPU;

@@ -1,11 +1,12 @@
 // What every RPC handler of the gRPC frontend shares: the server, the output
-// allocator and how infer responses are compressed. Constant while the
-// service runs; thread-safe to read.
+// allocator, the worker for blocking calls and how infer responses are
+// compressed. Constant while the service runs; thread-safe to read.
 #ifndef INFERD_FRONTENDS_GRPC_SERVICE_CONTEXT_H_
 #define INFERD_FRONTENDS_GRPC_SERVICE_CONTEXT_H_
 
 #include <grpc/compression.h>
 
+#include "frontends/grpc/blocking_worker.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -13,6 +14,7 @@ namespace inferd::grpc_frontend {
 struct ServiceContext {
   INFERD_Server* server = nullptr;                  // not owned
   INFERD_ResponseAllocator* allocator = nullptr;    // an OutputAllocator's
+  BlockingWorker* worker = nullptr;                 // runs model loads and unloads
   grpc_compression_level infer_compression = GRPC_COMPRESS_LEVEL_NONE;
 };
 

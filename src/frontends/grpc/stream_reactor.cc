@@ -27,28 +27,33 @@ void StreamReactor::OnReadDone(bool ok) {
     reads_done_ = true;
     return MaybeFinish(lock);
   }
-  std::unique_ptr<StreamRequest> request = std::move(reading_);
+  // Owned by its references from here on; Submit holds the submitter's.
+  StreamRequest* request = reading_.release();
+  {
+    // Registered before the next read: while a request is in flight the
+    // stream cannot finish, even if that read ends it at once.
+    std::lock_guard lock(mu_);
+    in_flight_.insert(request);
+  }
   ReadNext();  // the next request may arrive while this one runs
-  Submit(std::move(request));
+  Submit(request);
 }
 
-void StreamReactor::Submit(std::unique_ptr<StreamRequest> request) {
-  StreamRequest* submitted = request.get();
-  {
-    // Registered first: its callbacks may end it before Submit returns.
-    std::lock_guard lock(mu_);
-    in_flight_.insert(submitted);
+void StreamReactor::Submit(StreamRequest* submitted) {
+  if (const grpc::Status status = submitted->Submit(service_); !status.ok()) {
+    Send(submitted->ErrorResponse(status));
+    submitted->Unref();  // the server's two references: nothing is in flight
+    submitted->Unref();
+  } else {
+    bool cancelled = false;
+    {
+      std::lock_guard lock(mu_);
+      cancelled = broken_;
+    }
+    // OnCancel may have looked before the request was submitted.
+    if (cancelled) submitted->Cancel();
   }
-  const grpc::Status status = submitted->Submit(service_);
-  if (status.ok()) {
-    request.release();  // owned by the server's callbacks now
-    return;
-  }
-  {
-    std::lock_guard lock(mu_);
-    in_flight_.erase(submitted);
-  }
-  Send(request->ErrorResponse(status));
+  submitted->Unref();
 }
 
 void StreamReactor::Send(inference::ModelStreamInferResponse message) {
@@ -87,8 +92,9 @@ void StreamReactor::OnCancel() {
     broken_ = true;
     // The write in progress, if any, stays until OnWriteDone.
     while (writes_.size() > (writing_ ? 1u : 0u)) writes_.pop_back();
-    to_cancel.assign(in_flight_.begin(), in_flight_.end());
-    for (StreamRequest* request : to_cancel) request->Ref();
+    for (StreamRequest* request : in_flight_) {
+      if (request->TryRef()) to_cancel.push_back(request);
+    }
   }
   // Outside the lock: a cancelled request may complete, and call back, at once.
   for (StreamRequest* request : to_cancel) {

@@ -49,7 +49,9 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
 
  private:
   void ReadNext();
-  void Submit(std::unique_ptr<StreamRequest> request);
+  // Submits a request registered in in_flight_ and drops the submitter's
+  // reference; a request that fails is answered with its error.
+  void Submit(StreamRequest* request);
   // Starts the next write if one is queued and none is running.
   void WriteNext(std::unique_lock<std::mutex>& lock);
   // Finishes the call when nothing is outstanding any more; releases `lock`.

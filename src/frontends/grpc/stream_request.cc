@@ -31,7 +31,12 @@ grpc::Status StreamRequest::Submit(const ServiceContext& service) {
       !s.ok()) {
     return s;
   }
-  return StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+  if (grpc::Status s = StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+      !s.ok()) {
+    return s;
+  }
+  submitted_.store(true, std::memory_order_release);
+  return grpc::Status::OK;
 }
 
 inference::ModelStreamInferResponse StreamRequest::ErrorResponse(
@@ -47,7 +52,17 @@ inference::ModelStreamInferResponse StreamRequest::ErrorResponse(
 }
 
 void StreamRequest::Cancel() {
-  if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestCancel(request_));
+  if (submitted_.load(std::memory_order_acquire)) {
+    DiscardServerError(INFERD_InferenceRequestCancel(request_));
+  }
+}
+
+bool StreamRequest::TryRef() {
+  int refs = refs_.load(std::memory_order_relaxed);
+  while (refs > 0) {
+    if (refs_.compare_exchange_weak(refs, refs + 1, std::memory_order_relaxed)) return true;
+  }
+  return false;
 }
 
 void StreamRequest::Unref() {

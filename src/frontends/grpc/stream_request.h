@@ -4,9 +4,10 @@
 // Each response the server sends is completed and handed to the stream; an
 // error travels as the response's error_message with the request's id.
 //
-// Lifetime: two references, dropped by the server's release callback and by
-// the FINAL response (Cancel takes one while it runs); the last one hands the
-// request to StreamReactor::RequestDone, which deletes it. Thread-safe.
+// Lifetime: three references, dropped by the server's release callback, by
+// the FINAL response and by the submitter once done with it (a canceller
+// takes one more while it runs); the last one hands the request to
+// StreamReactor::RequestDone, which deletes it. Thread-safe.
 #ifndef INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
 #define INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
 
@@ -34,19 +35,21 @@ class StreamRequest {
   // Where the stream reads the request into; not touched after Submit.
   inference::ModelInferRequest& message() { return message_; }
 
-  // Builds and submits the server request. On success the server's callbacks
-  // own this object (see the lifetime above); on error nothing is in flight
-  // and the caller still owns it.
+  // Builds and submits the server request. On error nothing is in flight and
+  // the server's two references are the caller's to drop.
   grpc::Status Submit(const ServiceContext& service);
 
   // The stream message reporting `status` for this request.
   inference::ModelStreamInferResponse ErrorResponse(const grpc::Status& status) const;
 
-  // Asks the server to drop the request (best effort). The caller holds a
-  // reference taken with Ref.
+  // Asks the server to drop the request if it was submitted (best effort).
+  // The caller holds a reference.
   void Cancel();
 
-  void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // Takes a reference unless the last one is already gone (the request is
+  // then on its way to RequestDone and must not be touched).
+  bool TryRef();
+  // Drops a reference; the last one hands the request to the stream.
   void Unref();
 
  private:
@@ -57,10 +60,12 @@ class StreamRequest {
   inference::ModelInferRequest message_;
   std::vector<std::unique_ptr<char[]>> converted_;  // typed contents converted for the server
   INFERD_InferenceRequest* request_ = nullptr;      // deleted with this object
+  // Set once the server took request_; Cancel reads request_ only after it.
+  std::atomic<bool> submitted_{false};
   // Where outputs are allocated (its address is the allocator's userp); each
   // completed response is swapped out of it. Response callback only.
   inference::ModelInferResponse infer_response_;
-  std::atomic<int> refs_{2};
+  std::atomic<int> refs_{3};
 };
 
 }  // namespace inferd::grpc_frontend

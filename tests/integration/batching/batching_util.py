@@ -6,15 +6,20 @@ per execution to `record_file`:
     <instance> <rows> <start_ns> <end_ns> <id>,<id>,...      ("-" for a request without id)
 
 so a test sees exactly which requests ran together and in which order. The usual
-pattern:
+pattern (Env.queue_behind_blocker does it):
 
-    ex = Exchange(server, "m")               # a thread pool sending requests
+    ex = env.exchange("m")                   # a thread pool sending requests
     blocker = ex.send("blocker")             # occupies the single instance
     ex.wait_executing(1)                     # it left the queue (stats: queue.count == 1)
-    futures = [ex.send(f"r{i}") for i in range(4)]
-    ex.wait_pending(5)                       # all queued (metrics: pending gauge)
+    ex.sync_pending()                        # pending gauge now (queue is empty)
+    futures = [ex.queue(f"r{i}") for i in range(4)]   # each waits until queued
+    env.assert_busy("m")                     # the blocker still runs: all were queued
     ... results = [f.result() for f in futures]
-    batches = read_record(path)              # [Batch(instance, rows, start, end, ids)]
+    batches = env.record("m")                # [Batch(instance, rows, start, end, ids)]
+
+Ordering relies on the pending gauge (nv_inference_pending_request_count) rising
+as each request is queued; it works whether or not the gauge also counts the
+executing blocker.
 
 Every wait here is bounded in time and fails the test with what it saw last.
 """
@@ -22,6 +27,7 @@ Every wait here is bounded in time and fails the test with what it saw last.
 from __future__ import annotations
 
 import json
+import socket
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -110,13 +116,6 @@ def wait_record(path: Path, executions: int, timeout_s: float = WAIT_S) -> list[
     return batches
 
 
-def batch_of(batches: list[Batch], request_id: str) -> int:
-    """Index of the execution that ran `request_id`."""
-    found = [i for i, b in enumerate(batches) if request_id in b.ids]
-    assert len(found) == 1, f"request {request_id!r} ran in executions {found}: {batches}"
-    return found[0]
-
-
 # ---------------------------------------------------------------------------
 # Server observations
 
@@ -129,16 +128,18 @@ def model_stats(server: InferdServer, model: str) -> dict:
     return stats[0]
 
 
-def metrics_text(server: InferdServer) -> str:
-    resp = requests.get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5)
+def metrics_text(server: InferdServer, session: requests.Session | None = None) -> str:
+    resp = (session or requests).get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5)
     assert resp.status_code == 200, f"metrics: HTTP {resp.status_code}: {resp.text}"
     return resp.text
 
 
-def pending_count(server: InferdServer, model: str) -> int:
-    """nv_inference_pending_request_count{model=...} (queued + executing)."""
+def pending_count(server: InferdServer, model: str,
+                  session: requests.Session | None = None) -> int:
+    """nv_inference_pending_request_count{model=...}: the requests queued (and,
+    as inferd counts today, executing)."""
     prefix = f'nv_inference_pending_request_count{{model="{model}",'
-    for line in metrics_text(server).splitlines():
+    for line in metrics_text(server, session).splitlines():
         if line.startswith(prefix):
             return int(float(line.rsplit(" ", 1)[1]))
     raise AssertionError(f"no pending count for model {model!r} in /metrics")
@@ -179,9 +180,15 @@ class Exchange:
         self.server = server
         self.model = model
         self.pool = ThreadPoolExecutor(max_workers=workers)
+        self.pending = 0
+        self._metrics = requests.Session()  # kept open: polling must be quick
 
     def close(self):
         self.pool.shutdown(wait=True, cancel_futures=True)
+        self._metrics.close()
+
+    def pending_now(self) -> int:
+        return pending_count(self.server, self.model, self._metrics)
 
     def __enter__(self):
         return self
@@ -220,12 +227,32 @@ class Exchange:
     def send(self, request_id: str, **kwargs) -> Future:
         return self.pool.submit(self.infer, request_id, **kwargs)
 
-    def send_queued(self, request_id: str, pending: int, **kwargs) -> Future:
-        """Sends one request and waits until the model has `pending` requests
-        (so requests sent one after another are queued in that order)."""
+    def sync_pending(self) -> int:
+        """Takes the model's current pending gauge as the base that queue()
+        counts from (whether the gauge includes executing requests or not)."""
+        self.pending = self.pending_now()
+        return self.pending
+
+    def expect_queued(self, what: str, done=lambda: False) -> None:
+        """Waits until one more request than before is pending: one sent some
+        other way (a raw socket, tritonclient). `done()` true ends the wait
+        early (the request was answered without queuing)."""
+        self.pending += 1
+        want = self.pending
+        wait_until(f"{what} queued ({want} pending)",
+                   lambda: done() or self.pending_now() >= want)
+
+    def queue(self, request_id: str, **kwargs) -> Future:
+        """Sends one request and waits until the pending gauge shows it queued,
+        so requests sent one after another are queued in that order. Call
+        sync_pending() first."""
         future = self.send(request_id, **kwargs)
-        wait_until(f"{pending} pending requests after {request_id}",
-                   lambda: future.done() or pending_count(self.server, self.model) >= pending)
+        self.pending += 1
+        want = self.pending
+        wait_until(f"request {request_id} queued ({want} pending)",
+                   lambda: future.done() or self.pending_now() >= want)
+        if future.done():  # refused at once: it is not in the queue
+            self.pending -= 1
         return future
 
     def wait_executing(self, executions: int):
@@ -240,3 +267,98 @@ def expect_ok(future: Future, timeout_s: float = 30) -> Result:
     result = future.result(timeout=timeout_s)
     assert result.status == 200, f"HTTP {result.status}: {result.body}"
     return result
+
+
+# ---------------------------------------------------------------------------
+# One server with several batching models, each with its own record file
+
+
+class Env:
+    """A started server whose models (built with batching_config) each record
+    into `<records>/<model>.txt`."""
+
+    def __init__(self, server: InferdServer, records: Path):
+        self.server = server
+        self.records = records
+
+    def record_path(self, model: str) -> Path:
+        return self.records / f"{model}.txt"
+
+    def record(self, model: str) -> list[Batch]:
+        return read_record(self.record_path(model))
+
+    def wait_record(self, model: str, executions: int) -> list[Batch]:
+        return wait_record(self.record_path(model), executions)
+
+    def exchange(self, model: str, workers: int = 32) -> Exchange:
+        return Exchange(self.server, model, workers=workers)
+
+    def stats(self, model: str) -> dict:
+        return model_stats(self.server, model)
+
+    def queue_behind_blocker(self, model: str, specs, blocker_rows: int = 1,
+                             attempts: int = 3):
+        """Occupies the model's single instance with request 'blocker', then
+        queues `specs` — [(id, request keyword arguments)] — one after another in
+        that order, while the blocker executes. Returns (exchange, {id: future}
+        with the blocker first, executions recorded before the blocker).
+
+        On a loaded machine the blocker may end before everything is queued;
+        such an attempt is let finish and discarded, and the scenario is run
+        again (at most `attempts` times in all)."""
+        for attempt in range(1, attempts + 1):
+            before = len(self.record(model))
+            queued_before = self.stats(model)["inference_stats"]["queue"]["count"]
+            ex = self.exchange(model)
+            futures = {"blocker": ex.send("blocker", rows=blocker_rows)}
+            ex.wait_executing(queued_before + 1)
+            ex.sync_pending()
+            for request_id, kwargs in specs:
+                futures[request_id] = ex.queue(request_id, **kwargs)
+            if self.busy(model, before):
+                return ex, futures, before
+            with ex:  # discard this attempt once it is over
+                if attempt == attempts:
+                    self.assert_busy(model, before)  # fails, saying why
+                for future in futures.values():
+                    future.result(timeout=60)
+                wait_until("nothing pending", lambda: ex.pending_now() == 0)
+        raise AssertionError("unreachable")
+
+    def busy(self, model: str, executions: int) -> bool:
+        return len(self.record(model)) == executions
+
+    def assert_busy(self, model: str, executions: int = 0) -> None:
+        """The test's premise: the instance is still busy with the blocker, so
+        everything sent so far is queued behind it (no execution has ended since
+        `executions`). Fails loudly rather than judging a different schedule."""
+        done = self.record(model)
+        assert len(done) == executions, (
+            f"premise broken: the blocking execution of {model!r} ended before every "
+            f"request was queued (machine too slow?): {done[executions:]}")
+
+
+def start_env(inferd, tmp_path_factory, models: dict, extra_args=()) -> Env:
+    """`models` maps a model name to batching_config keyword arguments."""
+    records = tmp_path_factory.mktemp("records")
+    configs = {name: batching_config(name, records / f"{name}.txt", **kwargs)
+               for name, kwargs in models.items()}
+    return Env(inferd(configs, extra_args=extra_args), records)
+
+
+def ids_in_order(batches: list[Batch]) -> list[str]:
+    return [i for b in batches for i in b.ids]
+
+
+def raw_infer(port: int, model: str, request_id: str) -> socket.socket:
+    """Opens a connection and writes one complete inference request; returns
+    the socket without reading the answer."""
+    body = json.dumps({"id": request_id, "inputs": [
+        {"name": "INPUT0", "datatype": "INT32", "shape": [1, 4], "data": [1, 2, 3, 4]}]})
+    head = (f"POST /v2/models/{model}/infer HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall(head.encode() + body.encode())
+    return sock

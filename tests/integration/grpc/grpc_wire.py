@@ -50,7 +50,8 @@ def infer_request(stubs, model: str, inputs: Sequence[tuple[str, str, np.ndarray
     for name, datatype, array in inputs:
         tensor = request.inputs.add(name=name, datatype=datatype, shape=list(array.shape))
         if typed:
-            getattr(tensor.contents, CONTENTS_FIELD[datatype]).extend(_python_values(array, datatype))
+            field = getattr(tensor.contents, CONTENTS_FIELD[datatype])
+            field.extend(_python_values(array, datatype))
         else:
             request.raw_input_contents.append(encode_tensor(array, datatype))
     for name in outputs or ():

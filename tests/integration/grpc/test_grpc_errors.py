@@ -10,7 +10,7 @@ whose size does not fit the shape, typed contents whose count does not match,
 raw_input_contents not one per input, both raw and typed data, a malformed
 version string. Features inferd lacks answer UNIMPLEMENTED (shared-memory
 inputs, classification outputs, floating-point parameters), and so do the RPCs
-of extensions not served yet.
+of extensions not served yet (shared memory, trace and log settings).
 """
 
 import grpc
@@ -32,7 +32,8 @@ def server(inferd):
         MODEL: single_identity(MODEL, "FP32", [16], max_batch_size=8),
         "identity_bytes": single_identity("identity_bytes", "BYTES", [1]),
         "two_inputs": identity_config(
-            "two_inputs", [("INPUT0", "OUTPUT0", "INT32", [2]), ("INPUT1", "OUTPUT1", "INT32", [2])]),
+            "two_inputs",
+            [("INPUT0", "OUTPUT0", "INT32", [2]), ("INPUT1", "OUTPUT1", "INT32", [2])]),
         "broken_config": Model("this is not a model config {"),
         "unknown_backend": single_identity("unknown_backend", "FP32", [16]).replace(
             'backend: "identity"', 'backend: "no_such_backend"'),
@@ -251,9 +252,6 @@ def test_floating_point_parameter_is_unimplemented(stub, stubs):
 
 
 UNIMPLEMENTED_RPCS = [
-    ("RepositoryModelLoad", "RepositoryModelLoadRequest", {"model_name": MODEL}, "not supported"),
-    ("RepositoryModelUnload", "RepositoryModelUnloadRequest", {"model_name": MODEL},
-     "not supported"),
     ("SystemSharedMemoryStatus", "SystemSharedMemoryStatusRequest", {}, "not supported"),
     ("SystemSharedMemoryRegister", "SystemSharedMemoryRegisterRequest",
      {"name": "r", "key": "/k", "byte_size": 64}, "not supported"),
@@ -279,7 +277,7 @@ def test_rpcs_not_served_yet_are_unimplemented(stub, stubs, rpc, request_type, f
 def test_tritonclient_sees_unimplemented(server):
     client = server.grpc_client()
     for call in (client.get_system_shared_memory_status, client.get_cuda_shared_memory_status,
-                 client.get_log_settings, lambda: client.load_model(MODEL)):
+                 client.get_log_settings, client.get_trace_settings):
         with pytest.raises(InferenceServerException) as error:
             call()
         assert error.value.status() == "StatusCode.UNIMPLEMENTED"

@@ -74,5 +74,6 @@ def test_service_has_every_kserve_and_triton_rpc(stubs):
 
 def test_grpc_service_imports_model_config(stubs):
     assert [d.name for d in stubs.pb.DESCRIPTOR.dependencies] == ["model_config.proto"]
-    config = stubs.pb.DESCRIPTOR.message_types_by_name["ModelConfigResponse"].fields_by_name["config"]
+    response = stubs.pb.DESCRIPTOR.message_types_by_name["ModelConfigResponse"]
+    config = response.fields_by_name["config"]
     assert config.message_type.full_name == "inference.ModelConfig"

@@ -90,7 +90,8 @@ def test_150_requests_in_flight_on_one_stream(server, stubs, records):
         assert np.array_equal(outputs_of(response)["OUTPUT0"][2], row(i))
         seen.add(i)
     assert seen == set(range(IN_FLIGHT))
-    batch_sizes = [len(line.split()[4].split(",")) for line in record_lines(records / "batched.txt")]
+    batch_sizes = [len(line.split()[4].split(","))
+                   for line in record_lines(records / "batched.txt")]
     assert sum(batch_sizes) >= IN_FLIGHT
     assert max(batch_sizes) > 1, "requests of one stream were never in flight together"
 

@@ -38,23 +38,27 @@ def model_config(name: str, *, dims: Sequence[int] = DIMS, delay_ms: int = 0,
     warmup_count > 0 adds one zero_data warmup sample named "w" run that many
     times (the identity backend records it with id "warmup:w"); `warmup_extra`
     replaces the sample's inputs block when given (to make it fail)."""
+    def string_parameter(key, value):
+        return f'parameters {{ key: "{key}" value: {{ string_value: "{value}" }} }}'
+
     parts = [extra]
-    params = []
     if delay_ms:
-        params.append(f'parameters {{ key: "execute_delay_ms" value: {{ string_value: "{delay_ms}" }} }}')
+        parts.append(string_parameter("execute_delay_ms", delay_ms))
     if record is not None:
-        params.append(f'parameters {{ key: "record_file" value: {{ string_value: "{record}" }} }}')
-    parts += params
+        parts.append(string_parameter("record_file", record))
     parts.append(f"instance_group [ {{ kind: KIND_CPU count: {instances} }} ]")
     if warmup_count:
         inputs = warmup_extra or (
             'inputs { key: "INPUT0" value { data_type: TYPE_FP32 dims: [ '
             + ", ".join(str(d) for d in dims) + " ] zero_data: true } }")
-        parts.append(f'model_warmup [ {{ name: "w" batch_size: 1 {inputs} count: {warmup_count} }} ]')
+        parts.append(f'model_warmup [ {{ name: "w" batch_size: 1 {inputs}'
+                     f" count: {warmup_count} }} ]")
     text = identity_config(name, [("INPUT0", "OUTPUT0", "FP32", dims)], 0,
-                           version_policy=version_policy, extra="\n".join(p for p in parts if p) + "\n")
+                           version_policy=version_policy,
+                           extra="\n".join(p for p in parts if p) + "\n")
     if label_file:
-        text = text.replace('name: "OUTPUT0"', f'name: "OUTPUT0"\n    label_filename: "{label_file}"', 1)
+        text = text.replace('name: "OUTPUT0"',
+                            f'name: "OUTPUT0"\n    label_filename: "{label_file}"', 1)
     return text
 
 
@@ -229,7 +233,8 @@ def wait_until(predicate: Callable[[], object], timeout_s: float, what: str,
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout_s}s waiting for {what} (last: {last!r})")
+            raise AssertionError(
+                f"timed out after {timeout_s}s waiting for {what} (last: {last!r})")
         time.sleep(interval_s)
 
 

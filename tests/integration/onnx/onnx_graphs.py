@@ -127,5 +127,7 @@ def onnx_repository(root: Path, models: Mapping[str, OnnxModel | str | Model]) -
     for name, spec in models.items():
         if isinstance(spec, OnnxModel):
             for version in spec.versions:
-                (root / name / str(version) / spec.filename).write_bytes(spec.model)
+                path = root / name / str(version) / spec.filename
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(spec.model)
     return root

@@ -4,7 +4,6 @@ strings, and onnx_mlp gives, per row, what the same weights give in numpy.
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -5,8 +5,9 @@ matmul+relu equal numpy's results exactly (integer-valued floats, so no rounding
 differs); a request of several batch rows; one output of two; variable
 dimensions, batched and not; concurrent requests of different row counts and
 lengths, each answered with its own rows; `platform` or `backend` naming the
-backend; a custom default_model_filename; and the session parameters
-(thread counts, execution mode, graph level, raw session entries) being accepted.
+backend; a custom default_model_filename; a model.onnx folder holding model.onnx;
+and the session parameters (thread counts, execution mode, graph level, raw
+session entries) being accepted.
 """
 
 import concurrent.futures
@@ -48,6 +49,9 @@ def server(inferd, tmp_path_factory):
         "custom_file": OnnxModel(add_sub_graph(), onnx_config(
             "custom_file", max_batch_size=8, extra='default_model_filename: "net.onnx"\n',
             **ADD_SUB_TENSORS), filename="net.onnx"),
+        "model_folder": OnnxModel(add_sub_graph(), onnx_config(
+            "model_folder", max_batch_size=8, **ADD_SUB_TENSORS),
+            filename="model.onnx/model.onnx"),
         "matmul_relu": OnnxModel(matmul_relu_graph(WEIGHT), onnx_config(
             "matmul_relu", [("INPUT0", "FP32", [8])], [("OUTPUT0", "FP32", [5])],
             max_batch_size=16, extra="dynamic_batching { max_queue_delay_microseconds: 20000 }\n"
@@ -73,7 +77,8 @@ def infer_binary(server, model, inputs, outputs=None):
                                             headers=headers))
 
 
-@pytest.mark.parametrize("model", ["add_sub", "add_sub_backend", "add_sub_params", "custom_file"])
+@pytest.mark.parametrize("model", ["add_sub", "add_sub_backend", "add_sub_params", "custom_file",
+                                   "model_folder"])
 def test_add_sub_equals_numpy_for_several_rows(client, model):
     a = RNG.integers(-100, 100, size=(5, 4)).astype(np.float32)
     b = RNG.integers(-100, 100, size=(5, 4)).astype(np.float32)

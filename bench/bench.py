@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""inferd benchmarks: prints figures, asserts nothing.
+
+    .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
+                                    [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
+
+(`make bench` installs the tools, builds and runs this.) Sections:
+
+1. The identity model (16 x FP32 in, the same out), without and with dynamic
+   batching, under build/tools/inferd-loadgen at concurrency 1, 16 and 64 over
+   HTTP (JSON and binary tensors) and gRPC: throughput and latency percentiles.
+2. The ratio the project tracks: wrk -c16 -t2 POSTing the JSON inference of that
+   model to inferd, next to wrk fetching a static body of the response's size
+   from nginx on the same machine.
+3. perf_analyzer (from tritonclient) against inferd at concurrency 16, when its
+   libraries are there (libb64, libcudart.so.12 from nvidia-cuda-runtime-cu12).
+4. Idle RSS of inferd on an empty repository, and the time from start to
+   /v2/health/ready on an empty repository, with 100 identity models, and with
+   100 small ONNX models when build/backends/onnxruntime exists.
+
+Everything runs on this machine: the load tools take CPU from the server.
+"""
+import argparse
+import csv
+import glob
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONCURRENCIES = (1, 16, 64)
+
+IDENTITY_CONFIG = """name: "{name}"
+backend: "identity"
+max_batch_size: 64
+input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+{extra}"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_model(repo, name, config, files=()):
+    os.makedirs(os.path.join(repo, name, "1"), exist_ok=True)
+    with open(os.path.join(repo, name, "config.pbtxt"), "w") as f:
+        f.write(config)
+    for source in files:
+        shutil.copy(source, os.path.join(repo, name, "1"))
+
+
+def http_get(url, timeout=2.0):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except OSError:
+        return 0
+
+
+class Inferd:
+    """build/inferd on `repo` with free ports; `started` is when it was launched."""
+
+    def __init__(self, build, repo):
+        self.http_port, self.grpc_port, self.metrics_port = free_port(), free_port(), free_port()
+        self.log = tempfile.TemporaryFile()
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [os.path.join(build, "inferd"), f"--model-repository={repo}",
+             f"--backend-directory={os.path.join(build, 'backends')}",
+             f"--http-port={self.http_port}", f"--grpc-port={self.grpc_port}",
+             f"--metrics-port={self.metrics_port}", "--http-address=127.0.0.1",
+             "--grpc-address=127.0.0.1", "--metrics-address=127.0.0.1"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout=120):
+        """Seconds from launch to the first 200 on /v2/health/ready."""
+        url = f"http://127.0.0.1:{self.http_port}/v2/health/ready"
+        while time.monotonic() - self.started < timeout:
+            if self.process.poll() is not None:
+                break
+            if http_get(url, timeout=1) == 200:
+                return time.monotonic() - self.started
+            time.sleep(0.002)
+        self.log.seek(0)
+        tail = self.log.read().decode(errors="replace").strip().splitlines()[-3:]
+        self.stop()
+        raise RuntimeError("inferd did not become ready: " + " | ".join(tail))
+
+    def rss_mib(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            kib = int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+        return kib / 1024
+
+    def stop(self):
+        if self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def loadgen(build, args, server, model, protocol, binary, concurrency):
+    """One inferd-loadgen step; returns its CSV row as a dict (or None)."""
+    with tempfile.NamedTemporaryFile(suffix=".csv") as out:
+        port = server.http_port if protocol == "http" else server.grpc_port
+        command = [os.path.join(build, "tools", "inferd-loadgen"), "-q", "-u", f"127.0.0.1:{port}",
+                   "-i", protocol, "-m", model, "--concurrency-range", str(concurrency),
+                   "--duration-secs", str(args.duration), "--warmup-secs", str(args.warmup),
+                   "--csv", out.name] + (["--binary"] if binary else [])
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if result.stderr.strip():
+            print(f"    inferd-loadgen: {result.stderr.strip()[:300]}")
+        rows = list(csv.DictReader(open(out.name)))
+        return rows[0] if rows else None
+
+
+def section_loadgen(build, args):
+    print("== 1. identity model (16 x FP32), inferd-loadgen, closed loop ==")
+    repo = tempfile.mkdtemp(prefix="inferd-bench-")
+    write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
+    write_model(repo, "identity_fp32_dynamic",
+                IDENTITY_CONFIG.format(name="identity_fp32_dynamic", extra="dynamic_batching { }\n"))
+    print("   models: identity backend, max_batch_size 64, 1 CPU instance; "
+          "'dynamic' adds dynamic_batching { } (no queue delay)")
+    print(f"   {args.duration:g} s measured per step after {args.warmup:g} s warm-up; "
+          "loadgen on the same 2 cores as the server\n")
+    server = Inferd(build, repo)
+    server.wait_ready()
+    header = (f"   {'batching':9} {'protocol':12} {'conc':>5} {'infer/s':>10} {'p50 ms':>8} "
+              f"{'p90 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(header)
+    results = {}
+    try:
+        for model, batching in (("identity_fp32", "off"), ("identity_fp32_dynamic", "dynamic")):
+            for protocol, binary, label in (("http", False, "http json"), ("http", True, "http binary"),
+                                            ("grpc", False, "grpc")):
+                for concurrency in CONCURRENCIES:
+                    row = loadgen(build, args, server, model, protocol, binary, concurrency)
+                    if row is None:
+                        print(f"   {batching:9} {label:12} {concurrency:>5} (no result)")
+                        continue
+                    results[(batching, label, concurrency)] = float(row["infer_per_sec"])
+                    ms = lambda key: float(row[key]) / 1000
+                    print(f"   {batching:9} {label:12} {concurrency:>5} {float(row['infer_per_sec']):>10.0f} "
+                          f"{ms('p50_us'):>8.3f} {ms('p90_us'):>8.3f} {ms('p95_us'):>8.3f} "
+                          f"{ms('p99_us'):>8.3f} {row['errors']:>7}", flush=True)
+        print(f"\n   inferd RSS after the load: {server.rss_mib():.1f} MiB\n")
+    finally:
+        server.stop()
+        shutil.rmtree(repo, ignore_errors=True)
+    return results
+
+
+def run_wrk(url, script=None, connections=16, seconds=5):
+    """wrk's requests/s and its p50 and p99 latency text."""
+    command = ["wrk", f"-c{connections}", "-t2", f"-d{seconds}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command + [url], capture_output=True, text=True).stdout
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
+    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.M)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    if not rate:
+        print(f"   wrk failed:\n{output[-1000:]}")
+        return None
+    return (float(rate.group(1)), p50.group(1) if p50 else "?", p99.group(1) if p99 else "?",
+            int(non2xx.group(1)) if non2xx else 0)
+
+
+def start_nginx(workdir, body):
+    """nginx serving `body` at /body on a free loopback port; returns (process, url)."""
+    os.chmod(workdir, 0o755)  # nginx workers run as an unprivileged user when started as root
+    www = os.path.join(workdir, "www")
+    os.makedirs(www)
+    with open(os.path.join(www, "body"), "wb") as f:
+        f.write(body)
+    os.chmod(os.path.join(www, "body"), 0o644)
+    port = free_port()
+    config = os.path.join(workdir, "nginx.conf")
+    with open(config, "w") as f:
+        f.write(f"""daemon off;
+worker_processes auto;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  keepalive_requests 1000000;
+  open_file_cache max=16;
+  default_type application/json;
+  server {{
+    listen 127.0.0.1:{port};
+    root {www};
+  }}
+}}
+""")
+    process = subprocess.Popen(["nginx", "-c", config, "-p", workdir],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/body"
+    for _ in range(500):
+        if http_get(url) == 200:
+            return process, url
+        time.sleep(0.01)
+    process.kill()
+    return None, url
+
+
+def section_wrk(build, args, loadgen_results):
+    print("== 2. HTTP inference vs a static file: wrk -c16 -t2 -d5s, best of 2 alternating runs ==")
+    if not shutil.which("wrk") or not shutil.which("nginx"):
+        print("   skipped: wrk or nginx is not installed (scripts/install-bench-deps.sh)\n")
+        return
+    workdir = tempfile.mkdtemp(prefix="inferd-bench-wrk-")
+    repo = os.path.join(workdir, "models")
+    write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
+    server = Inferd(build, repo)
+    nginx = None
+    try:
+        server.wait_ready()
+        infer_url = f"http://127.0.0.1:{server.http_port}/v2/models/identity_fp32/infer"
+        values = ", ".join(f"{0.5 + i:.1f}" for i in range(16))
+        request = ('{"inputs":[{"name":"INPUT0","shape":[1,16],"datatype":"FP32","data":[%s]}]}' % values)
+        post = urllib.request.Request(infer_url, data=request.encode(),
+                                      headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(post) as response:
+            body = response.read()
+        script = os.path.join(workdir, "post.lua")
+        with open(script, "w") as f:
+            f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                    f"wrk.body = '{request}'\n")
+        nginx, static_url = start_nginx(workdir, body)
+        if nginx is None:
+            print(f"   skipped: nginx did not start (see {workdir}/error.log)\n")
+            return
+        print(f"   request body {len(request)} bytes (JSON), response body {len(body)} bytes; "
+              f"nginx serves the same {len(body)} bytes as a static file")
+        # Alternate the two twice and keep each one's best run: this box is shared.
+        runs = [(run_wrk(static_url), run_wrk(infer_url, script)) for _ in range(2)]
+        best = lambda results: max((r for r in results if r), key=lambda r: r[0], default=None)
+        static = best(r[0] for r in runs)
+        inferd = best(r[1] for r in runs)
+        if static and inferd:
+            print(f"   nginx static file      {static[0]:>10.0f} req/s   p50 {static[1]:>8}  p99 {static[2]:>8}")
+            print(f"   inferd POST infer      {inferd[0]:>10.0f} req/s   p50 {inferd[1]:>8}  p99 {inferd[2]:>8}"
+                  f"   non-2xx {inferd[3]}")
+            print(f"   ratio inferd / nginx   {inferd[0] / static[0]:>10.2f}")
+        figure = loadgen_results.get(("off", "http json", 16))
+        if figure:
+            print(f"   (inferd-loadgen, same model, HTTP JSON, concurrency 16: {figure:.0f} infer/s)")
+        print()
+    finally:
+        if nginx:
+            nginx.terminate()
+            nginx.wait()
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def find_perf_analyzer():
+    venv = os.path.join(ROOT, ".venv")
+    candidates = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "tritonclient",
+                                        "bin", "perf_analyzer"))
+    candidates.append(os.path.join(venv, "bin", "perf_analyzer"))
+    binary = next((c for c in candidates if os.path.isfile(c)), None)
+    cudart = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "nvidia",
+                                    "cuda_runtime", "lib"))
+    return binary, cudart
+
+
+def section_perf_analyzer(build, args):
+    print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16 ==")
+    binary, cudart = find_perf_analyzer()
+    if not binary:
+        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
+        return
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
+    repo = tempfile.mkdtemp(prefix="inferd-bench-pa-")
+    write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
+    write_model(repo, "identity_fp32_dynamic",
+                IDENTITY_CONFIG.format(name="identity_fp32_dynamic", extra="dynamic_batching { }\n"))
+    server = Inferd(build, repo)
+    try:
+        server.wait_ready()
+        for model in ("identity_fp32", "identity_fp32_dynamic"):
+            for protocol in ("http", "grpc"):
+                port = server.http_port if protocol == "http" else server.grpc_port
+                command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
+                           "--concurrency-range", "16", "--measurement-interval", "3000",
+                           "--max-trials", "5", "--stability-percentage", "20"]
+                try:
+                    result = subprocess.run(command, capture_output=True, text=True, env=env,
+                                            timeout=120)
+                    output = result.stdout + result.stderr
+                except subprocess.TimeoutExpired:
+                    output = "(timed out after 120 s)"
+                line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec",
+                                 output)
+                p99 = re.search(r"p99 latency: (\d+) usec", output)
+                if line:
+                    print(f"   {model:22} {protocol:5} {float(line.group(1)):>10.0f} infer/s   "
+                          f"avg {int(line.group(2)) / 1000:.3f} ms"
+                          + (f"   p99 {int(p99.group(1)) / 1000:.3f} ms" if p99 else ""))
+                else:
+                    tail = output.strip().splitlines()[-3:]
+                    print(f"   {model:22} {protocol:5} no result: {' | '.join(tail)[:400]}")
+        print()
+    finally:
+        server.stop()
+        shutil.rmtree(repo, ignore_errors=True)
+
+
+def startup_seconds(build, repo, runs=3):
+    """Median seconds from launch to ready over `runs` starts, and the last RSS in MiB."""
+    times, rss = [], 0
+    for _ in range(runs):
+        server = Inferd(build, repo)
+        try:
+            times.append(server.wait_ready())
+            time.sleep(0.5)
+            rss = server.rss_mib()
+        finally:
+            server.stop()
+    return statistics.median(times), rss
+
+
+def section_startup(build, args):
+    print("== 4. footprint and start-up (median of 3 starts) ==")
+    workdir = tempfile.mkdtemp(prefix="inferd-bench-start-")
+    try:
+        empty = os.path.join(workdir, "empty")
+        os.makedirs(empty)
+        seconds, rss = startup_seconds(build, empty)
+        print(f"   idle RSS, empty repository           {rss:8.1f} MiB (VmRSS)")
+        print(f"   start to ready, empty repository     {seconds * 1000:8.1f} ms")
+
+        identity = os.path.join(workdir, "identity")
+        for i in range(100):
+            name = f"identity_{i:03d}"
+            write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
+        seconds, rss = startup_seconds(build, identity)
+        print(f"   start to ready, 100 identity models  {seconds * 1000:8.1f} ms   (RSS then {rss:.1f} MiB)")
+
+        onnx_model = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "1", "model.onnx")
+        onnx_config = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "config.pbtxt")
+        if not os.path.isfile(os.path.join(build, "backends", "onnxruntime", "libinferd_onnxruntime.so")):
+            print(f"   100 ONNX models: skipped, {build}/backends/onnxruntime/libinferd_onnxruntime.so is not built")
+        elif not os.path.isfile(onnx_model):
+            print("   100 ONNX models: skipped, examples/models/onnx_add_sub/1/model.onnx is missing "
+                  "(make models)")
+        else:
+            onnx = os.path.join(workdir, "onnx")
+            template = open(onnx_config).read()
+            for i in range(100):
+                name = f"onnx_{i:03d}"
+                config = re.sub(r'name: "onnx_add_sub"', f'name: "{name}"', template)
+                write_model(onnx, name, config, [onnx_model])
+            seconds, rss = startup_seconds(build, onnx)
+            print(f"   start to ready, 100 ONNX models      {seconds * 1000:8.1f} ms   "
+                  f"(onnx_add_sub copies; RSS then {rss:.1f} MiB)")
+        print()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", default=os.environ.get("INFERD_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser.add_argument("--duration", type=float, default=5, help="measured seconds per loadgen step")
+    parser.add_argument("--warmup", type=float, default=1, help="warm-up seconds per loadgen step")
+    parser.add_argument("--skip-loadgen", action="store_true")
+    parser.add_argument("--skip-wrk", action="store_true")
+    parser.add_argument("--skip-perf-analyzer", action="store_true")
+    parser.add_argument("--skip-startup", action="store_true")
+    args = parser.parse_args()
+    build = os.path.abspath(args.build_dir)
+    for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
+        if not os.path.exists(os.path.join(build, needed)):
+            sys.exit(f"bench: {os.path.join(build, needed)} is missing; build first (make build)")
+    cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read())
+    print(f"inferd bench on {os.cpu_count()} cores ({cpu.group(1) if cpu else 'unknown CPU'}), "
+          f"binaries from {build}\n")
+    results = {}
+    sections = [(args.skip_loadgen, lambda: results.update(section_loadgen(build, args))),
+                (args.skip_wrk, lambda: section_wrk(build, args, results)),
+                (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
+                (args.skip_startup, lambda: section_startup(build, args))]
+    for skip, section in sections:
+        if skip:
+            continue
+        try:
+            section()
+        except RuntimeError as e:  # one section failing still prints the others
+            print(f"   failed: {e}\n")
+
+
+if __name__ == "__main__":
+    main()
