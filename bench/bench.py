@@ -285,7 +285,9 @@ def find_perf_analyzer():
 
 
 def section_perf_analyzer(build, args):
-    print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16 ==")
+    # 1 s windows: perf_analyzer summarizes each window on its main thread, which
+    # takes minutes for 3 s windows at this rate on 2 shared cores.
+    print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16, 1 s windows ==")
     binary, cudart = find_perf_analyzer()
     if not binary:
         print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
@@ -303,8 +305,8 @@ def section_perf_analyzer(build, args):
             for protocol in ("http", "grpc"):
                 port = server.http_port if protocol == "http" else server.grpc_port
                 command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
-                           "--concurrency-range", "16", "--measurement-interval", "3000",
-                           "--max-trials", "5", "--stability-percentage", "20"]
+                           "--concurrency-range", "16", "--measurement-interval", "1000",
+                           "--max-trials", "10", "--stability-percentage", "20"]
                 try:
                     result = subprocess.run(command, capture_output=True, text=True, env=env,
                                             timeout=120)

@@ -255,6 +255,7 @@ int main(int argc, char** argv) {
       spdlog::error("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
                     flags.grpc.port, error);
       if (http) http->Stop();
+      if (metrics) metrics->Stop();
       INFERD_ServerDelete(server);
       return 1;
     }

@@ -76,13 +76,16 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     rows += request->batch_size > 0 ? request->batch_size : 1;
   }
   const uint64_t count = batch.size();
+  if (record_stats) {
+    const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    stats.RecordExecutionStart(count, rows, wall_ms);
+  }
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
-  const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
-  if (record_stats) stats.RecordExecution(count, rows, NowNs() - start_ns, wall_ms);
+  if (record_stats) stats.RecordExecutionTime(count, rows, NowNs() - start_ns);
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

@@ -18,19 +18,25 @@ void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
   latency_sum_ns.fetch_add(duration_ns, std::memory_order_relaxed);
 }
 
-void ModelStatistics::RecordExecution(uint64_t request_count, uint64_t rows, uint64_t compute_ns,
-                                      uint64_t wall_ms) {
+void ModelStatistics::RecordExecutionStart(uint64_t request_count, uint64_t rows,
+                                           uint64_t wall_ms) {
   execution_count.fetch_add(1, std::memory_order_relaxed);
   inference_count.fetch_add(rows, std::memory_order_relaxed);
-  compute_infer.Add(compute_ns, request_count);
-  compute_input.Add(0, request_count);
-  compute_output.Add(0, request_count);
+  compute_infer.AddCount(request_count);
+  compute_input.AddCount(request_count);
+  compute_output.AddCount(request_count);
   last_inference_ms.store(wall_ms, std::memory_order_relaxed);
   if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) {
-    batch[rows].compute_infer.Add(compute_ns);
-    batch[rows].compute_input.Add(0);
-    batch[rows].compute_output.Add(0);
+    batch[rows].compute_infer.AddCount(1);
+    batch[rows].compute_input.AddCount(1);
+    batch[rows].compute_output.AddCount(1);
   }
+}
+
+void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
+                                          uint64_t compute_ns) {
+  compute_infer.AddTime(compute_ns, request_count);
+  if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) batch[rows].compute_infer.AddTime(compute_ns);
 }
 
 }  // namespace inferd

@@ -20,6 +20,10 @@ struct DurationStat {
     count.fetch_add(times, std::memory_order_relaxed);
     ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
   }
+  void AddCount(uint64_t times) { count.fetch_add(times, std::memory_order_relaxed); }
+  void AddTime(uint64_t duration_ns, uint64_t times = 1) {
+    ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
+  }
 };
 
 // Durations of the executions that ran with one batch size.
@@ -43,9 +47,11 @@ class ModelStatistics {
   void RecordRequest(bool success, uint64_t duration_ns);
   // A request waited `queue_ns` before it was handed to an instance.
   void RecordQueue(uint64_t queue_ns) { queue.Add(queue_ns); }
-  // One backend execution of `request_count` requests with `rows` rows in all.
-  void RecordExecution(uint64_t request_count, uint64_t rows, uint64_t compute_ns,
-                       uint64_t wall_ms);
+  // One backend execution of `request_count` requests with `rows` rows in
+  // all is starting: counted now, so a client that got its response sees it.
+  void RecordExecutionStart(uint64_t request_count, uint64_t rows, uint64_t wall_ms);
+  // ... and it took `compute_ns`.
+  void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t compute_ns);
 
   DurationStat success, fail, queue, compute_input, compute_infer, compute_output;
   std::atomic<uint64_t> inference_count{0};  // rows that ran

@@ -65,10 +65,10 @@ def test_unload_twice_then_load_again(launch, tmp_path):
     assert infer_version(server, "m") == 1
 
 
-def _pending(server, model="m"):
-    """nv_inference_pending_request_count of `model` (queued or executing)."""
+def _executions_started(server, model="m"):
+    """nv_inference_exec_count of `model`: counted when an execution starts."""
     text = requests.get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5).text
-    match = re.search(r'^nv_inference_pending_request_count\{[^}]*model="%s"[^}]*\} (\S+)$'
+    match = re.search(r'^nv_inference_exec_count\{[^}]*model="%s"[^}]*\} (\S+)$'
                       % model, text, re.M)
     return float(match.group(1)) if match else 0.0
 
@@ -84,7 +84,7 @@ def test_unload_waits_for_admitted_requests_which_all_succeed(launch, tmp_path):
     threads = [threading.Thread(target=call) for _ in range(2)]
     for t in threads:
         t.start()
-    wait_until(lambda: _pending(server) == 2, 5.0, "two requests in flight")
+    wait_until(lambda: _executions_started(server) == 2, 5.0, "two requests in flight")
     started = time.monotonic()
     resp = unload(server, "m")
     took = time.monotonic() - started
