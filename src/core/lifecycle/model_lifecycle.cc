@@ -174,31 +174,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
       outcome = Status::InvalidArg("failed to load model '" + name + "': " + result.error);
     } else {
       record.error.clear();
-      std::map<int64_t, VersionRecord> next;
-      std::string failures;
-      for (const auto& loaded : result.versions) {
-        VersionRecord& v = next[loaded.version];
-        auto old = record.versions.find(loaded.version);
-        if (loaded.model) {
-          v.model = loaded.model;
-          v.state = ModelState::kReady;
-        } else if (old != record.versions.end() && old->second.model) {
-          v = old->second;
-          v.reason = kKeptPrevious + loaded.error;
-          failures += (failures.empty() ? "" : "; ") + loaded.error;
-        } else {
-          v.state = ModelState::kUnavailable;
-          v.reason = loaded.error;
-          failures += (failures.empty() ? "" : "; ") + loaded.error;
-        }
-      }
-      for (auto& [version, v] : record.versions) {
-        auto kept = next.find(version);
-        if (v.model && (kept == next.end() || kept->second.model != v.model)) {
-          retire.push_back(v.model);
-        }
-      }
-      record.versions = std::move(next);
+      const std::string failures = MergeVersions(result.versions, &record.versions, &retire);
       if (!failures.empty()) {
         outcome = Status::InvalidArg("failed to load model '" + name + "': " + failures);
       }
@@ -216,6 +192,38 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   Retire(std::move(retire));
   RemoveOverrideFolder(stale_override);
   return outcome;
+}
+
+std::string ModelLifecycle::MergeVersions(
+    const std::vector<ModelLoadResult::Version>& loaded_versions,
+    std::map<int64_t, VersionRecord>* versions,
+    std::vector<std::shared_ptr<ModelVersion>>* retire) {
+  std::map<int64_t, VersionRecord> next;
+  std::string failures;
+  for (const auto& loaded : loaded_versions) {
+    VersionRecord& v = next[loaded.version];
+    auto old = versions->find(loaded.version);
+    if (loaded.model) {
+      v.model = loaded.model;
+      v.state = ModelState::kReady;
+    } else if (old != versions->end() && old->second.model) {
+      v = old->second;  // the previous load of this version keeps serving
+      v.reason = kKeptPrevious + loaded.error;
+      failures += (failures.empty() ? "" : "; ") + loaded.error;
+    } else {
+      v.state = ModelState::kUnavailable;
+      v.reason = loaded.error;
+      failures += (failures.empty() ? "" : "; ") + loaded.error;
+    }
+  }
+  for (auto& [version, v] : *versions) {
+    auto kept = next.find(version);
+    if (v.model && (kept == next.end() || kept->second.model != v.model)) {
+      retire->push_back(v.model);
+    }
+  }
+  *versions = std::move(next);
+  return failures;
 }
 
 Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {

@@ -114,6 +114,12 @@ class ModelLifecycle {
   Status DoLoad(const std::string& name, ModelLocation location,
                 const LoadOverrides& overrides, bool reuse_unchanged) EXCLUDES(mu_);
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
+  // Replaces `versions` by the outcome of a load: new versions serve, a version
+  // that failed to reload keeps its previous load; what no longer serves goes to
+  // `retire`. Returns the failures, "; "-joined (empty when none).
+  static std::string MergeVersions(const std::vector<ModelLoadResult::Version>& loaded_versions,
+                                   std::map<int64_t, VersionRecord>* versions,
+                                   std::vector<std::shared_ptr<ModelVersion>>* retire);
   std::shared_ptr<std::mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
   // Retires `models` (already out of the serving table), waiting for their requests.
   void Retire(std::vector<std::shared_ptr<ModelVersion>> models) const;
