@@ -30,21 +30,9 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
 }
 
 grpc::Status InferReactor::Submit(const ServiceContext& service) {
-  if (grpc::Status s = BuildInferRequest(service.server, message_, &converted_, &request_);
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(
-          INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this));
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
-          request_, service.allocator, &response_, OnResponse, this));
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+  const RequestCallbacks callbacks{service.allocator, &response_, OnRelease, OnResponse, this};
+  if (grpc::Status s =
+          SubmitInferRequest(service.server, message_, &converted_, &request_, callbacks);
       !s.ok()) {
     return s;
   }

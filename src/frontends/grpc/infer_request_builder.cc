@@ -239,4 +239,24 @@ grpc::Status BuildInferRequest(INFERD_Server* server, const ModelInferRequest& m
   return grpc::Status::OK;
 }
 
+grpc::Status SubmitInferRequest(INFERD_Server* server,
+                                const inference::ModelInferRequest& message,
+                                std::vector<std::unique_ptr<char[]>>* converted,
+                                INFERD_InferenceRequest** request,
+                                const RequestCallbacks& callbacks) {
+  if (grpc::Status s = BuildInferRequest(server, message, converted, request); !s.ok()) return s;
+  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetReleaseCallback(
+          *request, callbacks.release_fn, callbacks.userp));
+      !s.ok()) {
+    return s;
+  }
+  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
+          *request, callbacks.allocator, callbacks.allocator_userp, callbacks.response_fn,
+          callbacks.userp));
+      !s.ok()) {
+    return s;
+  }
+  return StatusFromServerError(INFERD_ServerInferAsync(server, *request));
+}
+
 }  // namespace inferd::grpc_frontend

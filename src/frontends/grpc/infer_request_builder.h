@@ -27,6 +27,24 @@ grpc::Status BuildInferRequest(INFERD_Server* server, const inference::ModelInfe
                                std::vector<std::unique_ptr<char[]>>* converted,
                                INFERD_InferenceRequest** request);
 
+// Where a submitted request's release and responses go.
+struct RequestCallbacks {
+  INFERD_ResponseAllocator* allocator = nullptr;
+  void* allocator_userp = nullptr;
+  INFERD_InferenceRequestReleaseFn release_fn = nullptr;
+  INFERD_InferenceResponseCompleteFn response_fn = nullptr;
+  void* userp = nullptr;  // for release_fn and response_fn
+};
+
+// BuildInferRequest, then the callbacks, then INFERD_ServerInferAsync. On
+// error nothing was queued; a request already built stays in *request for the
+// caller to delete.
+grpc::Status SubmitInferRequest(INFERD_Server* server,
+                                const inference::ModelInferRequest& message,
+                                std::vector<std::unique_ptr<char[]>>* converted,
+                                INFERD_InferenceRequest** request,
+                                const RequestCallbacks& callbacks);
+
 }  // namespace inferd::grpc_frontend
 
 #endif  // INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_

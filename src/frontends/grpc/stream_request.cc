@@ -17,21 +17,10 @@ StreamRequest::~StreamRequest() {
 }
 
 grpc::Status StreamRequest::Submit(const ServiceContext& service) {
-  if (grpc::Status s = BuildInferRequest(service.server, message_, &converted_, &request_);
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(
-          INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this));
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
-          request_, service.allocator, &infer_response_, OnResponse, this));
-      !s.ok()) {
-    return s;
-  }
-  if (grpc::Status s = StatusFromServerError(INFERD_ServerInferAsync(service.server, request_));
+  const RequestCallbacks callbacks{service.allocator, &infer_response_, OnRelease, OnResponse,
+                                   this};
+  if (grpc::Status s =
+          SubmitInferRequest(service.server, message_, &converted_, &request_, callbacks);
       !s.ok()) {
     return s;
   }
