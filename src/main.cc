@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "frontends/common/shared_memory_registry.h"
 #include "frontends/grpc/grpc_server.h"
 #include "frontends/http/http_server.h"
 #include "inferd/server.h"
@@ -210,6 +211,9 @@ int main(int argc, char** argv) {
 
   INFERD_Server* server = CreateServer(flags);
   if (server == nullptr) return 1;
+  // One set of regions for both protocols; declared before the frontends
+  // so it outlives them.
+  inferd::SharedMemoryRegistry shared_memory;
 
   std::unique_ptr<inferd::http::HttpServer> http;
   if (flags.allow_http) {
@@ -217,6 +221,7 @@ int main(int argc, char** argv) {
     http_options.address = flags.http_address;
     http_options.port = static_cast<uint16_t>(flags.http_port);
     http_options.thread_count = flags.http_thread_count;
+    http_options.shared_memory = &shared_memory;
     http = std::make_unique<inferd::http::HttpServer>(server, http_options);
     const std::string error = http->Start();
     if (!error.empty()) {
@@ -249,6 +254,7 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<inferd::grpc_frontend::GrpcServer> grpc;
   if (flags.allow_grpc) {
+    flags.grpc.shared_memory = &shared_memory;
     grpc = std::make_unique<inferd::grpc_frontend::GrpcServer>(server, flags.grpc);
     const std::string error = grpc->Start();
     if (!error.empty()) {

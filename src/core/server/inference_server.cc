@@ -60,8 +60,9 @@ bool InferenceServer::IsReady() const {
 
 std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
-                            {"binary_tensor_data", "model_configuration", "parameters", "statistics",
-                             "schedule_policy"});
+                            {"binary_tensor_data", "model_configuration", "model_repository",
+                             "parameters", "statistics", "schedule_policy",
+                             "system_shared_memory"});
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,

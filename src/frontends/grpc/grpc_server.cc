@@ -55,6 +55,7 @@ class GrpcServer::Impl {
       : options_(std::move(options)), service_(context_) {
     context_.server = server;
     context_.worker = &worker_;
+    context_.shared_memory = options_.shared_memory;
     context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
   }
 

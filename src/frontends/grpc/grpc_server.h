@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "frontends/common/shared_memory_registry.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -39,6 +40,9 @@ struct GrpcOptions {
   int http2_max_pings_without_data = 2;
   int http2_min_recv_ping_interval_without_data_ms = 300000;
   int http2_max_ping_strikes = 2;
+  // The system shared memory regions (shared with the HTTP frontend); null
+  // turns the extension off. Not owned; must outlive the server.
+  SharedMemoryRegistry* shared_memory = nullptr;
 };
 
 class GrpcServer {

@@ -9,7 +9,9 @@ namespace inferd::grpc_frontend {
 
 InferReactor::InferReactor(const inference::ModelInferRequest& message,
                            inference::ModelInferResponse& response)
-    : message_(message), response_(response) {}
+    : message_(message), response_(response) {
+  outputs_.message = &response_;
+}
 
 InferReactor::~InferReactor() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
@@ -30,10 +32,9 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
 }
 
 grpc::Status InferReactor::Submit(const ServiceContext& service) {
-  const RequestCallbacks callbacks{service.allocator, &response_, OnRelease, OnResponse, this};
-  if (grpc::Status s =
-          SubmitInferRequest(service.server, message_, &converted_, &request_, callbacks);
-      !s.ok()) {
+  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
+  const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
+  if (grpc::Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }
   submitted_ = true;
@@ -57,7 +58,8 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
     // A unary call carries one response; a decoupled model's later ones are dropped.
     if (!self->responded_) {
       self->responded_ = true;
-      self->status_ = BuildInferResponse(response, &self->response_);
+      self->status_ = BuildInferResponse(response, self->outputs_);
+      self->raw_outputs_ = self->response_.raw_output_contents_size();
     }
     DiscardServerError(INFERD_InferenceResponseDelete(response));
   }
@@ -67,7 +69,7 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
   }
   // Entries the dropped responses allocated.
   auto* raw = self->response_.mutable_raw_output_contents();
-  while (raw->size() > self->response_.outputs_size()) raw->RemoveLast();
+  while (raw->size() > self->raw_outputs_) raw->RemoveLast();
   self->Arrive();
 }
 

@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+#include "frontends/grpc/infer_request_builder.h"
+#include "frontends/grpc/output_destination.h"
 #include "frontends/grpc/service_context.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
@@ -49,12 +51,15 @@ class InferReactor : public grpc::ServerUnaryReactor {
   // Constant after construction.
   const inference::ModelInferRequest& message_;  // owned by gRPC until OnDone
   inference::ModelInferResponse& response_;      // likewise; outputs are allocated in it
-  // Typed contents converted for the server; freed with the reactor.
-  std::vector<std::unique_ptr<char[]>> converted_;
+  // Typed contents converted for the server and shared memory inputs; freed
+  // with the reactor.
+  RequestMemory memory_;
+  OutputDestination outputs_;  // into response_, or shared memory
   INFERD_InferenceRequest* request_ = nullptr;  // deleted with the reactor
   bool submitted_ = false;                      // constant once Start returns
   // Written by the response callback only, read by the last Arrive.
   bool responded_ = false;
+  int raw_outputs_ = 0;  // raw_output_contents the answered response holds
   grpc::Status status_;
   std::atomic<int> pending_{2};
 };

@@ -103,11 +103,54 @@ grpc::Status SetParameter(INFERD_InferenceRequest* request, const std::string& n
   return PassThrough(request, name, value);
 }
 
-grpc::Status CheckNoSharedMemory(const ParameterMap& parameters, const std::string& what) {
-  if (parameters.count("shared_memory_region") != 0) {
-    return Unimplemented(what + ": shared memory is not supported yet");
+// The shared_memory_* parameters of a tensor: *ref stays empty (region "")
+// when it has none.
+grpc::Status ParseSharedMemoryRef(const ParameterMap& parameters, const std::string& what,
+                                  std::string* region, uint64_t* offset, uint64_t* byte_size) {
+  const auto found_region = parameters.find("shared_memory_region");
+  const auto found_size = parameters.find("shared_memory_byte_size");
+  const auto found_offset = parameters.find("shared_memory_offset");
+  if (found_region == parameters.end()) {
+    if (found_size != parameters.end() || found_offset != parameters.end()) {
+      return InvalidArgument(what + ": 'shared_memory_byte_size' and 'shared_memory_offset' " +
+                             "need a 'shared_memory_region'");
+    }
+    return grpc::Status::OK;
   }
+  if (found_region->second.parameter_choice_case() != InferParameter::kStringParam ||
+      found_region->second.string_param().empty()) {
+    return InvalidArgument(what + ": 'shared_memory_region' must be a non-empty string");
+  }
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  if (found_size == parameters.end() || !UnsignedValue(found_size->second, max, byte_size)) {
+    return InvalidArgument(what + ": a tensor in shared memory needs 'shared_memory_byte_size', " +
+                           "a non-negative integer");
+  }
+  *offset = 0;
+  if (found_offset != parameters.end() && !UnsignedValue(found_offset->second, max, offset)) {
+    return InvalidArgument(what + ": 'shared_memory_offset' must be a non-negative integer");
+  }
+  *region = found_region->second.string_param();
   return grpc::Status::OK;
+}
+
+// The slice of shared memory a tensor names, or OK with *in_shared_memory
+// false when it names none.
+grpc::Status LocateSharedMemory(const BuildContext& build, const ParameterMap& parameters,
+                                const std::string& what, std::string* region,
+                                SharedMemorySlice* slice, bool* in_shared_memory) {
+  uint64_t offset = 0;
+  uint64_t byte_size = 0;
+  *in_shared_memory = false;
+  if (grpc::Status s = ParseSharedMemoryRef(parameters, what, region, &offset, &byte_size);
+      !s.ok() || region->empty()) {
+    return s;
+  }
+  if (build.shared_memory == nullptr) {
+    return Unimplemented(what + " is in shared memory, which this server does not enable");
+  }
+  *in_shared_memory = true;
+  return StatusFromServerError(build.shared_memory->Slice(*region, offset, byte_size, what, slice));
 }
 
 grpc::Status ElementCount(const ModelInferRequest::InferInputTensor& input, uint64_t* count) {
@@ -124,38 +167,57 @@ grpc::Status ElementCount(const ModelInferRequest::InferInputTensor& input, uint
   return grpc::Status::OK;
 }
 
-// Where input `index` has its data: raw_input_contents or its typed contents.
-grpc::Status LocateInputData(const ModelInferRequest& message, int index, INFERD_DataType datatype,
-                             std::vector<std::unique_ptr<char[]>>* converted, TensorData* data) {
+// Where input `index` has its data: shared memory, raw_input_contents (the
+// next entry, `*raw_index`) or its typed contents.
+grpc::Status LocateInputData(const BuildContext& build, const ModelInferRequest& message,
+                             int index, INFERD_DataType datatype, int* raw_index,
+                             TensorData* data) {
   const ModelInferRequest::InferInputTensor& input = message.inputs(index);
+  const std::string what = "input " + Quote(input.name());
+  std::string region;
+  SharedMemorySlice slice;
+  bool in_shared_memory = false;
+  if (grpc::Status s =
+          LocateSharedMemory(build, input.parameters(), what, &region, &slice, &in_shared_memory);
+      !s.ok()) {
+    return s;
+  }
+  if (in_shared_memory) {
+    *data = TensorData{slice.data, slice.byte_size};
+    build.memory->input_slices.push_back(std::move(slice));
+    return grpc::Status::OK;
+  }
   if (message.raw_input_contents_size() > 0) {
     if (input.has_contents() && input.contents().ByteSizeLong() > 0) {
-      return InvalidArgument("input " + Quote(input.name()) +
-                             " has typed contents although the request uses raw_input_contents");
+      return InvalidArgument(what + " has typed contents although the request uses " +
+                             "raw_input_contents");
     }
-    const std::string& raw = message.raw_input_contents(index);
+    if (*raw_index >= message.raw_input_contents_size()) {
+      return InvalidArgument("model " + Quote(message.model_name()) + ": " + what +
+                             " has no raw_input_contents entry; with raw_input_contents every " +
+                             "input not in shared memory needs one, in input order");
+    }
+    const std::string& raw = message.raw_input_contents((*raw_index)++);
     *data = TensorData{raw.data(), raw.size()};
     return grpc::Status::OK;
   }
   uint64_t count = 0;
   if (grpc::Status s = ElementCount(input, &count); !s.ok()) return s;
-  return ContentsToTensor(input.contents(), datatype, count, input.name(), converted, data);
+  return ContentsToTensor(input.contents(), datatype, count, input.name(),
+                          &build.memory->converted, data);
 }
 
-grpc::Status AddInput(INFERD_InferenceRequest* request, const ModelInferRequest& message,
-                      int index, std::vector<std::unique_ptr<char[]>>* converted) {
+grpc::Status AddInput(const BuildContext& build, INFERD_InferenceRequest* request,
+                      const ModelInferRequest& message, int index, int* raw_index) {
   const ModelInferRequest::InferInputTensor& input = message.inputs(index);
   const INFERD_DataType datatype = INFERD_StringToDataType(input.datatype().c_str());
   if (datatype == INFERD_TYPE_INVALID) {
     return InvalidArgument("input " + Quote(input.name()) + ": unknown datatype " +
                            Quote(input.datatype()));
   }
-  if (grpc::Status s = CheckNoSharedMemory(input.parameters(), "input " + Quote(input.name()));
-      !s.ok()) {
-    return s;
-  }
   TensorData data;
-  if (grpc::Status s = LocateInputData(message, index, datatype, converted, &data); !s.ok()) {
+  if (grpc::Status s = LocateInputData(build, message, index, datatype, raw_index, &data);
+      !s.ok()) {
     return s;
   }
   if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestAddInput(
@@ -167,20 +229,30 @@ grpc::Status AddInput(INFERD_InferenceRequest* request, const ModelInferRequest&
       request, input.name().c_str(), data.base, data.byte_size, INFERD_MEMORY_CPU, 0));
 }
 
-grpc::Status AddRequestedOutput(INFERD_InferenceRequest* request,
+grpc::Status AddRequestedOutput(const BuildContext& build, INFERD_InferenceRequest* request,
                                 const ModelInferRequest::InferRequestedOutputTensor& output) {
   const std::string what = "output " + Quote(output.name());
-  if (grpc::Status s = CheckNoSharedMemory(output.parameters(), what); !s.ok()) return s;
   if (output.parameters().count("classification") != 0) {
     return Unimplemented(what + ": the classification extension is not supported yet");
+  }
+  SharedMemoryOutput target;
+  bool in_shared_memory = false;
+  if (grpc::Status s = LocateSharedMemory(build, output.parameters(), what, &target.region,
+                                          &target.slice, &in_shared_memory);
+      !s.ok()) {
+    return s;
+  }
+  if (in_shared_memory) {
+    target.name = output.name();
+    build.outputs->shared_memory.push_back(std::move(target));
   }
   return StatusFromServerError(
       INFERD_InferenceRequestAddRequestedOutput(request, output.name().c_str()));
 }
 
 // Everything but creation.
-grpc::Status Fill(INFERD_InferenceRequest* request, const ModelInferRequest& message,
-                  std::vector<std::unique_ptr<char[]>>* converted) {
+grpc::Status Fill(const BuildContext& build, INFERD_InferenceRequest* request,
+                  const ModelInferRequest& message) {
   if (!message.id().empty()) {
     if (grpc::Status s =
             StatusFromServerError(INFERD_InferenceRequestSetId(request, message.id().c_str()));
@@ -198,26 +270,25 @@ grpc::Status Fill(INFERD_InferenceRequest* request, const ModelInferRequest& mes
       return s;
     }
   }
-  const int raw_count = message.raw_input_contents_size();
-  if (raw_count > 0 && raw_count != message.inputs_size()) {
-    return InvalidArgument("model " + Quote(message.model_name()) + ": the request has " +
-                           std::to_string(message.inputs_size()) + " inputs but " +
-                           std::to_string(raw_count) +
-                           " raw_input_contents; with raw_input_contents every input needs one");
-  }
+  int raw_index = 0;
   for (int i = 0; i < message.inputs_size(); ++i) {
-    if (grpc::Status s = AddInput(request, message, i, converted); !s.ok()) return s;
+    if (grpc::Status s = AddInput(build, request, message, i, &raw_index); !s.ok()) return s;
+  }
+  if (raw_index < message.raw_input_contents_size()) {
+    return InvalidArgument("model " + Quote(message.model_name()) + ": the request has " +
+                           std::to_string(message.raw_input_contents_size()) +
+                           " raw_input_contents but only " + std::to_string(raw_index) +
+                           " inputs outside shared memory to take them");
   }
   for (const auto& output : message.outputs()) {
-    if (grpc::Status s = AddRequestedOutput(request, output); !s.ok()) return s;
+    if (grpc::Status s = AddRequestedOutput(build, request, output); !s.ok()) return s;
   }
   return grpc::Status::OK;
 }
 
 }  // namespace
 
-grpc::Status BuildInferRequest(INFERD_Server* server, const ModelInferRequest& message,
-                               std::vector<std::unique_ptr<char[]>>* converted,
+grpc::Status BuildInferRequest(const BuildContext& build, const ModelInferRequest& message,
                                INFERD_InferenceRequest** request) {
   *request = nullptr;
   int64_t version = -1;
@@ -227,11 +298,11 @@ grpc::Status BuildInferRequest(INFERD_Server* server, const ModelInferRequest& m
   }
   INFERD_InferenceRequest* created = nullptr;
   if (grpc::Status s = StatusFromServerError(
-          INFERD_InferenceRequestNew(&created, server, message.model_name().c_str(), version));
+          INFERD_InferenceRequestNew(&created, build.server, message.model_name().c_str(), version));
       !s.ok()) {
     return s;
   }
-  if (grpc::Status s = Fill(created, message, converted); !s.ok()) {
+  if (grpc::Status s = Fill(build, created, message); !s.ok()) {
     DiscardServerError(INFERD_InferenceRequestDelete(created));
     return s;
   }
@@ -239,24 +310,22 @@ grpc::Status BuildInferRequest(INFERD_Server* server, const ModelInferRequest& m
   return grpc::Status::OK;
 }
 
-grpc::Status SubmitInferRequest(INFERD_Server* server,
+grpc::Status SubmitInferRequest(const BuildContext& build,
                                 const inference::ModelInferRequest& message,
-                                std::vector<std::unique_ptr<char[]>>* converted,
                                 INFERD_InferenceRequest** request,
                                 const RequestCallbacks& callbacks) {
-  if (grpc::Status s = BuildInferRequest(server, message, converted, request); !s.ok()) return s;
+  if (grpc::Status s = BuildInferRequest(build, message, request); !s.ok()) return s;
   if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetReleaseCallback(
           *request, callbacks.release_fn, callbacks.userp));
       !s.ok()) {
     return s;
   }
   if (grpc::Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
-          *request, callbacks.allocator, callbacks.allocator_userp, callbacks.response_fn,
-          callbacks.userp));
+          *request, callbacks.allocator, build.outputs, callbacks.response_fn, callbacks.userp));
       !s.ok()) {
     return s;
   }
-  return StatusFromServerError(INFERD_ServerInferAsync(server, *request));
+  return StatusFromServerError(INFERD_ServerInferAsync(build.server, *request));
 }
 
 }  // namespace inferd::grpc_frontend

@@ -2,9 +2,11 @@
 // inputs from raw_input_contents are appended as borrowed memory, typed
 // contents borrowed or converted (see tensor_contents.h), requested outputs and
 // the protocol's parameters (sequence_id, sequence_start/end, priority,
-// timeout) set, other parameters passed through to the model. The message and
-// the converted buffers must outlive the server request, until its release
-// callback. Thread-safe (no shared state).
+// timeout) set, other parameters passed through to the model. Tensors in
+// system shared memory are located in the registry: inputs are read from
+// their region, outputs noted in the OutputDestination. The message and the
+// RequestMemory must outlive the server request, until its release callback.
+// Thread-safe (no shared state).
 #ifndef INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 
@@ -13,24 +15,38 @@
 #include <memory>
 #include <vector>
 
+#include "frontends/common/shared_memory_registry.h"
+#include "frontends/grpc/output_destination.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 
-// Creates *request from `message`. Typed contents that had to be converted
-// are appended to *converted. On success the caller owns *request; on error
-// nothing is left to free and the status names the model, input, output or
-// parameter at fault: INVALID_ARGUMENT, UNIMPLEMENTED (shared memory,
-// classification, floating-point parameters) or the server's error.
-grpc::Status BuildInferRequest(INFERD_Server* server, const inference::ModelInferRequest& message,
-                               std::vector<std::unique_ptr<char[]>>* converted,
+// Memory a request's inputs live in besides the message.
+struct RequestMemory {
+  std::vector<std::unique_ptr<char[]>> converted;  // typed contents converted for the server
+  std::vector<SharedMemorySlice> input_slices;     // keeps input regions mapped
+};
+
+// What building a request reads and fills besides the message.
+struct BuildContext {
+  INFERD_Server* server = nullptr;
+  const SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
+  RequestMemory* memory = nullptr;
+  OutputDestination* outputs = nullptr;  // shared memory outputs are added to it
+};
+
+// Creates *request from `message`. On success the caller owns *request; on
+// error nothing is left to free and the status names the model, input,
+// output or parameter at fault: INVALID_ARGUMENT, UNIMPLEMENTED
+// (classification, floating-point parameters) or the server's error.
+grpc::Status BuildInferRequest(const BuildContext& build,
+                               const inference::ModelInferRequest& message,
                                INFERD_InferenceRequest** request);
 
 // Where a submitted request's release and responses go.
 struct RequestCallbacks {
-  INFERD_ResponseAllocator* allocator = nullptr;
-  void* allocator_userp = nullptr;
+  INFERD_ResponseAllocator* allocator = nullptr;  // given build.outputs as its userp
   INFERD_InferenceRequestReleaseFn release_fn = nullptr;
   INFERD_InferenceResponseCompleteFn response_fn = nullptr;
   void* userp = nullptr;  // for release_fn and response_fn
@@ -39,9 +55,8 @@ struct RequestCallbacks {
 // BuildInferRequest, then the callbacks, then INFERD_ServerInferAsync. On
 // error nothing was queued; a request already built stays in *request for the
 // caller to delete.
-grpc::Status SubmitInferRequest(INFERD_Server* server,
+grpc::Status SubmitInferRequest(const BuildContext& build,
                                 const inference::ModelInferRequest& message,
-                                std::vector<std::unique_ptr<char[]>>* converted,
                                 INFERD_InferenceRequest** request,
                                 const RequestCallbacks& callbacks);
 

@@ -11,22 +11,37 @@ namespace {
 using inference::ModelInferResponse;
 
 // Moves the raw entry holding output `index` to position `index`: the one the
-// allocator made (`buffer_userp`), or a copy of `base` when there is none.
+// allocator made (`buffer_userp`), an empty one for an output in shared
+// memory, or a copy of `base` when there is none.
 void PlaceRawOutput(int index, const void* buffer_userp, const void* base, size_t byte_size,
-                    ModelInferResponse* message) {
+                    bool in_shared_memory, ModelInferResponse* message) {
   auto* raw = message->mutable_raw_output_contents();
-  for (int j = index; j < raw->size(); ++j) {
-    if (&raw->Get(j) == buffer_userp) {
-      if (j != index) raw->SwapElements(index, j);
-      return;
+  if (!in_shared_memory) {
+    for (int j = index; j < raw->size(); ++j) {
+      if (&raw->Get(j) == buffer_userp) {
+        if (j != index) raw->SwapElements(index, j);
+        return;
+      }
     }
   }
-  raw->Add()->assign(static_cast<const char*>(base), byte_size);
+  std::string* entry = raw->Add();
+  if (!in_shared_memory) entry->assign(static_cast<const char*>(base), byte_size);
   for (int j = raw->size() - 1; j > index; --j) raw->SwapElements(j, j - 1);
 }
 
+void SetSharedMemoryParameters(const SharedMemoryOutput& target, size_t byte_size,
+                               ModelInferResponse::InferOutputTensor* output) {
+  auto& parameters = *output->mutable_parameters();
+  parameters["shared_memory_region"].set_string_param(target.region);
+  parameters["shared_memory_byte_size"].set_int64_param(static_cast<int64_t>(byte_size));
+  if (target.slice.offset != 0) {
+    parameters["shared_memory_offset"].set_int64_param(static_cast<int64_t>(target.slice.offset));
+  }
+}
+
+// Adds output `index`; *in_shared_memory tells whether it went there.
 grpc::Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
-                       ModelInferResponse* message) {
+                       const OutputDestination& destination, bool* in_shared_memory) {
   const char* name = nullptr;
   INFERD_DataType datatype = INFERD_TYPE_INVALID;
   const int64_t* shape = nullptr;
@@ -46,15 +61,21 @@ grpc::Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
     return Unimplemented("output '" + std::string(name) +
                          "' is in GPU memory, which the gRPC frontend cannot return yet");
   }
+  ModelInferResponse* message = destination.message;
   ModelInferResponse::InferOutputTensor* output = message->add_outputs();
   output->set_name(name);
   output->set_datatype(INFERD_DataTypeString(datatype));
   output->mutable_shape()->Add(shape, shape + dim_count);
-  PlaceRawOutput(static_cast<int>(index), buffer_userp, base, byte_size, message);
+  const SharedMemoryOutput* target = destination.Find(name);
+  *in_shared_memory = target != nullptr && buffer_userp == target;
+  if (*in_shared_memory) SetSharedMemoryParameters(*target, byte_size, output);
+  PlaceRawOutput(static_cast<int>(index), buffer_userp, base, byte_size, *in_shared_memory,
+                 message);
   return grpc::Status::OK;
 }
 
-grpc::Status Fill(INFERD_InferenceResponse* response, ModelInferResponse* message) {
+grpc::Status Fill(INFERD_InferenceResponse* response, const OutputDestination& destination) {
+  ModelInferResponse* message = destination.message;
   if (grpc::Status s = StatusFromBorrowedError(INFERD_InferenceResponseError(response)); !s.ok()) {
     return s;
   }
@@ -78,21 +99,28 @@ grpc::Status Fill(INFERD_InferenceResponse* response, ModelInferResponse* messag
   message->set_model_name(model_name != nullptr ? model_name : "");
   message->set_model_version(std::to_string(model_version));
   if (id != nullptr) message->set_id(id);
+  uint32_t shared_memory_count = 0;
   for (uint32_t i = 0; i < output_count; ++i) {
-    if (grpc::Status s = AddOutput(response, i, message); !s.ok()) return s;
+    bool in_shared_memory = false;
+    if (grpc::Status s = AddOutput(response, i, destination, &in_shared_memory); !s.ok()) {
+      return s;
+    }
+    shared_memory_count += in_shared_memory ? 1 : 0;
   }
-  // Entries allocated for outputs the response does not carry.
+  // Entries allocated for outputs the response does not carry; no entries at
+  // all when every output is in shared memory.
   auto* raw = message->mutable_raw_output_contents();
-  while (raw->size() > static_cast<int>(output_count)) raw->RemoveLast();
+  const int keep = shared_memory_count == output_count ? 0 : static_cast<int>(output_count);
+  while (raw->size() > keep) raw->RemoveLast();
   return grpc::Status::OK;
 }
 
 }  // namespace
 
 grpc::Status BuildInferResponse(INFERD_InferenceResponse* response,
-                                ModelInferResponse* message) {
-  grpc::Status status = Fill(response, message);
-  if (!status.ok()) message->Clear();
+                                const OutputDestination& destination) {
+  grpc::Status status = Fill(response, destination);
+  if (!status.ok()) destination.message->Clear();
   return status;
 }
 

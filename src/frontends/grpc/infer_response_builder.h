@@ -2,21 +2,25 @@
 // allocated into that same message by OutputAllocator: model name, version,
 // id, each output's name, datatype and shape, and raw_output_contents put in
 // output order (entries are swapped, never copied; an output held elsewhere is
-// copied in). Thread-safe (no shared state).
+// copied in); an output written into shared memory is described by its
+// shared_memory_* parameters and an empty raw entry, and when every output is
+// there raw_output_contents stays empty. Thread-safe (no shared state).
 #ifndef INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 
 #include <grpcpp/support/status.h>
 
+#include "frontends/grpc/output_destination.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 
-// Fills *message from `response` (which the caller still owns and deletes).
-// The error the response carries, if any, is returned and *message cleared.
+// Fills *destination.message from `response` (which the caller still owns and
+// deletes). The error the response carries, if any, is returned and the
+// message cleared.
 grpc::Status BuildInferResponse(INFERD_InferenceResponse* response,
-                                inference::ModelInferResponse* message);
+                                const OutputDestination& destination);
 
 }  // namespace inferd::grpc_frontend
 

@@ -7,6 +7,7 @@
 #include "frontends/grpc/infer_reactor.h"
 #include "frontends/grpc/metadata_handlers.h"
 #include "frontends/grpc/repository_handlers.h"
+#include "frontends/grpc/shared_memory_handlers.h"
 #include "frontends/grpc/stream_reactor.h"
 
 namespace inferd::grpc_frontend {
@@ -109,21 +110,21 @@ Unary* InferenceService::RepositoryModelUnload(
 }
 
 Unary* InferenceService::SystemSharedMemoryStatus(
-    Context* context, const inference::SystemSharedMemoryStatusRequest*,
-    inference::SystemSharedMemoryStatusResponse*) {
-  return NotYet(context, "system shared memory (SystemSharedMemoryStatus)");
+    Context* context, const inference::SystemSharedMemoryStatusRequest* request,
+    inference::SystemSharedMemoryStatusResponse* response) {
+  return Answer(context, SharedMemoryStatus(context_.shared_memory, *request, response));
 }
 
 Unary* InferenceService::SystemSharedMemoryRegister(
-    Context* context, const inference::SystemSharedMemoryRegisterRequest*,
+    Context* context, const inference::SystemSharedMemoryRegisterRequest* request,
     inference::SystemSharedMemoryRegisterResponse*) {
-  return NotYet(context, "system shared memory (SystemSharedMemoryRegister)");
+  return Answer(context, SharedMemoryRegister(context_.shared_memory, *request));
 }
 
 Unary* InferenceService::SystemSharedMemoryUnregister(
-    Context* context, const inference::SystemSharedMemoryUnregisterRequest*,
+    Context* context, const inference::SystemSharedMemoryUnregisterRequest* request,
     inference::SystemSharedMemoryUnregisterResponse*) {
-  return NotYet(context, "system shared memory (SystemSharedMemoryUnregister)");
+  return Answer(context, SharedMemoryUnregister(context_.shared_memory, *request));
 }
 
 Unary* InferenceService::CudaSharedMemoryStatus(Context* context,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frontends/grpc/grpc_status.h"
+#include "frontends/grpc/output_destination.h"
 
 namespace inferd::grpc_frontend {
 
@@ -21,7 +22,22 @@ INFERD_Error* OutputAllocator::Allocate(INFERD_ResponseAllocator*, const char* t
                                         void** buffer, void** buffer_userp,
                                         INFERD_MemoryType* actual_memory_type,
                                         int64_t* actual_memory_type_id) {
-  auto* message = static_cast<inference::ModelInferResponse*>(userp);
+  *actual_memory_type = INFERD_MEMORY_CPU;
+  *actual_memory_type_id = 0;
+  auto* destination = static_cast<OutputDestination*>(userp);
+  if (const SharedMemoryOutput* target = destination->Find(tensor_name)) {
+    if (byte_size > target->slice.byte_size) {
+      const std::string error = "output '" + target->name + "' needs " +
+                                std::to_string(byte_size) + " bytes but shared memory region '" +
+                                target->region + "' was given " +
+                                std::to_string(target->slice.byte_size);
+      return INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, error.c_str());
+    }
+    *buffer = target->slice.data;
+    *buffer_userp = const_cast<SharedMemoryOutput*>(target);  // the builder recognizes it
+    return nullptr;
+  }
+  inference::ModelInferResponse* message = destination->message;
   std::string* raw = message->add_raw_output_contents();
   try {
     raw->resize(byte_size);
@@ -33,8 +49,6 @@ INFERD_Error* OutputAllocator::Allocate(INFERD_ResponseAllocator*, const char* t
   }
   *buffer = raw->data();
   *buffer_userp = raw;  // lets the response builder find the entry again
-  *actual_memory_type = INFERD_MEMORY_CPU;
-  *actual_memory_type_id = 0;
   return nullptr;
 }
 

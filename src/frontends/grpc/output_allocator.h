@@ -1,8 +1,10 @@
-// The response allocator of the gRPC frontend: each output tensor is allocated
-// as a new raw_output_contents entry of the ModelInferResponse passed as the
-// request's allocator_userp (resized, then its memory handed out), so the
-// backend writes the output straight into the message gRPC serializes and no
-// output is copied again. The message owns that memory: release frees nothing.
+// The response allocator of the gRPC frontend, given an OutputDestination as
+// the request's allocator_userp: each output tensor is allocated as a new
+// raw_output_contents entry of its ModelInferResponse (resized, then its
+// memory handed out), so the backend writes the output straight into the
+// message gRPC serializes and no output is copied again; an output the
+// request put in shared memory is written into its region instead. The
+// message or the client owns that memory: release frees nothing.
 // One message serves one response at a time; allocation for it happens on the
 // thread producing that response. Thread-safe otherwise (no shared state).
 #ifndef INFERD_FRONTENDS_GRPC_OUTPUT_ALLOCATOR_H_
@@ -25,8 +27,8 @@ class OutputAllocator {
   // Creates the server allocator; call once before get().
   grpc::Status Init();
 
-  // The allocator to give INFERD_InferenceRequestSetResponseCallback, with a
-  // ModelInferResponse* as allocator_userp.
+  // The allocator to give INFERD_InferenceRequestSetResponseCallback, with an
+  // OutputDestination* as allocator_userp.
   INFERD_ResponseAllocator* get() const { return allocator_; }
 
  private:

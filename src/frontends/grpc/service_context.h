@@ -1,11 +1,13 @@
 // What every RPC handler of the gRPC frontend shares: the server, the output
-// allocator, the worker for blocking calls and how infer responses are
-// compressed. Constant while the service runs; thread-safe to read.
+// allocator, the worker for blocking calls, how infer responses are
+// compressed and the system shared memory regions. Constant while the service
+// runs; thread-safe to read.
 #ifndef INFERD_FRONTENDS_GRPC_SERVICE_CONTEXT_H_
 #define INFERD_FRONTENDS_GRPC_SERVICE_CONTEXT_H_
 
 #include <grpc/compression.h>
 
+#include "frontends/common/shared_memory_registry.h"
 #include "frontends/grpc/blocking_worker.h"
 #include "inferd/server.h"
 
@@ -16,6 +18,7 @@ struct ServiceContext {
   INFERD_ResponseAllocator* allocator = nullptr;    // an OutputAllocator's
   BlockingWorker* worker = nullptr;                 // runs model loads and unloads
   grpc_compression_level infer_compression = GRPC_COMPRESS_LEVEL_NONE;
+  SharedMemoryRegistry* shared_memory = nullptr;    // not owned; null: the extension is off
 };
 
 }  // namespace inferd::grpc_frontend

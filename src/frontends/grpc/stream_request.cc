@@ -10,18 +10,18 @@
 
 namespace inferd::grpc_frontend {
 
-StreamRequest::StreamRequest(StreamReactor& stream) : stream_(stream) {}
+StreamRequest::StreamRequest(StreamReactor& stream) : stream_(stream) {
+  outputs_.message = &infer_response_;
+}
 
 StreamRequest::~StreamRequest() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
 }
 
 grpc::Status StreamRequest::Submit(const ServiceContext& service) {
-  const RequestCallbacks callbacks{service.allocator, &infer_response_, OnRelease, OnResponse,
-                                   this};
-  if (grpc::Status s =
-          SubmitInferRequest(service.server, message_, &converted_, &request_, callbacks);
-      !s.ok()) {
+  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
+  const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
+  if (grpc::Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }
   submitted_.store(true, std::memory_order_release);
@@ -66,7 +66,7 @@ void StreamRequest::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* us
 void StreamRequest::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* self = static_cast<StreamRequest*>(userp);
   if (response != nullptr) {
-    const grpc::Status status = BuildInferResponse(response, &self->infer_response_);
+    const grpc::Status status = BuildInferResponse(response, self->outputs_);
     DiscardServerError(INFERD_InferenceResponseDelete(response));
     if (status.ok()) {
       inference::ModelStreamInferResponse message;

@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+#include "frontends/grpc/infer_request_builder.h"
+#include "frontends/grpc/output_destination.h"
 #include "frontends/grpc/service_context.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
@@ -58,13 +60,14 @@ class StreamRequest {
 
   StreamReactor& stream_;
   inference::ModelInferRequest message_;
-  std::vector<std::unique_ptr<char[]>> converted_;  // typed contents converted for the server
+  RequestMemory memory_;  // converted typed contents and shared memory inputs
   INFERD_InferenceRequest* request_ = nullptr;      // deleted with this object
   // Set once the server took request_; Cancel reads request_ only after it.
   std::atomic<bool> submitted_{false};
-  // Where outputs are allocated (its address is the allocator's userp); each
-  // completed response is swapped out of it. Response callback only.
+  // Where outputs are allocated; each completed response is swapped out of
+  // it. Response callback only.
   inference::ModelInferResponse infer_response_;
+  OutputDestination outputs_;  // into infer_response_, or shared memory; the allocator's userp
   std::atomic<int> refs_{3};
 };
 

@@ -188,9 +188,12 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       return FromStatus(Status::Unsupported(std::string(route.feature) +
                                             " is not supported by inferd yet"));
     case Endpoint::kModelInfer:
+    case Endpoint::kSharedMemoryStatus:
+    case Endpoint::kSharedMemoryRegister:
+    case Endpoint::kSharedMemoryUnregister:
       break;
   }
-  return FromStatus(Status::Internal("infer requests are not handled here"));
+  return FromStatus(Status::Internal("infer and shared memory requests are not handled here"));
 }
 
 }  // namespace inferd::http

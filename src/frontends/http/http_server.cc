@@ -45,6 +45,7 @@ class HttpServer::Impl {
     shared_.server = server;
     shared_.max_body_bytes = options_.max_body_bytes;
     shared_.metrics_only = options_.metrics_only;
+    shared_.shared_memory = options_.shared_memory;
   }
 
   ~Impl() { Stop(); }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "frontends/common/shared_memory_registry.h"
 #include "inferd/server.h"
 
 namespace inferd::http {
@@ -25,6 +26,9 @@ struct HttpOptions {
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.
   bool metrics_only = false;
+  // The system shared memory regions (shared with the gRPC frontend); null
+  // turns the extension off. Not owned; must outlive the server.
+  SharedMemoryRegistry* shared_memory = nullptr;
 };
 
 class HttpServer {

@@ -16,6 +16,7 @@
 #include "frontends/http/endpoints.h"
 #include "frontends/http/infer_response_writer.h"
 #include "frontends/http/response_head.h"
+#include "frontends/http/shared_memory_endpoints.h"
 
 namespace inferd::http {
 namespace asio = boost::asio;
@@ -138,7 +139,10 @@ void HttpSession::Dispatch() {
     return WriteError(Status::NotFound("Not Found"));
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
-  EndpointResponse response = HandleEndpoint(shared_.server, route, request.body());
+  EndpointResponse response =
+      IsSharedMemoryEndpoint(route.endpoint)
+          ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
+          : HandleEndpoint(shared_.server, route, request.body());
   WriteBody(response.status, std::move(response.body), response.content_type);
 }
 
@@ -159,7 +163,8 @@ void HttpSession::StartInfer(const Route& route) {
   }
   auto context =
       std::make_unique<InferContext>(shared_from_this(), socket_.get_executor(), std::move(body));
-  if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator, route, json_size);
+  if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
+                                      shared_.shared_memory, route, json_size);
       !s.ok()) {
     return WriteError(s);
   }

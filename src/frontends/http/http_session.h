@@ -34,6 +34,7 @@ namespace inferd::http {
 struct SessionShared {
   INFERD_Server* server = nullptr;
   INFERD_ResponseAllocator* allocator = nullptr;
+  SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
   size_t max_body_bytes = 0;
   bool metrics_only = false;  // the metrics port: GET /metrics and nothing else
   SessionRegistry registry;

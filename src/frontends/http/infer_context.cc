@@ -20,8 +20,46 @@ InferContext::~InferContext() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
 }
 
+namespace {
+
+// Marks an output buffer that lives in shared memory: release frees nothing.
+char kSharedMemoryBuffer;
+
+Status NoSharedMemory(const std::string& what) {
+  return Status::Unsupported(what + " is in shared memory, which this server does not enable");
+}
+
+}  // namespace
+
+Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
+  for (ParsedInput& input : parsed_.inputs) {
+    const SharedMemoryRef& ref = input.shared_memory;
+    if (ref.region.empty()) continue;
+    const std::string what = std::string("input '") + input.name + "'";
+    if (registry == nullptr) return NoSharedMemory(what);
+    SharedMemorySlice& slice = input_slices_.emplace_back();
+    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
+      return Status::FromServerError(error);
+    }
+    input.data = slice.data;
+  }
+  for (const ParsedOutput& output : parsed_.outputs) {
+    SharedMemorySlice& slice = output_slices_.emplace_back();
+    const SharedMemoryRef& ref = output.shared_memory;
+    if (ref.region.empty()) continue;
+    const std::string what = "output '" + output.name + "'";
+    if (registry == nullptr) return NoSharedMemory(what);
+    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
+      return Status::FromServerError(error);
+    }
+    output_format_.any_shared_memory = true;
+  }
+  return Status::Ok();
+}
+
 Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Server* server,
-                            INFERD_ResponseAllocator* allocator, const Route& route,
+                            INFERD_ResponseAllocator* allocator,
+                            const SharedMemoryRegistry* shared_memory, const Route& route,
                             size_t json_size) {
   InferContext& self = *context;
   ParsedInferRequest& parsed = self.parsed_;
@@ -29,6 +67,7 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
       !s.ok()) {
     return s;
   }
+  if (Status s = self.LocateSharedMemory(shared_memory); !s.ok()) return s;
   if (Status s = BuildInferRequest(server, route.model, route.model_version, parsed,
                                    &self.request_);
       !s.ok()) {
@@ -43,7 +82,7 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
     return s;
   }
   if (Status s = Status::FromServerError(INFERD_InferenceRequestSetResponseCallback(
-          self.request_, allocator, nullptr, OnResponse, &self));
+          self.request_, allocator, &self, OnResponse, &self));
       !s.ok()) {
     return s;
   }
@@ -64,6 +103,7 @@ void InferContext::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* use
   // The server reads the inputs no more: give their memory back now.
   self->parsed_ = ParsedInferRequest();
   self->body_ = std::string();
+  self->input_slices_.clear();
   self->Unref();
 }
 
@@ -74,15 +114,33 @@ void InferContext::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
   });
 }
 
-INFERD_Error* InferContext::AllocateOutput(INFERD_ResponseAllocator*, const char*,
-                                           size_t byte_size, INFERD_MemoryType, int64_t, void*,
-                                           void** buffer, void** buffer_userp,
+INFERD_Error* InferContext::AllocateOutput(INFERD_ResponseAllocator*, const char* tensor_name,
+                                           size_t byte_size, INFERD_MemoryType, int64_t,
+                                           void* userp, void** buffer, void** buffer_userp,
                                            INFERD_MemoryType* actual_memory_type,
                                            int64_t* actual_memory_type_id) {
   *buffer = nullptr;
   *buffer_userp = nullptr;
   *actual_memory_type = INFERD_MEMORY_CPU;
   *actual_memory_type_id = 0;
+  const auto* self = static_cast<const InferContext*>(userp);
+  if (self != nullptr && self->output_format_.any_shared_memory) {
+    const std::vector<ParsedOutput>& requested = self->output_format_.requested;
+    for (size_t i = 0; i < requested.size(); ++i) {
+      const SharedMemorySlice& slice = self->output_slices_[i];
+      if (requested[i].name != tensor_name || slice.data == nullptr) continue;
+      if (byte_size > slice.byte_size) {
+        const std::string message = "output '" + requested[i].name + "' needs " +
+                                    std::to_string(byte_size) + " bytes but shared memory region '" +
+                                    requested[i].shared_memory.region + "' was given " +
+                                    std::to_string(slice.byte_size);
+        return INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, message.c_str());
+      }
+      *buffer = slice.data;
+      *buffer_userp = &kSharedMemoryBuffer;
+      return nullptr;
+    }
+  }
   if (byte_size == 0) return nullptr;
   *buffer = std::malloc(byte_size);
   if (*buffer == nullptr) {
@@ -91,8 +149,9 @@ INFERD_Error* InferContext::AllocateOutput(INFERD_ResponseAllocator*, const char
   return nullptr;
 }
 
-INFERD_Error* InferContext::ReleaseOutput(INFERD_ResponseAllocator*, void* buffer, void*, size_t,
-                                          INFERD_MemoryType, int64_t) {
+INFERD_Error* InferContext::ReleaseOutput(INFERD_ResponseAllocator*, void* buffer,
+                                          void* buffer_userp, size_t, INFERD_MemoryType, int64_t) {
+  if (buffer_userp == &kSharedMemoryBuffer) return nullptr;  // the client's memory
   std::free(buffer);
   return nullptr;
 }

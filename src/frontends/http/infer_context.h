@@ -17,7 +17,9 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "frontends/common/shared_memory_registry.h"
 #include "frontends/http/http_errors.h"
 #include "frontends/http/infer_request_parser.h"
 #include "frontends/http/infer_response_writer.h"
@@ -38,12 +40,15 @@ class InferContext {
   InferContext(const InferContext&) = delete;
   InferContext& operator=(const InferContext&) = delete;
 
-  // Parses the body (the first `json_size` bytes are JSON), builds the server
-  // request for `route` and submits it. On success the server's callbacks now
-  // own this object (see the lifetime above): release the unique_ptr. On error
-  // nothing is in flight and the caller deletes it.
+  // Parses the body (the first `json_size` bytes are JSON), locates tensors
+  // in shared memory (`shared_memory` may be null: the extension is off),
+  // builds the server request for `route` and submits it. On success the
+  // server's callbacks now own this object (see the lifetime above): release
+  // the unique_ptr. On error nothing is in flight and the caller deletes it.
   static Status Submit(std::unique_ptr<InferContext>& context, INFERD_Server* server,
-                       INFERD_ResponseAllocator* allocator, const Route& route, size_t json_size);
+                       INFERD_ResponseAllocator* allocator,
+                       const SharedMemoryRegistry* shared_memory, const Route& route,
+                       size_t json_size);
 
   // Asks the server to drop the request (best effort). On the strand, before
   // the session's Unref.
@@ -58,7 +63,9 @@ class InferContext {
   // Whether the HTTP response was written; only on the strand.
   bool responded = false;
 
-  // The response allocator every request uses: plain heap memory per output.
+  // The response allocator every request uses, with the request's context as
+  // its userp: the output's shared memory when the request put it there,
+  // plain heap memory otherwise.
   static INFERD_Error* AllocateOutput(INFERD_ResponseAllocator* allocator, const char* tensor_name,
                                       size_t byte_size, INFERD_MemoryType memory_type,
                                       int64_t memory_type_id, void* userp, void** buffer,
@@ -69,6 +76,8 @@ class InferContext {
                                      INFERD_MemoryType memory_type, int64_t memory_type_id);
 
  private:
+  // Points every shared memory input and output at its region.
+  Status LocateSharedMemory(const SharedMemoryRegistry* registry);
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
 
@@ -80,7 +89,11 @@ class InferContext {
   // Freed by the release callback; untouched by anything else after Submit.
   std::string body_;
   ParsedInferRequest parsed_;
+  std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;
+  // Where shared memory outputs go, by index into output_format_.requested
+  // (an empty slice for the others); constant after Submit.
+  std::vector<SharedMemorySlice> output_slices_;
   INFERD_InferenceRequest* request_ = nullptr;  // deleted with the context
   std::atomic<int> refs_{2};
 };

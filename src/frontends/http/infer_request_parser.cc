@@ -62,6 +62,36 @@ Status CheckBinarySize(const ParsedInput& input, uint64_t count) {
                             std::to_string(count) + " length-prefixed elements");
 }
 
+// The shared_memory_* parameters of a tensor, if it has them: a region name,
+// a byte size and an optional offset.
+Status ParseSharedMemoryRef(const Value& parameters, const std::string& what,
+                            SharedMemoryRef* ref) {
+  const Value* region = Find(parameters, "shared_memory_region");
+  const Value* byte_size = Find(parameters, "shared_memory_byte_size");
+  const Value* offset = Find(parameters, "shared_memory_offset");
+  if (region == nullptr) {
+    if (byte_size != nullptr || offset != nullptr) {
+      return Status::InvalidArg(what + ": 'shared_memory_byte_size' and 'shared_memory_offset' " +
+                                "need a 'shared_memory_region'");
+    }
+    return Status::Ok();
+  }
+  if (!region->IsString() || region->GetStringLength() == 0) {
+    return Status::InvalidArg(what + ": 'shared_memory_region' must be a non-empty string");
+  }
+  if (byte_size == nullptr || !byte_size->IsUint64()) {
+    return Status::InvalidArg(what + ": a tensor in shared memory needs " +
+                              "'shared_memory_byte_size', a non-negative integer");
+  }
+  if (offset != nullptr && !offset->IsUint64()) {
+    return Status::InvalidArg(what + ": 'shared_memory_offset' must be a non-negative integer");
+  }
+  ref->region.assign(region->GetString(), region->GetStringLength());
+  ref->byte_size = byte_size->GetUint64();
+  ref->offset = offset != nullptr ? offset->GetUint64() : 0;
+  return Status::Ok();
+}
+
 Status ParseShape(const Value* shape, ParsedInput* input) {
   if (shape == nullptr || !shape->IsArray()) {
     return Status::InvalidArg("input " + Quote(input->name) + ": 'shape' must be an array");
@@ -104,13 +134,23 @@ Status ParseInput(const Value& json, size_t index, BinarySection* binary,
     if (!parameters->IsObject()) {
       return Status::InvalidArg("input " + Quote(input.name) + ": 'parameters' must be an object");
     }
-    if (Find(*parameters, "shared_memory_region") != nullptr) {
-      return Status::Unsupported("input " + Quote(input.name) +
-                                 ": shared memory inputs are not supported yet");
+    if (Status s = ParseSharedMemoryRef(*parameters, "input " + Quote(input.name),
+                                        &input.shared_memory);
+        !s.ok()) {
+      return s;
     }
     binary_size = Find(*parameters, "binary_data_size");
   }
   const Value* data = Find(json, "data");
+  if (!input.shared_memory.region.empty()) {
+    if (data != nullptr || binary_size != nullptr) {
+      return Status::InvalidArg("input " + Quote(input.name) +
+                                " is in shared memory and must not also have 'data' or "
+                                "'binary_data_size'");
+    }
+    input.byte_size = input.shared_memory.byte_size;
+    return Status::Ok();
+  }
   if (binary_size != nullptr) {
     if (!binary_size->IsUint64()) {
       return Status::InvalidArg("input " + Quote(input.name) +
@@ -152,9 +192,10 @@ Status ParseOutput(const Value& json, size_t index, ParsedInferRequest* out) {
   if (!parameters->IsObject()) {
     return Status::InvalidArg("output '" + output.name + "': 'parameters' must be an object");
   }
-  if (Find(*parameters, "shared_memory_region") != nullptr) {
-    return Status::Unsupported("output '" + output.name +
-                               "': shared memory outputs are not supported yet");
+  if (Status s = ParseSharedMemoryRef(*parameters, "output '" + output.name + "'",
+                                      &output.shared_memory);
+      !s.ok()) {
+    return s;
   }
   if (Find(*parameters, "classification") != nullptr) {
     return Status::Unsupported("output '" + output.name +

@@ -21,18 +21,31 @@ namespace inferd::http {
 // Every `const char*` below is NUL-terminated and points into the request body
 // (strings are unescaped in place), so the body must outlive the request.
 
+// Where a tensor lives in a registered system shared memory region (the
+// shared_memory_region, _offset and _byte_size parameters).
+struct SharedMemoryRef {
+  std::string region;  // empty: the tensor is not in shared memory
+  uint64_t offset = 0;
+  uint64_t byte_size = 0;
+};
+
 struct ParsedInput {
   const char* name = nullptr;
   INFERD_DataType datatype = INFERD_TYPE_INVALID;
   std::vector<int64_t> shape;
-  const char* data = nullptr;  // into the body, or into ParsedInferRequest::decoded
+  // Into the body, ParsedInferRequest::decoded, or (once the frontend has
+  // located `shared_memory`) a shared memory region; null until then.
+  const char* data = nullptr;
   size_t byte_size = 0;
+  SharedMemoryRef shared_memory;
 };
 
-// An output the request names, and whether it is to be returned as binary data.
+// An output the request names, and whether it is to be returned as binary data
+// or written into shared memory.
 struct ParsedOutput {
   std::string name;  // owned: it outlives the body, which is freed on release
   bool binary = false;
+  SharedMemoryRef shared_memory;
 };
 
 // A request parameter passed through to the model.
@@ -65,7 +78,8 @@ struct ParsedInferRequest {
 // binary extension). Rewrites the JSON part in place. Errors are INVALID_ARG
 // (malformed JSON, missing or mistyped fields, data that does not fit the
 // shape, binary sizes that do not add up), naming the input or field, or
-// UNSUPPORTED (shared memory, classification, floating-point parameters).
+// UNSUPPORTED (classification, floating-point parameters). Tensors in shared
+// memory are only described: the caller locates their region.
 Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out);
 
 // The number of elements `shape` holds; INVALID_ARG naming `input_name` for a

@@ -131,9 +131,46 @@ TEST(InferRequestParserTest, UnsupportedExtensionsAre501) {
   EXPECT_EQ(Parse(R"({"inputs":[],"outputs":[{"name":"O","parameters":{"classification":3}}]})")
                 .status.http_status(),
             501u);
-  EXPECT_EQ(Parse(R"({"inputs":[{"name":"I","shape":[1],"datatype":"FP32",
-      "parameters":{"shared_memory_region":"r"}}]})").status.http_status(),
-            501u);
+}
+
+TEST(InferRequestParserTest, SharedMemoryTensorsAreDescribed) {
+  const Parsed p = Parse(R"({"inputs":[{"name":"I","shape":[2],"datatype":"FP32",
+      "parameters":{"shared_memory_region":"in","shared_memory_byte_size":8,
+                    "shared_memory_offset":16}}],
+      "outputs":[{"name":"O","parameters":{"shared_memory_region":"out",
+                                           "shared_memory_byte_size":32}}]})");
+  ASSERT_TRUE(p.status.ok()) << p.status.message();
+  const ParsedInput& in = p.request.inputs[0];
+  EXPECT_EQ(in.shared_memory.region, "in");
+  EXPECT_EQ(in.shared_memory.offset, 16u);
+  EXPECT_EQ(in.shared_memory.byte_size, 8u);
+  EXPECT_EQ(in.byte_size, 8u);
+  EXPECT_EQ(in.data, nullptr);  // the frontend locates it
+  const ParsedOutput& out = p.request.outputs[0];
+  EXPECT_EQ(out.shared_memory.region, "out");
+  EXPECT_EQ(out.shared_memory.offset, 0u);
+  EXPECT_EQ(out.shared_memory.byte_size, 32u);
+}
+
+TEST(InferRequestParserTest, MalformedSharedMemoryParametersAre400) {
+  const auto input = [](const std::string& parameters, const std::string& extra = "") {
+    return Parse(R"({"inputs":[{"name":"I","shape":[1],"datatype":"FP32",)" + extra +
+                 R"("parameters":)" + parameters + "}]}");
+  };
+  const Parsed no_size = input(R"({"shared_memory_region":"r"})");
+  EXPECT_EQ(no_size.status.http_status(), 400u);
+  EXPECT_NE(no_size.status.message().find("shared_memory_byte_size"), std::string::npos);
+  EXPECT_EQ(input(R"({"shared_memory_region":"r","shared_memory_byte_size":-4})")
+                .status.http_status(),
+            400u);
+  EXPECT_EQ(input(R"({"shared_memory_region":7,"shared_memory_byte_size":4})")
+                .status.http_status(),
+            400u);
+  EXPECT_EQ(input(R"({"shared_memory_byte_size":4})").status.http_status(), 400u);
+  const Parsed both = input(R"({"shared_memory_region":"r","shared_memory_byte_size":4})",
+                            R"("data":[1],)");
+  EXPECT_EQ(both.status.http_status(), 400u);
+  EXPECT_NE(both.status.message().find("'I'"), std::string::npos);
 }
 
 TEST(InferRequestParserTest, MalformedRequestsAre400) {

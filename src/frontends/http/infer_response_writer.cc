@@ -50,7 +50,22 @@ uint64_t ElementCount(const Output& output) {
   return count;
 }
 
-Status WriteOutput(const Output& output, bool as_binary, JsonWriter* writer,
+void WriteSharedMemoryParameters(const Output& output, const SharedMemoryRef& ref,
+                                 JsonWriter* writer) {
+  writer->Key("parameters");
+  writer->StartObject();
+  writer->Key("shared_memory_region");
+  writer->String(ref.region.c_str(), static_cast<rapidjson::SizeType>(ref.region.size()));
+  writer->Key("shared_memory_byte_size");
+  writer->Uint64(output.byte_size);
+  if (ref.offset != 0) {
+    writer->Key("shared_memory_offset");
+    writer->Uint64(ref.offset);
+  }
+  writer->EndObject();
+}
+
+Status WriteOutput(const Output& output, const OutputFormat& format, JsonWriter* writer,
                    std::vector<std::string_view>* binary) {
   writer->StartObject();
   writer->Key("name");
@@ -59,7 +74,10 @@ Status WriteOutput(const Output& output, bool as_binary, JsonWriter* writer,
   writer->String(INFERD_DataTypeString(output.datatype));
   writer->Key("shape");
   WriteShape(output, writer);
-  if (as_binary) {
+  const ParsedOutput* requested = format.any_shared_memory ? format.Find(output.name) : nullptr;
+  if (requested != nullptr && !requested->shared_memory.region.empty()) {
+    WriteSharedMemoryParameters(output, requested->shared_memory, writer);
+  } else if (format.IsBinary(output.name)) {
     writer->Key("parameters");
     writer->StartObject();
     writer->Key("binary_data_size");
@@ -80,11 +98,16 @@ Status WriteOutput(const Output& output, bool as_binary, JsonWriter* writer,
 
 }  // namespace
 
-bool OutputFormat::IsBinary(const char* name) const {
+const ParsedOutput* OutputFormat::Find(const char* name) const {
   for (const ParsedOutput& output : requested) {
-    if (output.name == name) return output.binary;
+    if (output.name == name) return &output;
   }
-  return binary_by_default;
+  return nullptr;
+}
+
+bool OutputFormat::IsBinary(const char* name) const {
+  const ParsedOutput* output = Find(name);
+  return output != nullptr ? output->binary : binary_by_default;
 }
 
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
@@ -130,7 +153,7 @@ Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputForma
   for (uint32_t i = 0; i < output_count; ++i) {
     Output output;
     if (Status s = ReadOutput(response, i, &output); !s.ok()) return s;
-    if (Status s = WriteOutput(output, format.IsBinary(output.name), &writer, binary); !s.ok()) {
+    if (Status s = WriteOutput(output, format, &writer, binary); !s.ok()) {
       return s;
     }
   }

@@ -21,12 +21,16 @@ namespace inferd::http {
 struct OutputFormat {
   std::vector<ParsedOutput> requested;  // outputs the request named, with their binary flag
   bool binary_by_default = false;       // for outputs it did not name
+  bool any_shared_memory = false;       // whether some requested output is in shared memory
+  // The requested output `name`, or null when the request did not name it.
+  const ParsedOutput* Find(const char* name) const;
   // Whether output `name` is returned as binary data.
   bool IsBinary(const char* name) const;
 };
 
 // Renders `response` into *json (cleared first) and appends the binary output
-// buffers to *binary. The response's own error, if any, is returned as the
+// buffers to *binary. Outputs written into shared memory are described by
+// their shared_memory_* parameters and carry no data. The response's own error, if any, is returned as the
 // status (and nothing is rendered); rendering failures are INTERNAL.
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
                            rapidjson::StringBuffer* json, std::vector<std::string_view>* binary);

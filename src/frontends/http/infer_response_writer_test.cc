@@ -8,7 +8,7 @@ namespace {
 
 TEST(OutputFormatTest, NamedOutputsUseTheirOwnFlag) {
   OutputFormat format;
-  format.requested = {{"A", true}, {"B", false}};
+  format.requested = {{"A", true, {}}, {"B", false, {}}};
   format.binary_by_default = false;
   EXPECT_TRUE(format.IsBinary("A"));
   EXPECT_FALSE(format.IsBinary("B"));

@@ -85,6 +85,29 @@ Status MatchModel(Method method, Segments rest, Route* route) {
   return NotFound();
 }
 
+// /v2/systemsharedmemory[/region/{r}]/{status|register|unregister}; `rest`
+// starts after "systemsharedmemory".
+Status MatchSharedMemory(Method method, Segments rest, Route* route) {
+  if (rest.size() == 3 && rest[0] == "region") {
+    std::optional<std::string> region = UrlDecode(rest[1]);
+    if (!region || region->empty()) {
+      return Status::InvalidArg("malformed shared memory region name '" + std::string(rest[1]) +
+                                "'");
+    }
+    route->region = std::move(*region);
+    rest = rest.subspan(2);
+  }
+  if (rest.size() != 1) return NotFound();
+  if (rest[0] == "status") return Found(method, Method::kGet, Endpoint::kSharedMemoryStatus, route);
+  if (rest[0] == "unregister") {
+    return Found(method, Method::kPost, Endpoint::kSharedMemoryUnregister, route);
+  }
+  if (rest[0] == "register" && !route->region.empty()) {
+    return Found(method, Method::kPost, Endpoint::kSharedMemoryRegister, route);
+  }
+  return NotFound();
+}
+
 }  // namespace
 
 std::optional<std::string> UrlDecode(std::string_view text) {
@@ -140,8 +163,12 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
     }
     return NotFound();
   }
-  if (group == "systemsharedmemory") return NotSupported("system shared memory", route);
-  if (group == "cudasharedmemory") return NotSupported("CUDA shared memory", route);
+  if (group == "systemsharedmemory") {
+    return MatchSharedMemory(method, Segments(segments.data() + 2, n - 2), route);
+  }
+  if (group == "cudasharedmemory") {
+    return NotSupported("CUDA shared memory (this server is built without CUDA)", route);
+  }
   if (group == "trace") return NotSupported("trace settings", route);
   if (group == "logging") return NotSupported("logging settings", route);
   return NotFound();

@@ -27,6 +27,9 @@ enum class Endpoint {
   kRepositoryUnload, // POST /v2/repository/models/{m}/unload
   kModelStats,       // GET  /v2/models[/{m}[/versions/{v}]]/stats
   kMetrics,          // GET  /metrics (the metrics port only)
+  kSharedMemoryStatus,      // GET  /v2/systemsharedmemory[/region/{r}]/status
+  kSharedMemoryRegister,    // POST /v2/systemsharedmemory/region/{r}/register
+  kSharedMemoryUnregister,  // POST /v2/systemsharedmemory[/region/{r}]/unregister
   kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
 };
 
@@ -35,7 +38,13 @@ struct Route {
   std::string model;           // URL-decoded; empty for server endpoints
   int64_t model_version = -1;  // -1 when the path names no version
   std::string_view feature;    // for kNotSupported: what the path asks for
+  std::string region;          // shared memory endpoints: URL-decoded; empty = every region
 };
+
+inline bool IsSharedMemoryEndpoint(Endpoint endpoint) {
+  return endpoint == Endpoint::kSharedMemoryStatus || endpoint == Endpoint::kSharedMemoryRegister ||
+         endpoint == Endpoint::kSharedMemoryUnregister;
+}
 
 // The route for `method` and `target` (path plus optional query, which is
 // ignored). An unknown path gives NOT_FOUND (404), a known path with another

@@ -93,8 +93,25 @@ TEST(RouterTest, StatisticsRepositoryAndMetricsRoutes) {
   EXPECT_EQ(Match(Method::kGet, "/metrics").endpoint, Endpoint::kMetrics);
 }
 
-TEST(RouterTest, TritonEndpointsNotOfferedYetAreMarked) {
+TEST(RouterTest, SystemSharedMemoryRoutes) {
   EXPECT_EQ(Match(Method::kGet, "/v2/systemsharedmemory/status").endpoint,
+            Endpoint::kSharedMemoryStatus);
+  Route status = Match(Method::kGet, "/v2/systemsharedmemory/region/in%201/status");
+  EXPECT_EQ(status.endpoint, Endpoint::kSharedMemoryStatus);
+  EXPECT_EQ(status.region, "in 1");
+  Route reg = Match(Method::kPost, "/v2/systemsharedmemory/region/r/register");
+  EXPECT_EQ(reg.endpoint, Endpoint::kSharedMemoryRegister);
+  EXPECT_EQ(reg.region, "r");
+  EXPECT_EQ(Match(Method::kPost, "/v2/systemsharedmemory/unregister").region, "");
+  EXPECT_EQ(Match(Method::kPost, "/v2/systemsharedmemory/region/r/unregister").endpoint,
+            Endpoint::kSharedMemoryUnregister);
+  // Registering needs a region name; status is a GET.
+  EXPECT_EQ(MatchStatus(Method::kPost, "/v2/systemsharedmemory/register"), 404u);
+  EXPECT_EQ(MatchStatus(Method::kPost, "/v2/systemsharedmemory/status"), 405u);
+}
+
+TEST(RouterTest, CudaSharedMemoryIsMarkedUnsupported) {
+  EXPECT_EQ(Match(Method::kGet, "/v2/cudasharedmemory/status").endpoint,
             Endpoint::kNotSupported);
 }
 

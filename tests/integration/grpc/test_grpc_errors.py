@@ -8,9 +8,10 @@ a wrong datatype, shape or rank, a batch above max_batch_size, a missing or
 unknown input, an unknown requested output, an unknown datatype name, raw data
 whose size does not fit the shape, typed contents whose count does not match,
 raw_input_contents not one per input, both raw and typed data, a malformed
-version string. Features inferd lacks answer UNIMPLEMENTED (shared-memory
-inputs, classification outputs, floating-point parameters), and so do the RPCs
-of extensions not served yet (shared memory, trace and log settings).
+version string, a shared memory region that is not registered. Features
+inferd lacks answer UNIMPLEMENTED (classification outputs, floating-point
+parameters), and so do the RPCs of extensions not served yet (CUDA shared
+memory, trace and log settings).
 """
 
 import grpc
@@ -200,6 +201,13 @@ def test_raw_contents_not_one_per_input_is_rejected(stub, stubs):
                      "raw_input_contents")
 
 
+def test_more_raw_contents_than_inputs_is_rejected(stub, stubs):
+    request = infer_request(stubs, MODEL, [fp32([1, 16])])
+    request.raw_input_contents.append(b"\x00" * 64)
+    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT,
+                     "raw_input_contents")
+
+
 def test_raw_and_typed_data_together_are_rejected(stub, stubs):
     request = infer_request(stubs, MODEL, [fp32([1, 16])])
     request.inputs[0].contents.fp32_contents.extend([0.0] * 16)
@@ -227,14 +235,23 @@ def test_protocol_parameter_of_the_wrong_type_is_rejected(stub, stubs, name, kin
     assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT, name)
 
 
-# -- UNIMPLEMENTED ----------------------------------------------------------------------------
+def test_unregistered_shared_memory_region_is_invalid(stub, stubs):
+    request = infer_request(stubs, MODEL, [fp32([1, 16])])
+    del request.raw_input_contents[:]
+    request.inputs[0].parameters["shared_memory_region"].string_param = "region"
+    request.inputs[0].parameters["shared_memory_byte_size"].int64_param = 64
+    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT,
+                     "INPUT0", "'region'", "not registered")
 
 
-def test_shared_memory_input_is_unimplemented(stub, stubs):
+def test_shared_memory_region_without_byte_size_is_invalid(stub, stubs):
     request = infer_request(stubs, MODEL, [fp32([1, 16])])
     request.inputs[0].parameters["shared_memory_region"].string_param = "region"
-    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.UNIMPLEMENTED,
-                     "INPUT0", "shared memory")
+    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT,
+                     "INPUT0", "shared_memory_byte_size")
+
+
+# -- UNIMPLEMENTED ----------------------------------------------------------------------------
 
 
 def test_classification_output_is_unimplemented(stub, stubs):
@@ -252,11 +269,6 @@ def test_floating_point_parameter_is_unimplemented(stub, stubs):
 
 
 UNIMPLEMENTED_RPCS = [
-    ("SystemSharedMemoryStatus", "SystemSharedMemoryStatusRequest", {}, "not supported"),
-    ("SystemSharedMemoryRegister", "SystemSharedMemoryRegisterRequest",
-     {"name": "r", "key": "/k", "byte_size": 64}, "not supported"),
-    ("SystemSharedMemoryUnregister", "SystemSharedMemoryUnregisterRequest", {"name": "r"},
-     "not supported"),
     ("CudaSharedMemoryStatus", "CudaSharedMemoryStatusRequest", {}, "no GPU support"),
     ("CudaSharedMemoryRegister", "CudaSharedMemoryRegisterRequest", {"name": "r"},
      "no GPU support"),
@@ -276,8 +288,8 @@ def test_rpcs_not_served_yet_are_unimplemented(stub, stubs, rpc, request_type, f
 
 def test_tritonclient_sees_unimplemented(server):
     client = server.grpc_client()
-    for call in (client.get_system_shared_memory_status, client.get_cuda_shared_memory_status,
-                 client.get_log_settings, client.get_trace_settings):
+    for call in (client.get_cuda_shared_memory_status, client.get_log_settings,
+                 client.get_trace_settings):
         with pytest.raises(InferenceServerException) as error:
             call()
         assert error.value.status() == "StatusCode.UNIMPLEMENTED"

@@ -1,0 +1,23 @@
+// The system shared memory extension's HTTP endpoints: status, register and
+// unregister of regions in the process's SharedMemoryRegistry. Thread-safe
+// (the registry is).
+#ifndef INFERD_FRONTENDS_HTTP_SHARED_MEMORY_ENDPOINTS_H_
+#define INFERD_FRONTENDS_HTTP_SHARED_MEMORY_ENDPOINTS_H_
+
+#include <string_view>
+
+#include "frontends/common/shared_memory_registry.h"
+#include "frontends/http/endpoints.h"
+#include "frontends/http/router.h"
+
+namespace inferd::http {
+
+// Answers a kSharedMemory* route. `body` is the register request,
+// {"key": string, "offset": integer, "byte_size": integer}. A null registry
+// (the extension is off) answers 501.
+EndpointResponse HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry, const Route& route,
+                                            std::string_view body);
+
+}  // namespace inferd::http
+
+#endif  // INFERD_FRONTENDS_HTTP_SHARED_MEMORY_ENDPOINTS_H_
