@@ -3,6 +3,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "frontends/http/http_session.h"
@@ -42,6 +43,10 @@ Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
       return Status::FromServerError(error);
     }
     input.data = slice.data;
+  }
+  const auto in_shared_memory = [](const ParsedOutput& o) { return !o.shared_memory.region.empty(); };
+  if (std::none_of(parsed_.outputs.begin(), parsed_.outputs.end(), in_shared_memory)) {
+    return Status::Ok();  // the common case allocates nothing here
   }
   for (const ParsedOutput& output : parsed_.outputs) {
     SharedMemorySlice& slice = output_slices_.emplace_back();
