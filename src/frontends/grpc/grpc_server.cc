@@ -8,7 +8,7 @@
 #include <chrono>
 #include <climits>
 
-#include "frontends/grpc/blocking_worker.h"
+#include "frontends/common/blocking_worker.h"
 #include "frontends/grpc/grpc_status.h"
 #include "frontends/grpc/inference_service.h"
 #include "frontends/grpc/output_allocator.h"

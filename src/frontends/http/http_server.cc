@@ -46,6 +46,10 @@ class HttpServer::Impl {
     shared_.max_body_bytes = options_.max_body_bytes;
     shared_.metrics_only = options_.metrics_only;
     shared_.shared_memory = options_.shared_memory;
+    if (!options_.metrics_only) {
+      worker_ = std::make_unique<BlockingWorker>();
+      shared_.worker = worker_.get();
+    }
   }
 
   ~Impl() { Stop(); }
@@ -100,6 +104,7 @@ class HttpServer::Impl {
     work_.reset();
     for (std::thread& thread : threads_) thread.join();
     threads_.clear();
+    if (worker_) worker_->Stop();  // idle: each task held the io threads until it was answered
     if (shared_.allocator != nullptr) {
       DiscardServerError(INFERD_ResponseAllocatorDelete(shared_.allocator));
       shared_.allocator = nullptr;
@@ -134,6 +139,7 @@ class HttpServer::Impl {
   HttpOptions options_;
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads
   SessionShared shared_;
   // Used on acceptor_strand_ only (and by Start before the threads run).
   Strand acceptor_strand_;

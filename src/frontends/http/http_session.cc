@@ -139,6 +139,9 @@ void HttpSession::Dispatch() {
     return WriteError(Status::NotFound("Not Found"));
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
+  if (route.endpoint == Endpoint::kRepositoryLoad || route.endpoint == Endpoint::kRepositoryUnload) {
+    return StartBlocking(std::move(route));
+  }
   EndpointResponse response =
       IsSharedMemoryEndpoint(route.endpoint)
           ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
@@ -170,6 +173,18 @@ void HttpSession::StartInfer(const Route& route) {
   }
   inflight_ = context.release();  // the server's callbacks own it now
   WatchForDisconnect();
+}
+
+void HttpSession::StartBlocking(Route route) {
+  // The guard keeps the io threads running until the answer is written.
+  shared_.worker->Post([self = shared_from_this(), route = std::move(route),
+                        body = std::move(parser_->get().body()),
+                        guard = asio::make_work_guard(socket_.get_executor())] {
+    EndpointResponse response = HandleEndpoint(self->shared_.server, route, body);
+    asio::post(self->socket_.get_executor(), [self, response = std::move(response)]() mutable {
+      self->WriteBody(response.status, std::move(response.body), response.content_type);
+    });
+  });
 }
 
 void HttpSession::WatchForDisconnect() {

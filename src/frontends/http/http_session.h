@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontends/common/blocking_worker.h"
 #include "frontends/http/response_head.h"
 #include "frontends/http/compression.h"
 #include "frontends/http/http_errors.h"
@@ -35,6 +36,7 @@ struct SessionShared {
   INFERD_Server* server = nullptr;
   INFERD_ResponseAllocator* allocator = nullptr;
   SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
+  BlockingWorker* worker = nullptr;  // runs model loads and unloads; null on the metrics port
   size_t max_body_bytes = 0;
   bool metrics_only = false;  // the metrics port: GET /metrics and nothing else
   SessionRegistry registry;
@@ -70,6 +72,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void OnReadError(boost::system::error_code ec);
   void Dispatch();
   void StartInfer(const Route& route);
+  // Answers `route` on the BlockingWorker (its server call blocks), then
+  // writes the answer on the strand.
+  void StartBlocking(Route route);
 
   // While an infer request is queued, notices the client hanging up.
   void WatchForDisconnect();

@@ -44,7 +44,9 @@ Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
     }
     input.data = slice.data;
   }
-  const auto in_shared_memory = [](const ParsedOutput& o) { return !o.shared_memory.region.empty(); };
+  const auto in_shared_memory = [](const ParsedOutput& output) {
+    return !output.shared_memory.region.empty();
+  };
   if (std::none_of(parsed_.outputs.begin(), parsed_.outputs.end(), in_shared_memory)) {
     return Status::Ok();  // the common case allocates nothing here
   }

@@ -9,10 +9,12 @@ parallel. POLL's reaction to repository changes is in test_lifecycle_poll.py.
 
 from __future__ import annotations
 
+import concurrent.futures
+
 import pytest
 
 from lifecycle_helpers import (entries, index, infer, infer_version, is_ready, load,
-                               model_config, states, unload, warmups)
+                               model_config, model_ready, states, unload, warmups)
 from util import Model, assert_error, write_repository
 
 
@@ -175,3 +177,26 @@ def test_model_load_thread_count_loads_models_in_parallel(launch, tmp_path, thre
         assert not overlapping, f"one load thread, yet loads overlapped: {windows}"
     else:
         assert overlapping, f"three load threads, yet no two loads ran together: {windows}"
+
+
+def test_http_serves_other_requests_while_a_load_blocks(launch, tmp_path):
+    # One HTTP thread: the slow load (a warmup run that sleeps) must not hold it.
+    repo = write_repository(tmp_path / "repo", {
+        "fast": model_config("fast"),
+        "slow": model_config("slow", delay_ms=1500, warmup_count=1)})
+    server = launch(repo, "--model-control-mode=explicit", "--load-model=fast",
+                    "--http-thread-count=1")
+    loading = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    pending = loading.submit(load, server, "slow")
+    try:
+        while not any(e.get("name") == "slow" and e.get("state") == "LOADING"
+                      for e in index(server)):
+            assert not pending.done(), pending.result().text
+        # The load is still running, and the only HTTP thread answers anyway.
+        assert infer(server, "fast").status_code == 200
+        assert server.get("/v2/health/live").status_code == 200
+        assert not pending.done()
+        assert pending.result().status_code == 200
+        assert model_ready(server, "slow")
+    finally:
+        loading.shutdown()

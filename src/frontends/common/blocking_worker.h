@@ -1,8 +1,8 @@
-// One thread that runs posted tasks in order, for the few RPCs whose server
-// call blocks until it is done (loading and unloading models), so gRPC's
-// callback threads never wait on them. Thread-safe; guarded by mu_.
-#ifndef INFERD_FRONTENDS_GRPC_BLOCKING_WORKER_H_
-#define INFERD_FRONTENDS_GRPC_BLOCKING_WORKER_H_
+// One thread that runs posted tasks in order, for the few requests whose
+// server call blocks until it is done (loading and unloading models), so the
+// frontends' network threads never wait on them. Thread-safe; guarded by mu_.
+#ifndef INFERD_FRONTENDS_COMMON_BLOCKING_WORKER_H_
+#define INFERD_FRONTENDS_COMMON_BLOCKING_WORKER_H_
 
 #include <condition_variable>
 #include <deque>
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-namespace inferd::grpc_frontend {
+namespace inferd {
 
 class BlockingWorker {
  public:
@@ -36,6 +36,6 @@ class BlockingWorker {
   std::thread thread_;                          // started last, joined by Stop
 };
 
-}  // namespace inferd::grpc_frontend
+}  // namespace inferd
 
-#endif  // INFERD_FRONTENDS_GRPC_BLOCKING_WORKER_H_
+#endif  // INFERD_FRONTENDS_COMMON_BLOCKING_WORKER_H_

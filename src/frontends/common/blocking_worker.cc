@@ -1,9 +1,9 @@
 // A single thread draining a queue of blocking tasks.
-#include "frontends/grpc/blocking_worker.h"
+#include "frontends/common/blocking_worker.h"
 
 #include <utility>
 
-namespace inferd::grpc_frontend {
+namespace inferd {
 
 BlockingWorker::BlockingWorker() : thread_([this] { Run(); }) {}
 
@@ -43,4 +43,4 @@ void BlockingWorker::Run() {
   }
 }
 
-}  // namespace inferd::grpc_frontend
+}  // namespace inferd
