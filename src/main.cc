@@ -15,6 +15,7 @@
 #include "frontends/common/shared_memory_registry.h"
 #include "frontends/grpc/grpc_server.h"
 #include "frontends/http/http_server.h"
+#include "grpc_module_loader.h"
 #include "inferd/server.h"
 
 namespace {
@@ -54,11 +55,12 @@ bool Failed(INFERD_Error* error, const char* what) {
   return true;
 }
 
-// <directory of this executable>/backends, where `make build` puts them.
-std::string DefaultBackendDirectory() {
+// The folder of this executable, where `make build` puts the gRPC module and
+// backends/.
+std::string ExecutableDirectory() {
   std::error_code ec;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "backends" : (exe.parent_path() / "backends").string();
+  return ec ? "." : exe.parent_path().string();
 }
 
 void AddFlags(CLI::App& app, Flags& f) {
@@ -162,7 +164,7 @@ INFERD_Server* CreateServer(const Flags& f) {
     INFERD_ErrorDelete(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()));
   }
   const std::string backends =
-      f.backend_directory.empty() ? DefaultBackendDirectory() : f.backend_directory;
+      f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(options, f.strict_model_config));
@@ -252,11 +254,12 @@ int main(int argc, char** argv) {
     spdlog::info("Started Metrics Service at {}:{}", flags.metrics_address, metrics->port());
   }
 
-  std::unique_ptr<inferd::grpc_frontend::GrpcServer> grpc;
+  // Last: HTTP already serves while gRPC's libraries load.
+  std::unique_ptr<inferd::GrpcModule> grpc;
   if (flags.allow_grpc) {
     flags.grpc.shared_memory = &shared_memory;
-    grpc = std::make_unique<inferd::grpc_frontend::GrpcServer>(server, flags.grpc);
-    const std::string error = grpc->Start();
+    grpc = std::make_unique<inferd::GrpcModule>();
+    const std::string error = grpc->Start(ExecutableDirectory(), server, flags.grpc);
     if (!error.empty()) {
       spdlog::error("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
                     flags.grpc.port, error);
