@@ -32,6 +32,8 @@ struct Flags {
   bool log_info = true;
   bool log_warning = true;
   bool log_error = true;
+  std::string log_file;
+  std::string log_format = "default";
   int exit_timeout_secs = 30;
   bool strict_model_config = true;
   bool strict_readiness = true;
@@ -80,6 +82,10 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--log-info", f.log_info, "Print info lines (default true)");
   app.add_option("--log-warning", f.log_warning, "Print warning lines (default true)");
   app.add_option("--log-error", f.log_error, "Print error lines (default true)");
+  app.add_option("--log-file", f.log_file, "Append log lines to this file (default: stderr)");
+  app.add_option("--log-format", f.log_format,
+                 "default (I1123 08:10:00.123456 ...) | ISO8601 (2026-11-23T08:10:00Z I ...)")
+      ->check(CLI::IsMember({"default", "ISO8601"}));
   app.add_option("--exit-timeout-secs", f.exit_timeout_secs,
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
   app.add_option("--strict-model-config", f.strict_model_config,
@@ -186,6 +192,9 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogInfo(options, f.log_info));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogWarn(options, f.log_warning));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogError(options, f.log_error));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFile(options, f.log_file.c_str()));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFormat(
+      options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
   bool ok = true;
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
   INFERD_Server* server = nullptr;
@@ -227,12 +236,12 @@ int main(int argc, char** argv) {
     http = std::make_unique<inferd::http::HttpServer>(server, http_options);
     const std::string error = http->Start();
     if (!error.empty()) {
-      spdlog::error("failed to start the HTTP service on {}:{}: {}", flags.http_address,
+      SPDLOG_ERROR("failed to start the HTTP service on {}:{}: {}", flags.http_address,
                     flags.http_port, error);
       INFERD_ServerDelete(server);
       return 1;
     }
-    spdlog::info("Started HTTPService at {}:{}", flags.http_address, http->port());
+    SPDLOG_INFO("Started HTTPService at {}:{}", flags.http_address, http->port());
   }
 
   std::unique_ptr<inferd::http::HttpServer> metrics;
@@ -245,13 +254,13 @@ int main(int argc, char** argv) {
     metrics = std::make_unique<inferd::http::HttpServer>(server, metrics_options);
     const std::string error = metrics->Start();
     if (!error.empty()) {
-      spdlog::error("failed to start the metrics service on {}:{}: {}", flags.metrics_address,
+      SPDLOG_ERROR("failed to start the metrics service on {}:{}: {}", flags.metrics_address,
                     flags.metrics_port, error);
       if (http) http->Stop();
       INFERD_ServerDelete(server);
       return 1;
     }
-    spdlog::info("Started Metrics Service at {}:{}", flags.metrics_address, metrics->port());
+    SPDLOG_INFO("Started Metrics Service at {}:{}", flags.metrics_address, metrics->port());
   }
 
   // Last: HTTP already serves while gRPC's libraries load.
@@ -261,19 +270,19 @@ int main(int argc, char** argv) {
     grpc = std::make_unique<inferd::GrpcModule>();
     const std::string error = grpc->Start(ExecutableDirectory(), server, flags.grpc);
     if (!error.empty()) {
-      spdlog::error("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
+      SPDLOG_ERROR("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
                     flags.grpc.port, error);
       if (http) http->Stop();
       if (metrics) metrics->Stop();
       INFERD_ServerDelete(server);
       return 1;
     }
-    spdlog::info("Started GRPCInferenceService at {}:{}", flags.grpc.address, grpc->port());
+    SPDLOG_INFO("Started GRPCInferenceService at {}:{}", flags.grpc.address, grpc->port());
   }
 
   int signal_number = 0;
   sigwait(&signals, &signal_number);
-  spdlog::info("received signal {}; waiting up to {}s for in-flight requests", signal_number,
+  SPDLOG_INFO("received signal {}; waiting up to {}s for in-flight requests", signal_number,
                flags.exit_timeout_secs);
   // Stop the server first (new requests are refused, in-flight ones finish and
   // are answered over the still-running frontend), then the frontend.
@@ -282,6 +291,6 @@ int main(int argc, char** argv) {
   if (grpc) grpc->Stop();
   if (metrics) metrics->Stop();
   INFERD_ServerDelete(server);
-  spdlog::info("inferd exited");
+  SPDLOG_INFO("inferd exited");
   return clean ? 0 : 1;
 }

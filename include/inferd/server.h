@@ -181,6 +181,17 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptio
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogInfo(INFERD_ServerOptions* options, bool on);
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogWarn(INFERD_ServerOptions* options, bool on);
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogError(INFERD_ServerOptions* options, bool on);
+// How log lines start (--log-format).
+typedef enum INFERD_LogFormat_enum {
+  INFERD_LOG_FORMAT_DEFAULT = 0,  // I1123 08:10:00.123456 <pid> <file>:<line>] <message>
+  INFERD_LOG_FORMAT_ISO8601       // 2026-11-23T08:10:00Z I <pid> <file>:<line>] <message>
+} INFERD_LogFormat;
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFormat(INFERD_ServerOptions* options,
+                                                             INFERD_LogFormat format);
+// The file log lines are appended to (--log-file); empty or NULL: stderr. It is
+// opened by INFERD_ServerNew, which fails with INVALID_ARG if it cannot be.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions* options,
+                                                           const char* path);
 
 // ---------------------------------------------------------------------------
 // Server
@@ -238,6 +249,28 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerModelStatistics(INFERD_Server* server,
 // Triton's nv_inference_* names plus inferd_request_latency_seconds. The
 // text is in the message's JSON slot, read with INFERD_MessageSerializeToJson.
 INFERD_EXPORT INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metrics);
+
+// Logging extension. Log settings belong to the process, not to one server:
+// every server in the process shares them, and the last INFERD_ServerNew sets
+// them from its options.
+//
+// The settings in force: {"log_file": "", "log_info": true, "log_warning": true,
+// "log_error": true, "log_verbose_level": 0, "log_format": "default"}
+// (log_file "" means stderr; log_format "default" or "ISO8601"). The caller
+// owns *settings.
+INFERD_EXPORT INFERD_Error* INFERD_ServerLogSettings(INFERD_Server* server,
+                                                     INFERD_Message** settings);
+// Changes the settings named in `json` (`byte_size` bytes, a JSON object with
+// any of the keys above; a null value or an empty document changes nothing)
+// and sets *settings to all settings now in force (the caller owns it). A new
+// log_file is opened for appending, and later lines go there. The update is
+// all or nothing: an unknown key, a value of the wrong type or range, or a file
+// that cannot be opened gives INVALID_ARG naming the key (or the file), and no
+// setting changes. Concurrent updates are applied one after the other; a line
+// being logged meanwhile is written whole under either the old or new settings.
+INFERD_EXPORT INFERD_Error* INFERD_ServerUpdateLogSettings(INFERD_Server* server, const char* json,
+                                                           size_t byte_size,
+                                                           INFERD_Message** settings);
 
 // Repository extension (EXPLICIT mode; UNAVAILABLE in the other modes).
 // Loads or reloads `model_name`. `config_json` (may be NULL) replaces its

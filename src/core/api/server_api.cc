@@ -133,7 +133,9 @@ INFERD_Error* INFERD_ServerOptionsSetStrictReadiness(INFERD_ServerOptions* optio
 }
 
 INFERD_Error* INFERD_ServerOptionsSetLogVerbose(INFERD_ServerOptions* options, int level) {
-  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.verbose = level; });
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.log.verbose = static_cast<uint32_t>(std::max(0, level));
+  });
 }
 
 INFERD_Error* INFERD_ServerOptionsSetLogInfo(INFERD_ServerOptions* options, bool on) {
@@ -148,11 +150,28 @@ INFERD_Error* INFERD_ServerOptionsSetLogError(INFERD_ServerOptions* options, boo
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.error = on; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetLogFormat(INFERD_ServerOptions* options,
+                                              INFERD_LogFormat format) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    switch (format) {
+      case INFERD_LOG_FORMAT_DEFAULT: options->options.log.format = inferd::LogFormat::kDefault; break;
+      case INFERD_LOG_FORMAT_ISO8601: options->options.log.format = inferd::LogFormat::kIso8601; break;
+      default: return Status::InvalidArg("unknown log format " + std::to_string(format));
+    }
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions* options, const char* path) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.file = path ? path : ""; });
+}
+
 INFERD_Error* INFERD_ServerNew(INFERD_Server** server, INFERD_ServerOptions* options) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(options);
-    inferd::ConfigureLogging(options->options.log);
+    RETURN_IF_ERROR(inferd::ConfigureLogging(options->options.log));
     ASSIGN_OR_RETURN(std::unique_ptr<InferenceServer> created,
                      InferenceServer::Create(options->options));
     *server = created.release()->handle();

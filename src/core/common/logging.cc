@@ -1,27 +1,102 @@
 #include "core/common/logging.h"
 
-#include <spdlog/sinks/stdout_sinks.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include "core/common/log_sink.h"
+#include "core/common/thread_annotations.h"
 
 namespace inferd {
 namespace {
-std::atomic<int> verbose_level{0};
+
+// The process's logger, created on first use and never replaced: spdlog's
+// default-logger pointer is read without a lock by every logging call, so
+// changes go to the sink instead.
+class ProcessLog {
+ public:
+  static ProcessLog& Get() {
+    static ProcessLog* log = new ProcessLog();  // never destroyed: threads may log at exit
+    return *log;
+  }
+
+  Status Update(const std::function<StatusOr<LogSettings>(const LogSettings&)>& change,
+                LogSettings* applied) EXCLUDES(mu_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    StatusOr<LogSettings> next = change(settings_);
+    if (!next.ok()) return next.status();
+    RETURN_IF_ERROR(ApplyLocked(*next));
+    if (applied != nullptr) *applied = settings_;
+    return Status::Ok();
+  }
+
+  LogSettings Current() EXCLUDES(mu_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return settings_;
+  }
+
+ private:
+  ProcessLog() : sink_(std::make_shared<LogSink>()) {
+    auto logger = std::make_shared<spdlog::logger>("inferd", sink_);
+    // The sink and the LOG_* macros filter; the logger lets every line through.
+    logger->set_level(spdlog::level::trace);
+    spdlog::set_default_logger(std::move(logger));
+  }
+
+  Status ApplyLocked(const LogSettings& next) REQUIRES(mu_) {
+    std::FILE* file = current_file_;
+    if (next.file != settings_.file) {
+      file = nullptr;
+      if (!next.file.empty()) {
+        file = std::fopen(next.file.c_str(), "a");
+        if (file == nullptr) {
+          return Status::InvalidArg("cannot open log file '" + next.file +
+                                    "': " + std::strerror(errno));
+        }
+      }
+    }
+    sink_->Apply(file, next.format, next.info, next.warning, next.error);
+    current_file_ = file;
+    log_internal::verbose_level.store(next.verbose, std::memory_order_relaxed);
+    log_internal::info_on.store(next.info, std::memory_order_relaxed);
+    log_internal::warning_on.store(next.warning, std::memory_order_relaxed);
+    log_internal::error_on.store(next.error, std::memory_order_relaxed);
+    settings_ = next;
+    return Status::Ok();
+  }
+
+  // Constant after construction.
+  const std::shared_ptr<LogSink> sink_;
+
+  std::mutex mu_;
+  LogSettings settings_ GUARDED_BY(mu_);
+  std::FILE* current_file_ GUARDED_BY(mu_) = nullptr;  // owned by sink_; null: stderr
+};
+
 }  // namespace
 
-void ConfigureLogging(const LogSettings& settings) {
-  verbose_level.store(settings.verbose, std::memory_order_relaxed);
-  static std::shared_ptr<spdlog::logger> stderr_logger = spdlog::stderr_logger_mt("inferd");
-  spdlog::set_default_logger(stderr_logger);
-  // Triton-like prefix: level letter, date and time, thread id.
-  spdlog::set_pattern("%L%m%d %H:%M:%S.%f %t] %v");
-  spdlog::level::level_enum level = spdlog::level::off;
-  if (settings.error) level = spdlog::level::err;
-  if (settings.warning) level = spdlog::level::warn;
-  if (settings.info) level = spdlog::level::info;
-  if (settings.verbose > 0) level = spdlog::level::debug;
-  spdlog::set_level(level);
-  spdlog::flush_on(spdlog::level::trace);
+std::string_view LogFormatName(LogFormat format) {
+  return format == LogFormat::kIso8601 ? "ISO8601" : "default";
 }
 
-int LogVerboseLevel() { return verbose_level.load(std::memory_order_relaxed); }
+std::optional<LogFormat> ParseLogFormat(std::string_view name) {
+  if (name == "default") return LogFormat::kDefault;
+  if (name == "ISO8601") return LogFormat::kIso8601;
+  return std::nullopt;
+}
+
+Status ConfigureLogging(const LogSettings& settings) {
+  return UpdateLogging([&](const LogSettings&) { return StatusOr<LogSettings>(settings); },
+                       nullptr);
+}
+
+Status UpdateLogging(const std::function<StatusOr<LogSettings>(const LogSettings&)>& change,
+                     LogSettings* applied) {
+  return ProcessLog::Get().Update(change, applied);
+}
+
+LogSettings CurrentLogSettings() { return ProcessLog::Get().Current(); }
 
 }  // namespace inferd

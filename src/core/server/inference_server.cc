@@ -62,7 +62,7 @@ std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
                             {"binary_tensor_data", "model_configuration", "model_repository",
                              "parameters", "statistics", "schedule_policy",
-                             "system_shared_memory"});
+                             "system_shared_memory", "logging"});
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,

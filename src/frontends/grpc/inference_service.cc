@@ -5,6 +5,7 @@
 
 #include "frontends/grpc/grpc_status.h"
 #include "frontends/grpc/infer_reactor.h"
+#include "frontends/grpc/log_settings_handler.h"
 #include "frontends/grpc/metadata_handlers.h"
 #include "frontends/grpc/repository_handlers.h"
 #include "frontends/grpc/shared_memory_handlers.h"
@@ -150,9 +151,9 @@ Unary* InferenceService::TraceSetting(Context* context, const inference::TraceSe
   return NotYet(context, "the trace extension (TraceSetting)");
 }
 
-Unary* InferenceService::LogSettings(Context* context, const inference::LogSettingsRequest*,
-                                     inference::LogSettingsResponse*) {
-  return NotYet(context, "the logging extension (LogSettings)");
+Unary* InferenceService::LogSettings(Context* context, const inference::LogSettingsRequest* request,
+                                     inference::LogSettingsResponse* response) {
+  return Answer(context, grpc_frontend::LogSettings(context_.server, *request, response));
 }
 
 }  // namespace inferd::grpc_frontend

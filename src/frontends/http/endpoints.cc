@@ -1,4 +1,4 @@
-// Health, metadata, readiness, configuration and repository index endpoints.
+// Health, metadata, readiness, configuration, repository index and log settings endpoints.
 #include "frontends/http/endpoints.h"
 
 #include <rapidjson/document.h>
@@ -177,6 +177,12 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       return RepositoryUnload(server, route.model, body);
     case Endpoint::kModelStats:
       error = INFERD_ServerModelStatistics(server, model, version, &message);
+      return FromMessage(error, message);
+    case Endpoint::kLogSettings:
+      error = INFERD_ServerLogSettings(server, &message);
+      return FromMessage(error, message);
+    case Endpoint::kLogSettingsUpdate:
+      error = INFERD_ServerUpdateLogSettings(server, body.data(), body.size(), &message);
       return FromMessage(error, message);
     case Endpoint::kMetrics: {
       error = INFERD_ServerMetrics(server, &message);

@@ -1,5 +1,6 @@
 // The KServe v2 endpoints other than infer: health, server and model metadata,
-// model readiness and configuration, and the repository index. Each is one
+// model readiness and configuration, the repository index and the log
+// settings (logging extension). Each is one
 // synchronous server API call whose answer becomes an HTTP status and body.
 // Thread-safe (the server API is).
 #ifndef INFERD_FRONTENDS_HTTP_ENDPOINTS_H_
@@ -21,7 +22,8 @@ struct EndpointResponse {
 };
 
 // Answers `route`, which is any endpoint but kModelInfer. `body` is the request
-// body (the optional {"ready": bool} of the repository index). Errors come back
+// body (the optional {"ready": bool} of the repository index, the settings a
+// POST /v2/logging changes). Errors come back
 // as their HTTP status with an {"error": "..."} body.
 EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body);
 

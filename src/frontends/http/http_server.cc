@@ -95,7 +95,7 @@ class HttpServer::Impl {
       });
       shared_.registry.ForEach([](HttpSession& session) { session.Shutdown(false); });
       if (!shared_.registry.WaitUntilEmpty(kStopGrace)) {
-        spdlog::warn("HTTP: closing connections still busy {}s after stop", kStopGrace.count());
+        SPDLOG_WARN("HTTP: closing connections still busy {}s after stop", kStopGrace.count());
         shared_.registry.ForEach([](HttpSession& session) { session.Shutdown(true); });
       }
     }
@@ -122,7 +122,7 @@ class HttpServer::Impl {
   void OnAccept(error_code ec, HttpSession::Socket socket) {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
     if (ec) {
-      spdlog::warn("HTTP: accept failed: {}", ec.message());
+      SPDLOG_WARN("HTTP: accept failed: {}", ec.message());
       retry_timer_.expires_after(kAcceptRetryDelay);
       retry_timer_.async_wait([this](error_code wait_ec) {
         if (!wait_ec && acceptor_.is_open()) Accept();

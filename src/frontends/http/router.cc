@@ -170,7 +170,14 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
     return NotSupported("CUDA shared memory (this server is built without CUDA)", route);
   }
   if (group == "trace") return NotSupported("trace settings", route);
-  if (group == "logging") return NotSupported("logging settings", route);
+  if (group == "logging" && n == 2) {
+    // One path, two methods: GET reads the settings, POST changes them.
+    if (method == Method::kOther) {
+      return Status::WithHttpStatus(405, "method not allowed; use GET or POST");
+    }
+    route->endpoint = method == Method::kGet ? Endpoint::kLogSettings : Endpoint::kLogSettingsUpdate;
+    return Status::Ok();
+  }
   return NotFound();
 }
 

@@ -26,6 +26,8 @@ enum class Endpoint {
   kRepositoryLoad,   // POST /v2/repository/models/{m}/load
   kRepositoryUnload, // POST /v2/repository/models/{m}/unload
   kModelStats,       // GET  /v2/models[/{m}[/versions/{v}]]/stats
+  kLogSettings,      // GET  /v2/logging
+  kLogSettingsUpdate,// POST /v2/logging
   kMetrics,          // GET  /metrics (the metrics port only)
   kSharedMemoryStatus,      // GET  /v2/systemsharedmemory[/region/{r}]/status
   kSharedMemoryRegister,    // POST /v2/systemsharedmemory/region/{r}/register

@@ -93,6 +93,14 @@ TEST(RouterTest, StatisticsRepositoryAndMetricsRoutes) {
   EXPECT_EQ(Match(Method::kGet, "/metrics").endpoint, Endpoint::kMetrics);
 }
 
+TEST(RouterTest, LoggingAnswersGetAndPostOnOnePath) {
+  EXPECT_EQ(Match(Method::kGet, "/v2/logging").endpoint, Endpoint::kLogSettings);
+  EXPECT_EQ(Match(Method::kPost, "/v2/logging").endpoint, Endpoint::kLogSettingsUpdate);
+  EXPECT_EQ(Match(Method::kPost, "/v2/logging/").endpoint, Endpoint::kLogSettingsUpdate);
+  EXPECT_EQ(MatchStatus(Method::kOther, "/v2/logging"), 405u);
+  EXPECT_EQ(MatchStatus(Method::kGet, "/v2/logging/file"), 404u);
+}
+
 TEST(RouterTest, SystemSharedMemoryRoutes) {
   EXPECT_EQ(Match(Method::kGet, "/v2/systemsharedmemory/status").endpoint,
             Endpoint::kSharedMemoryStatus);
