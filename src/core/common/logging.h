@@ -75,9 +75,9 @@ inline uint32_t LogVerboseLevel() {
 
 // Each macro formats its arguments only when its level prints. The source
 // location travels with the line.
-#define INFERD_LOG_IF(on, level, ...)                                                       \
+#define INFERD_LOG_IF(on, spdlog_level, ...)                                                \
   do {                                                                                      \
-    if (on) SPDLOG_LOGGER_CALL(::spdlog::default_logger_raw(), level, __VA_ARGS__);         \
+    if (on) SPDLOG_LOGGER_CALL(::spdlog::default_logger_raw(), spdlog_level, __VA_ARGS__);  \
   } while (0)
 #define LOG_INFO(...)                                                                           \
   INFERD_LOG_IF(::inferd::log_internal::info_on.load(std::memory_order_relaxed),               \
@@ -89,8 +89,8 @@ inline uint32_t LogVerboseLevel() {
   INFERD_LOG_IF(::inferd::log_internal::error_on.load(std::memory_order_relaxed),              \
                 ::spdlog::level::err, __VA_ARGS__)
 // Verbose lines print as info lines (as Triton's do), whether or not info is on.
-#define LOG_VERBOSE(level, ...)                                                                 \
-  INFERD_LOG_IF(::inferd::LogVerboseLevel() >= static_cast<uint32_t>(level),                  \
+#define LOG_VERBOSE(verbosity, ...)                                                             \
+  INFERD_LOG_IF(::inferd::LogVerboseLevel() >= static_cast<uint32_t>(verbosity),              \
                 ::spdlog::level::debug, __VA_ARGS__)
 
 #endif  // INFERD_CORE_COMMON_LOGGING_H_
