@@ -118,6 +118,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
     ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
     location.dir = override_dir / name;
   }
+  LOG_VERBOSE(1, "loading model '{}' from {}", name, location.dir.string());
   const ModelFingerprint fingerprint = FingerprintModel(location.dir);
   LoadRequest request{location, overrides.config_json, {}};
   std::vector<std::shared_ptr<ModelVersion>> retire;
@@ -227,6 +228,7 @@ std::string ModelLifecycle::MergeVersions(
 }
 
 Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
+  LOG_VERBOSE(1, "unloading model '{}'", name);
   std::shared_ptr<std::mutex> op_mu;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -11,7 +11,7 @@ raw_input_contents not one per input, both raw and typed data, a malformed
 version string, a shared memory region that is not registered. Features
 inferd lacks answer UNIMPLEMENTED (classification outputs, floating-point
 parameters), and so do the RPCs of extensions not served yet (CUDA shared
-memory, trace and log settings).
+memory, trace settings).
 """
 
 import grpc
@@ -275,7 +275,6 @@ UNIMPLEMENTED_RPCS = [
     ("CudaSharedMemoryUnregister", "CudaSharedMemoryUnregisterRequest", {"name": "r"},
      "no GPU support"),
     ("TraceSetting", "TraceSettingRequest", {}, "not supported"),
-    ("LogSettings", "LogSettingsRequest", {}, "not supported"),
 ]
 
 
@@ -288,8 +287,7 @@ def test_rpcs_not_served_yet_are_unimplemented(stub, stubs, rpc, request_type, f
 
 def test_tritonclient_sees_unimplemented(server):
     client = server.grpc_client()
-    for call in (client.get_cuda_shared_memory_status, client.get_log_settings,
-                 client.get_trace_settings):
+    for call in (client.get_cuda_shared_memory_status, client.get_trace_settings):
         with pytest.raises(InferenceServerException) as error:
             call()
         assert error.value.status() == "StatusCode.UNIMPLEMENTED"

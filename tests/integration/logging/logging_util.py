@@ -1,0 +1,67 @@
+"""Helpers for the logging tests: the shapes of inferd's log lines, a server
+whose lines go to a --log-file, and waiting for a line to appear.
+
+Triton's two layouts (UTC; the number after the time is the process id):
+    default: I1123 08:10:00.123456 1234 model_version.cc:113] message
+    ISO8601: 2026-11-23T08:10:00Z I 1234 model_version.cc:113] message
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from util import InferdServer
+
+DEFAULT_LINE = re.compile(
+    r"^(?P<level>[IWE])(?P<mmdd>\d{4}) \d\d:\d\d:\d\d\.\d{6} (?P<pid>\d+) "
+    r"(?P<file>[\w.]+):(?P<line>\d+)\] (?P<message>.*)$")
+ISO8601_LINE = re.compile(
+    r"^(?P<date>\d{4}-\d\d-\d\d)T\d\d:\d\d:\d\dZ (?P<level>[IWE]) (?P<pid>\d+) "
+    r"(?P<file>[\w.]+):(?P<line>\d+)\] (?P<message>.*)$")
+
+DEFAULTS = {"log_file": "", "log_info": True, "log_warning": True, "log_error": True,
+            "log_verbose_level": 1,  # util.InferdServer starts every server with --log-verbose=1
+            "log_format": "default"}
+
+WAIT_S = 5.0
+
+
+def lines_with(text: str, needle: str) -> list[str]:
+    return [line for line in text.splitlines() if needle in line]
+
+
+def wait_for_line(read: Callable[[], str], needle: str, timeout_s: float = WAIT_S) -> str:
+    """The first line of read() containing `needle`, waiting up to timeout_s."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = lines_with(read(), needle)
+        if found:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no log line with {needle!r} within {timeout_s}s:\n"
+                                 f"{read()[-3000:]}")
+        time.sleep(0.05)
+
+
+def read_text(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+class FileLoggedServer(InferdServer):
+    """An inferd started with --log-file=<log_file>: its lines (the port
+    announcements included) are read from that file; `console` is what it
+    wrote to stdout and stderr."""
+
+    def __init__(self, repositories: Iterable[Path], log_file: Path, console: Path,
+                 extra_args: Sequence[str] = ()):
+        self.log_file = log_file
+        super().__init__(repositories, console, extra_args=[f"--log-file={log_file}", *extra_args])
+
+    def console(self) -> str:
+        return super().log()
+
+    def log(self) -> str:
+        return read_text(self.log_file)
