@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 1
+#define INFERD_API_VERSION_MINOR 2
 
 struct INFERD_Error;
 struct INFERD_Message;
