@@ -262,11 +262,13 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerLogSettings(INFERD_Server* server,
                                                      INFERD_Message** settings);
 // Changes the settings named in `json` (`byte_size` bytes, a JSON object with
 // any of the keys above; a null value or an empty document changes nothing)
-// and sets *settings to all settings now in force (the caller owns it). A new
-// log_file is opened for appending, and later lines go there. The update is
-// all or nothing: an unknown key, a value of the wrong type or range, or a file
-// that cannot be opened gives INVALID_ARG naming the key (or the file), and no
-// setting changes. Concurrent updates are applied one after the other; a line
+// and sets *settings to all settings now in force (the caller owns it). The
+// update is all or nothing: an unknown key or a value of the wrong type or
+// range gives INVALID_ARG naming the key, and a log_file other than the one in
+// force gives UNSUPPORTED (as in Triton, the log file is set only by
+// INFERD_ServerOptionsSetLogFile, i.e. --log-file, so that a network client
+// cannot choose a file the server appends to; the value in force is accepted);
+// either way no setting changes. Concurrent updates are applied one after the other; a line
 // being logged meanwhile is written whole under either the old or new settings.
 INFERD_EXPORT INFERD_Error* INFERD_ServerUpdateLogSettings(INFERD_Server* server, const char* json,
                                                            size_t byte_size,

@@ -41,9 +41,24 @@ Status ReadString(std::string_view key, const rapidjson::Value& value, std::stri
   return Status::Ok();
 }
 
-// Applies one key of the update to `settings`.
+// The log file cannot change at run time (as in Triton): whoever can reach the
+// port would otherwise choose a file the server appends to. Naming the file in
+// force is accepted, so a client can send back the whole settings document.
+Status CheckLogFileUnchanged(const rapidjson::Value& value, const std::string& current) {
+  std::string file;
+  RETURN_IF_ERROR(ReadString("log_file", value, &file));
+  if (file == current) return Status::Ok();
+  return Status::Unsupported(
+      "log setting 'log_file' cannot be changed while the server runs (asked for \"" + file +
+      "\", in force \"" + current +
+      "\"): the log file can only be set at start with --log-file, so that a network client "
+      "cannot choose a file the server appends to");
+}
+
+// Applies one key of the update to `settings`, which starts as a copy of the
+// settings in force.
 Status ApplyKey(std::string_view key, const rapidjson::Value& value, LogSettings* settings) {
-  if (key == "log_file") return ReadString(key, value, &settings->file);
+  if (key == "log_file") return CheckLogFileUnchanged(value, settings->file);
   if (key == "log_info") return ReadBool(key, value, &settings->info);
   if (key == "log_warning") return ReadBool(key, value, &settings->warning);
   if (key == "log_error") return ReadBool(key, value, &settings->error);

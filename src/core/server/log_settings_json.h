@@ -19,7 +19,11 @@ std::string LogSettingsJson(const LogSettings& settings);
 // value is null, and an empty or all-blank `update`, change nothing. Returns
 // INVALID_ARG naming the key for an unknown key or a value of the wrong type
 // or range (log_verbose_level: an integer 0..4294967295; log_format: "default"
-// or "ISO8601"), and when `update` is not a JSON object.
+// or "ISO8601"), and when `update` is not a JSON object. A log_file other than
+// `current.file` is UNSUPPORTED (as in Triton, the file is set only at start,
+// with --log-file: a network client must not choose a file the server appends
+// to); the same value is accepted and changes nothing. Any error: no setting
+// changes.
 StatusOr<LogSettings> ApplyLogSettingsUpdate(const LogSettings& current, std::string_view update);
 
 }  // namespace inferd

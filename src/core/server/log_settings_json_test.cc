@@ -48,8 +48,10 @@ TEST(LogSettingsJsonTest, UpdateChangesOnlyTheKeysGiven) {
   EXPECT_TRUE(next.error);
 }
 
-TEST(LogSettingsJsonTest, EveryKeyCanBeSet) {
-  const LogSettings next = Apply(LogSettings(), R"({"log_file": "/tmp/x.log", "log_info": false,
+TEST(LogSettingsJsonTest, EveryKeyCanBeGiven) {
+  LogSettings current;
+  current.file = "/tmp/x.log";
+  const LogSettings next = Apply(current, R"({"log_file": "/tmp/x.log", "log_info": false,
       "log_warning": false, "log_error": false, "log_verbose_level": 7,
       "log_format": "default"})");
   EXPECT_EQ(next.file, "/tmp/x.log");
@@ -69,10 +71,55 @@ TEST(LogSettingsJsonTest, EmptyUpdatesAndNullValuesChangeNothing) {
   EXPECT_EQ(Apply(current, R"({"log_verbose_level": null, "log_file": null})"), current);
 }
 
-TEST(LogSettingsJsonTest, EmptyLogFileMeansStderr) {
-  LogSettings current;
-  current.file = "/tmp/x.log";
-  EXPECT_EQ(Apply(current, R"({"log_file": ""})").file, "");
+// Asserts that `update` applied to `current` is UNSUPPORTED, naming log_file
+// and --log-file.
+void ExpectLogFileRefused(const LogSettings& current, std::string_view update) {
+  StatusOr<LogSettings> next = ApplyLogSettingsUpdate(current, update);
+  ASSERT_FALSE(next.ok()) << update;
+  EXPECT_EQ(next.status().code(), Status::Code::kUnsupported) << update;
+  const std::string& message = next.status().message();
+  EXPECT_NE(message.find("'log_file' cannot be changed"), std::string::npos) << message;
+  EXPECT_NE(message.find("--log-file"), std::string::npos) << message;
+}
+
+TEST(LogSettingsJsonTest, LogFileCannotChangeAtRunTime) {
+  LogSettings on_stderr;
+  ExpectLogFileRefused(on_stderr, R"({"log_file": "/tmp/x.log"})");
+  LogSettings in_file;
+  in_file.file = "/var/log/inferd.log";
+  ExpectLogFileRefused(in_file, R"({"log_file": ""})");  // not back to stderr either
+  ExpectLogFileRefused(in_file, R"({"log_file": "/var/log/inferd.log.1"})");
+  ExpectLogFileRefused(in_file, R"({"log_file": "/var/log/../log/inferd.log"})");  // exact
+  // All or nothing: keys before and after it do not apply either.
+  ExpectLogFileRefused(in_file,
+                       R"({"log_info": false, "log_file": "/tmp/x.log", "log_verbose_level": 3})");
+  const StatusOr<LogSettings> next =
+      ApplyLogSettingsUpdate(in_file, R"({"log_file": "/tmp/x.log"})");
+  EXPECT_NE(next.status().message().find("/tmp/x.log"), std::string::npos)
+      << next.status().message();
+}
+
+TEST(LogSettingsJsonTest, SameLogFileIsAccepted) {
+  LogSettings in_file;
+  in_file.file = "/var/log/inferd.log";
+  const LogSettings next =
+      Apply(in_file, R"({"log_file": "/var/log/inferd.log", "log_verbose_level": 2})");
+  EXPECT_EQ(next.file, "/var/log/inferd.log");
+  EXPECT_EQ(next.verbose, 2u);
+  EXPECT_EQ(Apply(in_file, R"({"log_file": null})"), in_file);
+  EXPECT_EQ(Apply(LogSettings(), R"({"log_file": ""})"), LogSettings());
+  // The whole document GET answers can be sent back unchanged.
+  in_file.format = LogFormat::kIso8601;
+  in_file.warning = false;
+  EXPECT_EQ(Apply(in_file, LogSettingsJson(in_file)), in_file);
+}
+
+TEST(LogSettingsJsonTest, LogFileOfTheWrongTypeIsInvalidNotUnsupported) {
+  LogSettings in_file;
+  in_file.file = "/var/log/inferd.log";
+  StatusOr<LogSettings> next = ApplyLogSettingsUpdate(in_file, R"({"log_file": false})");
+  ASSERT_FALSE(next.ok());
+  EXPECT_EQ(next.status().code(), Status::Code::kInvalidArg);
 }
 
 TEST(LogSettingsJsonTest, UnknownKeyIsRefusedByName) {

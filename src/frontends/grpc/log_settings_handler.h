@@ -1,7 +1,8 @@
 // The LogSettings RPC (Triton's logging extension over gRPC): a request with
 // settings changes them, an empty one only reads them; either way the response
-// carries every setting now in force. Quick and non-blocking (opening a new
-// log file is the slowest step), so it runs on gRPC's callback threads.
+// carries every setting now in force. Quick and non-blocking (no file is
+// opened: the log file is set only at start), so it runs on gRPC's callback
+// threads.
 // Thread-safe (no shared state).
 #ifndef INFERD_FRONTENDS_GRPC_LOG_SETTINGS_HANDLER_H_
 #define INFERD_FRONTENDS_GRPC_LOG_SETTINGS_HANDLER_H_
@@ -27,7 +28,8 @@ std::string LogSettingsUpdateJson(const inference::LogSettingsRequest& request);
 grpc::Status LogSettingsFromJson(std::string_view json, inference::LogSettingsResponse* response);
 
 // INVALID_ARGUMENT naming the setting for an unknown key or a value of the
-// wrong kind; no setting changes then.
+// wrong kind, UNIMPLEMENTED for a log_file other than the one in force (set
+// only at start, with --log-file); no setting changes then.
 grpc::Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequest& request,
                          inference::LogSettingsResponse* response);
 

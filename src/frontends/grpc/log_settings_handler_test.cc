@@ -1,7 +1,11 @@
-// Conversions between the LogSettings messages and the server's JSON.
+// Conversions between the LogSettings messages and the server's JSON, and the
+// RPC against a server: a log file change is UNIMPLEMENTED.
 #include "frontends/grpc/log_settings_handler.h"
 
 #include <gtest/gtest.h>
+
+#include "core/common/logging.h"
+#include "core/test_util/temp_dir.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -44,6 +48,61 @@ TEST(LogSettingsHandlerTest, UnrepresentableDocumentIsInternal) {
   EXPECT_EQ(LogSettingsFromJson("[]", &response).error_code(), grpc::StatusCode::INTERNAL);
   EXPECT_EQ(LogSettingsFromJson(R"({"x":-1})", &response).error_code(),
             grpc::StatusCode::INTERNAL);
+}
+
+class LogSettingsRpcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.MakeDir("repo");
+    log_path_ = (dir_.path() / "server.log").string();
+    INFERD_ServerOptions* options = nullptr;
+    ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+    const std::string repo = (dir_.path() / "repo").string();
+    ASSERT_EQ(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()), nullptr);
+    ASSERT_EQ(INFERD_ServerOptionsSetLogFile(options, log_path_.c_str()), nullptr);
+    ASSERT_EQ(INFERD_ServerNew(&server_, options), nullptr);
+    INFERD_ServerOptionsDelete(options);
+  }
+  void TearDown() override {
+    EXPECT_TRUE(ConfigureLogging(inferd::LogSettings()).ok());  // defaults for later tests
+    INFERD_ServerDelete(server_);
+  }
+
+  inference::LogSettingsResponse Read() {
+    inference::LogSettingsResponse response;
+    EXPECT_TRUE(LogSettings(server_, inference::LogSettingsRequest(), &response).ok());
+    return response;
+  }
+
+  TempDir dir_;
+  std::string log_path_;
+  INFERD_Server* server_ = nullptr;
+};
+
+TEST_F(LogSettingsRpcTest, LogFileChangeIsUnimplementedAndChangesNothing) {
+  for (const std::string other : {std::string(""), (dir_.path() / "other.log").string()}) {
+    inference::LogSettingsRequest request;
+    (*request.mutable_settings())["log_file"].set_string_param(other);
+    (*request.mutable_settings())["log_verbose_level"].set_uint32_param(2);
+    inference::LogSettingsResponse response;
+    const grpc::Status status = LogSettings(server_, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED) << other;
+    EXPECT_NE(status.error_message().find("--log-file"), std::string::npos)
+        << status.error_message();
+    const inference::LogSettingsResponse now = Read();
+    EXPECT_EQ(now.settings().at("log_file").string_param(), log_path_);
+    EXPECT_EQ(now.settings().at("log_verbose_level").uint32_param(), 0u);
+  }
+}
+
+TEST_F(LogSettingsRpcTest, SameLogFileIsAccepted) {
+  inference::LogSettingsRequest request;
+  (*request.mutable_settings())["log_file"].set_string_param(log_path_);
+  (*request.mutable_settings())["log_verbose_level"].set_uint32_param(2);
+  inference::LogSettingsResponse response;
+  ASSERT_TRUE(LogSettings(server_, request, &response).ok());
+  EXPECT_EQ(response.settings().at("log_file").string_param(), log_path_);
+  EXPECT_EQ(response.settings().at("log_verbose_level").uint32_param(), 2u);
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 """Helpers for the logging tests: the shapes of inferd's log lines, a server
 whose lines go to a --log-file, and waiting for a line to appear.
 
+The log file is set only at start (--log-file): like Triton, inferd refuses a
+runtime update naming another file (HTTP 501, gRPC UNIMPLEMENTED), so tests
+that read lines start a FileLoggedServer and read its file.
+
 Triton's two layouts (UTC; the number after the time is the process id):
     default: I1123 08:10:00.123456 1234 model_version.cc:113] message
     ISO8601: 2026-11-23T08:10:00Z I 1234 model_version.cc:113] message
@@ -8,12 +12,13 @@ Triton's two layouts (UTC; the number after the time is the process id):
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from util import InferdServer
+from util import InferdServer, write_repository
 
 DEFAULT_LINE = re.compile(
     r"^(?P<level>[IWE])(?P<mmdd>\d{4}) \d\d:\d\d:\d\d\.\d{6} (?P<pid>\d+) "
@@ -27,6 +32,9 @@ DEFAULTS = {"log_file": "", "log_info": True, "log_warning": True, "log_error": 
             "log_format": "default"}
 
 WAIT_S = 5.0
+
+# In the message refusing a runtime log_file change (HTTP 501, gRPC UNIMPLEMENTED).
+LOG_FILE_REFUSED = "'log_file' cannot be changed while the server runs"
 
 
 def lines_with(text: str, needle: str) -> list[str]:
@@ -65,3 +73,26 @@ class FileLoggedServer(InferdServer):
 
     def log(self) -> str:
         return read_text(self.log_file)
+
+    def defaults(self) -> dict:
+        """The settings it starts with when given no other log flags."""
+        return {**DEFAULTS, "log_file": str(self.log_file)}
+
+    def since_now(self) -> Callable[[], str]:
+        """A reader of what the log file gains from now on (the file is
+        shared by a module's tests)."""
+        start = len(self.log())
+        return lambda: self.log()[start:]
+
+
+@contextlib.contextmanager
+def file_logged_server(tmp_path_factory, models, extra_args: Sequence[str] = ()):
+    """A FileLoggedServer over a fresh repository of `models` (a dict
+    {name: config}), stopped (expecting exit 0) at the end."""
+    repo = write_repository(tmp_path_factory.mktemp("repo"), models)
+    logs = tmp_path_factory.mktemp("log")
+    server = FileLoggedServer([repo], logs / "inferd.log", logs / "console.log", extra_args)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,8 +1,10 @@
 """Logging extension over gRPC: the LogSettings RPC with the genuine
 tritonclient.grpc (get_log_settings, update_log_settings) and with
 tritonclient's own stub for values of the wrong kind; errors are
-INVALID_ARGUMENT naming the setting and change nothing; HTTP and gRPC see the
-same settings.
+INVALID_ARGUMENT naming the setting and change nothing; a log file other than
+the one in force is UNIMPLEMENTED (as in Triton, the file is set only at start,
+with --log-file) and changes nothing, the same one is accepted; HTTP and gRPC
+see the same settings.
 """
 
 import grpc
@@ -10,7 +12,7 @@ import pytest
 from tritonclient.grpc import service_pb2, service_pb2_grpc
 from tritonclient.utils import InferenceServerException
 
-from logging_util import DEFAULTS
+from logging_util import DEFAULTS, LOG_FILE_REFUSED, file_logged_server, lines_with
 from util import single_identity
 
 
@@ -77,16 +79,56 @@ def assert_invalid(call, *needles):
         assert needle in error.value.message(), error.value.message()
 
 
-def test_bad_updates_through_tritonclient_are_invalid_argument(server, tmp_path):
+def test_bad_updates_through_tritonclient_are_invalid_argument(server):
     client = server.grpc_client()
     assert_invalid(lambda: client.update_log_settings({"log_format": "xml"}), "'log_format'")
     assert_invalid(lambda: client.update_log_settings({"log_verbosity": 1}),
                    "unknown log setting 'log_verbosity'")
-    missing = str(tmp_path / "missing" / "x.log")
-    assert_invalid(lambda: client.update_log_settings({"log_file": missing}), missing)
     assert_invalid(lambda: client.update_log_settings({"log_verbose_level": 9,
                                                        "log_format": "xml"}), "'log_format'")
     assert as_dict(client.get_log_settings()) == DEFAULTS
+
+
+def assert_unimplemented(call):
+    with pytest.raises(InferenceServerException) as error:
+        call()
+    assert error.value.status() == "StatusCode.UNIMPLEMENTED", str(error.value)
+    assert LOG_FILE_REFUSED in error.value.message(), error.value.message()
+    assert "--log-file" in error.value.message(), error.value.message()
+
+
+def test_log_file_change_through_tritonclient_is_unimplemented(server, tmp_path):
+    client = server.grpc_client()
+    path = tmp_path / "x.log"
+    assert_unimplemented(lambda: client.update_log_settings({"log_file": str(path)}))
+    assert_unimplemented(lambda: client.update_log_settings({"log_verbose_level": 3,
+                                                             "log_file": str(path)}))
+    assert as_dict(client.get_log_settings()) == DEFAULTS
+    assert not path.exists()
+    response = client.update_log_settings({"log_file": "", "log_error": False})
+    assert as_dict(response) == {**DEFAULTS, "log_error": False}
+
+
+@pytest.fixture(scope="module")
+def file_logged(tmp_path_factory):
+    with file_logged_server(tmp_path_factory, {"m": single_identity("m", "FP32", [4])}) as s:
+        yield s
+
+
+def test_log_file_set_at_start_cannot_change_over_grpc(file_logged, tmp_path):
+    client = file_logged.grpc_client()
+    for target in ("", str(tmp_path / "other.log")):
+        assert_unimplemented(lambda: client.update_log_settings({"log_file": target,
+                                                                 "log_info": False}))
+        assert as_dict(client.get_log_settings()) == file_logged.defaults()
+    # The whole settings dict sent back, the same file in it, is accepted.
+    current = as_dict(client.get_log_settings())
+    response = client.update_log_settings({**current, "log_verbose_level": 0})
+    assert as_dict(response) == {**file_logged.defaults(), "log_verbose_level": 0}
+    client.update_log_settings(file_logged.defaults())
+    assert client.is_server_live()
+    assert client.is_model_ready("m")
+    assert lines_with(file_logged.log(), "Started GRPCInferenceService at")
 
 
 @pytest.mark.parametrize("key,field,value", [
@@ -107,11 +149,17 @@ def test_value_of_the_wrong_kind_is_invalid_argument(server, stub, key, field, v
     assert as_dict(stub.LogSettings(service_pb2.LogSettingsRequest())) == DEFAULTS
 
 
-def test_server_keeps_serving(server, stub):
+def test_server_keeps_serving(server, stub, tmp_path):
     request = service_pb2.LogSettingsRequest()
     request.settings["nope"].bool_param = True
     with pytest.raises(grpc.RpcError):
         stub.LogSettings(request)
+    request = service_pb2.LogSettingsRequest()
+    request.settings["log_file"].string_param = str(tmp_path / "x.log")
+    with pytest.raises(grpc.RpcError) as error:
+        stub.LogSettings(request)
+    assert error.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    assert LOG_FILE_REFUSED in error.value.details()
     client = server.grpc_client()
     assert client.is_server_live()
     assert client.is_model_ready("m")

@@ -1,7 +1,10 @@
 """Logging extension over HTTP: GET /v2/logging answers every setting, POST
 changes only the keys it names and answers every setting now in force, bad
-updates are 400 naming the key and change nothing, and the server keeps
-serving. Checked with raw HTTP and with the genuine tritonclient.http.
+updates are 400 naming the key and change nothing, an update naming a log file
+other than the one in force is 501 (as in Triton, the file is set only at
+start, with --log-file) and changes nothing, the same file is accepted, and the
+server keeps serving. Checked with raw HTTP and with the genuine
+tritonclient.http.
 """
 
 import numpy as np
@@ -9,7 +12,7 @@ import pytest
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
-from logging_util import DEFAULTS
+from logging_util import DEFAULTS, LOG_FILE_REFUSED, file_logged_server
 from util import assert_error, single_identity
 
 MODEL = "identity_fp32"
@@ -89,11 +92,53 @@ def test_one_bad_key_refuses_the_whole_update(server):
     assert settings(server) == DEFAULTS
 
 
-def test_unopenable_log_file_is_400_naming_it(server, tmp_path):
-    path = str(tmp_path / "missing" / "inferd.log")
-    assert_error(server.post("/v2/logging", json={"log_file": path, "log_verbose_level": 2}),
-                 400, path)
+def test_log_file_change_is_501_and_changes_nothing(server, tmp_path):
+    path = tmp_path / "inferd.log"
+    message = assert_error(
+        server.post("/v2/logging", json={"log_verbose_level": 2, "log_file": str(path)}),
+        501, LOG_FILE_REFUSED, "--log-file")
+    assert str(path) in message
     assert settings(server) == DEFAULTS
+    assert not path.exists()
+
+
+def test_same_log_file_is_accepted(server):
+    resp = server.post("/v2/logging", json={"log_file": "", "log_info": False})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == {**DEFAULTS, "log_info": False}
+
+
+@pytest.fixture(scope="module")
+def file_logged(tmp_path_factory):
+    with file_logged_server(tmp_path_factory, {MODEL: single_identity(MODEL, "FP32", [4])}) as s:
+        yield s
+
+
+def test_log_file_set_at_start_cannot_change(file_logged, tmp_path):
+    for target in ("", str(tmp_path / "other.log"), str(file_logged.log_file) + ".1"):
+        assert_error(file_logged.post("/v2/logging", json={"log_file": target,
+                                                           "log_format": "ISO8601"}),
+                     501, LOG_FILE_REFUSED)
+        assert file_logged.get("/v2/logging").json() == file_logged.defaults()
+    resp = file_logged.post("/v2/logging", json={"log_file": str(file_logged.log_file)})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == file_logged.defaults()
+
+
+def test_tritonclient_http_log_file_change_is_refused(file_logged, tmp_path):
+    client = file_logged.client()
+    with pytest.raises(InferenceServerException) as error:
+        client.update_log_settings({"log_file": str(tmp_path / "other.log")})
+    assert error.value.status() == "501"
+    assert LOG_FILE_REFUSED in error.value.message()
+    assert client.get_log_settings() == file_logged.defaults()
+    # tritonclient users often send back the whole settings dict, changed.
+    current = client.get_log_settings()
+    updated = client.update_log_settings({**current, "log_verbose_level": 0})
+    assert updated == {**file_logged.defaults(), "log_verbose_level": 0}
+    client.update_log_settings(file_logged.defaults())
+    assert client.is_server_ready()
+    assert client.is_model_ready(MODEL)
 
 
 @pytest.mark.parametrize("body", [b"{", b"[1, 2]", b"\"log_info\"", b"true", b"{\"log_info\": tru}"])
@@ -124,9 +169,12 @@ def test_tritonclient_http_reads_and_updates(server):
     assert client.get_log_settings() == updated
 
 
-def test_server_keeps_serving_after_bad_and_good_updates(server):
-    for body in ({"log_info": 3}, {"nope": 1}, {"log_format": "ISO8601"}, {"log_verbose_level": 0}):
-        server.post("/v2/logging", json=body)
+def test_server_keeps_serving_after_bad_and_good_updates(server, tmp_path):
+    statuses = []
+    for body in ({"log_info": 3}, {"nope": 1}, {"log_file": str(tmp_path / "x.log")},
+                 {"log_format": "ISO8601"}, {"log_verbose_level": 0}):
+        statuses.append(server.post("/v2/logging", json=body).status_code)
+    assert statuses == [400, 400, 501, 200, 200]
     assert server.get("/v2/health/ready").status_code == 200
     client = server.client()
     data = np.arange(4, dtype=np.float32)
