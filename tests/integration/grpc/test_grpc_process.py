@@ -69,7 +69,7 @@ def test_keepalive_flags_are_accepted(inferd):
 def run_to_exit(tmp_path, *args):
     repo = write_repository(tmp_path / "repo", REPO)
     return subprocess.run(
-        [str(inferd_binary()), f"--model-repository={repo}", "--http-port=0",
+        [str(inferd_binary()), f"--model-repository={repo}", "--http-port=0", "--metrics-port=0",
          f"--backend-directory={backend_directory()}", *args],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=20)
 

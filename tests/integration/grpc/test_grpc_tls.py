@@ -153,7 +153,7 @@ def test_tls_without_its_files_fails_at_start_naming_the_flag(certs, tmp_path, a
     (tmp_path / "repo").mkdir()
     result = subprocess.run(
         [str(inferd_binary()), f"--model-repository={tmp_path / 'repo'}", "--http-port=0",
-         "--grpc-port=0", f"--backend-directory={backend_directory()}",
+         "--grpc-port=0", "--metrics-port=0", f"--backend-directory={backend_directory()}",
          *[a.format(certs=certs) for a in args]],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=20)
     assert result.returncode == 1
