@@ -47,6 +47,10 @@ struct Flags {
   int metrics_port = 8002;
   bool allow_grpc = true;
   inferd::grpc_frontend::GrpcOptions grpc;
+  // Tracing: --trace-config entries, then the older single-setting flags as
+  // (setting, value) pairs.
+  std::vector<std::string> trace_configs;
+  std::vector<std::pair<std::string, std::string>> trace_flags;
 };
 
 // Prints an error (and frees it); returns true when there was one.
@@ -147,6 +151,50 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
                  "Bad pings tolerated before the connection is closed; 0 = any (default 2)");
 }
 
+void AddTraceFlags(CLI::App& app, Flags& f) {
+  app.add_option("--trace-config", f.trace_configs,
+                 "Trace setting as [triton,]<setting>=<value>: file, log-frequency, level "
+                 "(OFF or TIMESTAMPS), rate, count, mode (triton); repeatable");
+  // Triton's older flags, one setting each.
+  const std::pair<const char*, const char*> older[] = {
+      {"--trace-file", "file"},   {"--trace-level", "level"},
+      {"--trace-rate", "rate"},   {"--trace-count", "count"},
+      {"--trace-log-frequency", "log-frequency"}};
+  for (const auto& [flag, setting] : older) {
+    const std::string name = setting;
+    app.add_option_function<std::vector<std::string>>(
+        flag,
+        [&f, name](const std::vector<std::string>& values) {
+          for (const std::string& value : values) f.trace_flags.emplace_back(name, value);
+        },
+        std::string("Same as --trace-config ") + setting + "=<value> (deprecated in Triton)");
+  }
+}
+
+// Applies one --trace-config entry: "<setting>=<value>" or "<mode>,<setting>=<value>".
+bool AddTraceConfig(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t equals = spec.find('=');
+  if (equals == std::string::npos) {
+    std::fprintf(stderr, "error: --trace-config '%s': expected [triton,]<setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  std::string setting = spec.substr(0, equals);
+  const size_t comma = setting.find(',');
+  if (comma != std::string::npos) {
+    const std::string mode = setting.substr(0, comma);
+    if (mode != "triton") {
+      std::fprintf(stderr, "error: --trace-config '%s': trace mode '%s' is not supported "
+                   "(only triton)\n", spec.c_str(), mode.c_str());
+      return false;
+    }
+    setting = setting.substr(comma + 1);
+  }
+  return !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(),
+                                                     spec.substr(equals + 1).c_str()),
+                 "--trace-config");
+}
+
 // Parses "<backend>,<setting>=<value>".
 bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
   const size_t comma = spec.find(',');
@@ -197,6 +245,11 @@ INFERD_Server* CreateServer(const Flags& f) {
       options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
   bool ok = true;
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
+  for (const auto& [setting, value] : f.trace_flags) {
+    ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),
+                       ("--trace-" + setting).c_str());
+  }
+  for (const std::string& spec : f.trace_configs) ok = ok && AddTraceConfig(options, spec);
   INFERD_Server* server = nullptr;
   if (ok) Failed(INFERD_ServerNew(&server, options), "creating the server");
   INFERD_ServerOptionsDelete(options);
@@ -210,6 +263,7 @@ int main(int argc, char** argv) {
   Flags flags;
   AddFlags(app, flags);
   AddGrpcFlags(app, flags);
+  AddTraceFlags(app, flags);
   CLI11_PARSE(app, argc, argv);
 
   // Signals are taken synchronously by sigwait below; every thread started

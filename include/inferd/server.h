@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 2
+#define INFERD_API_VERSION_MINOR 3
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -192,6 +192,13 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFormat(INFERD_ServerOption
 // opened by INFERD_ServerNew, which fails with INVALID_ARG if it cannot be.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions* options,
                                                            const char* path);
+// A global trace setting at startup, as --trace-config gives it: `setting` is
+// file, level (OFF or TIMESTAMPS; TENSORS is refused), rate, count,
+// log-frequency or mode (only "triton"). INVALID_ARG names a bad setting or
+// value. INFERD_ServerNew fails when the level asks for tracing without a file.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
+                                                               const char* setting,
+                                                               const char* value);
 
 // ---------------------------------------------------------------------------
 // Server
@@ -273,6 +280,26 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerLogSettings(INFERD_Server* server,
 INFERD_EXPORT INFERD_Error* INFERD_ServerUpdateLogSettings(INFERD_Server* server, const char* json,
                                                            size_t byte_size,
                                                            INFERD_Message** settings);
+// Trace extension. The settings in force for `model_name` (the global ones
+// when NULL or empty) as {"trace_level": [...], "trace_rate": "...",
+// "trace_count": "...", "log_frequency": "...", "trace_file": "...",
+// "trace_mode": "triton"}; trace_count is what is left of the count. A model
+// must have a READY version (else NOT_FOUND or UNAVAILABLE). The caller owns
+// *settings.
+INFERD_EXPORT INFERD_Error* INFERD_ServerTraceSettings(INFERD_Server* server,
+                                                       const char* model_name,
+                                                       INFERD_Message** settings);
+// Updates the settings of `model_name` (global when NULL or empty) with
+// `settings_json`, an object of setting name -> string, array of strings, or
+// null (clear: a model's setting falls back to the global one, a global one to
+// its startup value). Settings not named stay as they are. Everything is
+// checked before anything changes: an unknown setting or a bad value is
+// INVALID_ARG naming it, trace_file is UNSUPPORTED (startup only). On success
+// *settings (may be NULL if unwanted) receives the settings now in force.
+INFERD_EXPORT INFERD_Error* INFERD_ServerUpdateTraceSettings(INFERD_Server* server,
+                                                             const char* model_name,
+                                                             const char* settings_json,
+                                                             INFERD_Message** settings);
 
 // Repository extension (EXPLICIT mode; UNAVAILABLE in the other modes).
 // Loads or reloads `model_name`. `config_json` (may be NULL) replaces its

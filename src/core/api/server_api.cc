@@ -74,6 +74,16 @@ INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOptions* options
   });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
+                                                 const char* setting, const char* value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(setting);
+    INFERD_REQUIRE_ARG(value);
+    return inferd::ApplyStartupTraceSetting(&options->options.trace, setting, value);
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options, uint32_t seconds) {
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.exit_timeout_secs = seconds; });
 }
@@ -292,6 +302,32 @@ INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metri
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(metrics);
     *metrics = NewMessage(InferenceServer::FromHandle(server)->MetricsText());
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerTraceSettings(INFERD_Server* server, const char* model_name,
+                                        INFERD_Message** settings) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(settings);
+    ASSIGN_OR_RETURN(std::string json, InferenceServer::FromHandle(server)->TraceSettingsJson(
+                                           model_name ? model_name : ""));
+    *settings = NewMessage(std::move(json));
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerUpdateTraceSettings(INFERD_Server* server, const char* model_name,
+                                              const char* settings_json,
+                                              INFERD_Message** settings) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    INFERD_REQUIRE_ARG(settings_json);
+    ASSIGN_OR_RETURN(std::string json,
+                     InferenceServer::FromHandle(server)->UpdateTraceSettings(
+                         model_name ? model_name : "", settings_json));
+    if (settings != nullptr) *settings = NewMessage(std::move(json));
     return Status::Ok();
   });
 }

@@ -3,6 +3,7 @@
 #include "core/common/clock.h"
 #include "core/infer/inference_response.h"
 #include "core/model/model_version.h"
+#include "core/trace/request_trace.h"
 
 namespace inferd {
 
@@ -36,6 +37,7 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
 
 void InferenceRequest::MarkFinalSent(bool success) {
   final_sent_ = true;
+  if (trace && trace->At(TracePoint::kComputeStart) != 0) trace->RecordComputeEnd(NowNs());
   if (model_ && counts_in_stats) model_->stats().RecordRequest(success, NowNs() - queue_start_ns);
 }
 
@@ -61,6 +63,12 @@ void InferenceRequest::Release() {
     RespondWithError(Status::Internal("model '" + model_name_ +
                                       "': the backend released the request without a final "
                                       "response"));
+  }
+  if (trace) {
+    // Handed to its collector here (unless an executing batch still holds it),
+    // before the client may reuse or delete the request.
+    TraceNow(trace, TracePoint::kRequestEnd);
+    trace.reset();
   }
   std::shared_ptr<ModelVersion> model = std::move(model_);
   if (model) model->OnRequestReleased();

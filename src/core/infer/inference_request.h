@@ -23,6 +23,7 @@ namespace inferd {
 
 class ModelVersion;
 class InferenceServer;
+class RequestTrace;
 
 // One borrowed piece of an input's data.
 struct InputBuffer {
@@ -101,6 +102,8 @@ class InferenceRequest {
   uint64_t batch_size = 0;
   // When the request entered the scheduler queue (steady clock, ns).
   uint64_t queue_start_ns = 0;
+  // Set when the request was sampled for tracing; null for almost all.
+  std::shared_ptr<RequestTrace> trace;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
   // preserve_ordering: the request's place in its model's queue order, and the

@@ -6,6 +6,7 @@
 #include "core/common/datatype.h"
 #include "core/infer/response_allocator.h"
 #include "core/model/model_version.h"
+#include "core/trace/request_trace.h"
 
 namespace inferd {
 
@@ -17,7 +18,13 @@ InferenceResponse::InferenceResponse(const InferenceRequest& request)
       model_version_(request.model() ? request.model()->version() : -1),
       wanted_outputs_(request.outputs),
       order_number_(request.order_number),
-      client_route_(request.client_route) {}
+      client_route_(request.client_route) {
+  const std::shared_ptr<RequestTrace>& trace = request.trace;
+  if (trace && trace->At(TracePoint::kComputeStart) != 0 &&
+      trace->At(TracePoint::kComputeEnd) == 0) {
+    TraceNow(trace, TracePoint::kComputeOutputStart);
+  }
+}
 
 InferenceResponse::InferenceResponse(const InferenceRequest& request, Status error)
     : InferenceResponse(request) {

@@ -9,6 +9,7 @@
 #include "core/config/model_config_validator.h"
 #include "core/model/model_version.h"
 #include "core/repository/version_policy.h"
+#include "core/server/inference_server.h"
 
 namespace inferd {
 
@@ -90,6 +91,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     }
     ModelVersionSpec spec{location.name, version, location.dir, config,
                           server_,       std::move(backend).value(), ctx};
+    if (server_ != nullptr) spec.trace_entry = server_->tracer().EntryFor(location.name);
     auto loaded = ModelVersion::Load(std::move(spec));
     if (loaded.ok()) {
       out.model = std::move(loaded).value();

@@ -9,6 +9,7 @@
 #include "core/infer/inference_request.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
+#include "core/trace/request_trace.h"
 
 namespace inferd {
 
@@ -71,9 +72,17 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   ModelStatistics& stats = model_->stats();
   const uint64_t start_ns = NowNs();
   uint64_t rows = 0;
+  // Traced requests of the batch, held past execute (which may release them)
+  // to record COMPUTE_END; empty, so allocation-free, for untraced batches.
+  std::vector<std::shared_ptr<RequestTrace>> traces;
   for (InferenceRequest* request : batch) {
     if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
     rows += request->batch_size > 0 ? request->batch_size : 1;
+    if (request->trace) {
+      request->trace->Record(TracePoint::kComputeStart, start_ns);
+      request->trace->Record(TracePoint::kComputeInputEnd, start_ns);
+      traces.push_back(request->trace);
+    }
   }
   const uint64_t count = batch.size();
   if (record_stats) {
@@ -85,7 +94,10 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
-  if (record_stats) stats.RecordExecutionTime(count, rows, NowNs() - start_ns);
+  const uint64_t end_ns = NowNs();
+  if (record_stats) stats.RecordExecutionTime(count, rows, end_ns - start_ns);
+  for (const auto& trace : traces) trace->RecordComputeEnd(end_ns);
+  traces.clear();
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

@@ -29,6 +29,7 @@ class BackendLibrary;
 class InferenceServer;
 class ModelInstance;
 class Scheduler;
+class TraceEntry;
 
 // What it takes to load one version.
 struct ModelVersionSpec {
@@ -41,6 +42,8 @@ struct ModelVersionSpec {
   // Where the config came from; allow_incomplete_io says the backend may
   // complete it (INFERD_ModelSetConfig) during model initialize.
   ConfigContext config_context;
+  // How the model's requests are sampled for tracing; null: never traced.
+  TraceEntry* trace_entry = nullptr;
 };
 
 class ModelVersion {
@@ -73,6 +76,7 @@ class ModelVersion {
   }
   void* state = nullptr;  // the backend's own, see INFERD_ModelSetState
   ModelStatistics& stats() const { return *stats_; }
+  TraceEntry* trace_entry() const { return spec_.trace_entry; }
 
   // In-flight accounting: admitted at submission, released at request release.
   void OnRequestAdmitted() { inflight_.fetch_add(1, std::memory_order_seq_cst); }

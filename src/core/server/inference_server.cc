@@ -11,6 +11,7 @@
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
 #include "core/stats/statistics_json.h"
+#include "core/trace/request_trace.h"
 
 namespace inferd {
 InferenceServer::InferenceServer(ServerOptions options) : options_(std::move(options)) {}
@@ -26,6 +27,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   }
   std::unique_ptr<InferenceServer> server(new InferenceServer(std::move(options)));
   const ServerOptions& o = server->options_;
+  ASSIGN_OR_RETURN(server->tracer_, TraceManager::Create(o.trace));
   server->backends_ = std::make_unique<BackendManager>(o.backend_directory, o.backend_settings);
   LifecycleOptions lifecycle;
   lifecycle.mode = o.control_mode;
@@ -49,6 +51,7 @@ Status InferenceServer::Stop() {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(options_.exit_timeout_secs);
   if (lifecycle_) lifecycle_->UnloadAll(deadline);
+  if (tracer_) tracer_->Flush();
   stopped_.store(true);
   return Status::Ok();
 }
@@ -62,7 +65,7 @@ std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
                             {"binary_tensor_data", "model_configuration", "model_repository",
                              "parameters", "statistics", "schedule_policy",
-                             "system_shared_memory", "logging"});
+                             "system_shared_memory", "logging", "trace"});
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,
@@ -118,6 +121,19 @@ std::string InferenceServer::MetricsText() const {
   return PrometheusText(Named(lifecycle_->Loaded()));
 }
 
+StatusOr<std::string> InferenceServer::TraceSettingsJson(const std::string& model) const {
+  if (!model.empty()) RETURN_IF_ERROR(lifecycle_->Get(model, -1).status());
+  return inferd::TraceSettingsJson(tracer_->Current(model));
+}
+
+StatusOr<std::string> InferenceServer::UpdateTraceSettings(const std::string& model,
+                                                           std::string_view update_json) {
+  if (!model.empty()) RETURN_IF_ERROR(lifecycle_->Get(model, -1).status());
+  ASSIGN_OR_RETURN(TraceSettingsUpdate update, ParseTraceSettingsUpdate(update_json));
+  RETURN_IF_ERROR(tracer_->Update(model, update));
+  return inferd::TraceSettingsJson(tracer_->Current(model));
+}
+
 Status InferenceServer::LoadModel(const std::string& name, const LoadOverrides& overrides) {
   RETURN_IF_ERROR(CheckExplicitMode("load"));
   for (const auto& [path, content] : overrides.files) RETURN_IF_ERROR(CheckRelativePath(path));
@@ -144,23 +160,44 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;
-  for (int attempt = 0;; ++attempt) {
-    ASSIGN_OR_RETURN(model, lifecycle_->Get(request->model_name(), request->requested_version()));
-    RETURN_IF_ERROR(ValidateRequest(model->config(), model->all_outputs(), request));
-    if (model->TryAdmit()) break;
-    if (attempt == 3) {
-      return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
-    }
+  Status status = Admit(request, &model);
+  if (!status.ok()) {
+    DiscardTrace(request);
+    return status;
   }
   ModelVersion* version = model.get();
   request->Bind(std::move(model));
   request->queue_start_ns = NowNs();
-  Status status = version->scheduler().Enqueue(request);
+  if (request->trace) request->trace->Record(TracePoint::kQueueStart, request->queue_start_ns);
+  status = version->scheduler().Enqueue(request);
   if (!status.ok()) {
     version->OnRequestReleased();
     request->Bind(nullptr);
+    DiscardTrace(request);
   }
   return status;
+}
+
+Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model) {
+  for (int attempt = 0;; ++attempt) {
+    ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version()));
+    if (attempt == 0 && (*model)->trace_entry() != nullptr) {
+      // Sampled before validation, so REQUEST_START is when the server took it.
+      request->trace = tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
+                                           (*model)->version(), request->id);
+    }
+    RETURN_IF_ERROR(ValidateRequest((*model)->config(), (*model)->all_outputs(), request));
+    if ((*model)->TryAdmit()) return Status::Ok();
+    if (attempt == 3) {
+      return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
+    }
+  }
+}
+
+void InferenceServer::DiscardTrace(InferenceRequest* request) {
+  if (request->trace == nullptr) return;
+  request->trace->Discard();
+  request->trace.reset();
 }
 
 }  // namespace inferd

@@ -13,6 +13,7 @@
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
 #include "core/server/server_options.h"
+#include "core/trace/trace_manager.h"
 
 namespace inferd {
 
@@ -33,6 +34,7 @@ class InferenceServer {
   bool IsReady() const;
   const ServerOptions& options() const { return options_; }
   ModelLifecycle& lifecycle() { return *lifecycle_; }
+  TraceManager& tracer() { return *tracer_; }
 
   std::string MetadataJson() const;
   StatusOr<std::string> ModelMetadataJson(std::string_view name, int64_t version) const;
@@ -42,6 +44,11 @@ class InferenceServer {
   StatusOr<std::string> StatisticsJson(std::string_view name, int64_t version) const;
   // Prometheus text exposition of every loaded version.
   std::string MetricsText() const;
+
+  // The trace extension: the settings in force for `model` (global when
+  // empty) as JSON, and an update of them. A model must have a READY version.
+  StatusOr<std::string> TraceSettingsJson(const std::string& model) const;
+  StatusOr<std::string> UpdateTraceSettings(const std::string& model, std::string_view update_json);
 
   // The repository API (EXPLICIT mode only; UNAVAILABLE otherwise).
   Status LoadModel(const std::string& name, const LoadOverrides& overrides);
@@ -59,8 +66,15 @@ class InferenceServer {
  private:
   explicit InferenceServer(ServerOptions options);
   Status CheckExplicitMode(const char* what) const;
+  // Finds the model version for `request`, samples it for tracing, validates
+  // it and admits it to the version's in-flight count.
+  Status Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model);
+  // A refused request's trace is not written.
+  static void DiscardTrace(InferenceRequest* request);
 
   const ServerOptions options_;
+  // Before the lifecycle: destroyed after every model, so after every trace.
+  std::unique_ptr<TraceManager> tracer_;
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;

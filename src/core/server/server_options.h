@@ -9,6 +9,7 @@
 
 #include "core/common/logging.h"
 #include "core/lifecycle/control_mode.h"
+#include "core/trace/trace_settings.h"
 
 namespace inferd {
 
@@ -28,6 +29,8 @@ struct ServerOptions {
   std::vector<std::string> startup_models;  // EXPLICIT mode's --load-model
   uint32_t repository_poll_secs = 15;
   LogSettings log;
+  // The global trace setting at startup (--trace-config).
+  TraceSettings trace;
 };
 
 }  // namespace inferd

@@ -10,6 +10,7 @@
 #include "frontends/grpc/repository_handlers.h"
 #include "frontends/grpc/shared_memory_handlers.h"
 #include "frontends/grpc/stream_reactor.h"
+#include "frontends/grpc/trace_handlers.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -146,9 +147,10 @@ Unary* InferenceService::CudaSharedMemoryUnregister(
   return NoGpu(context);
 }
 
-Unary* InferenceService::TraceSetting(Context* context, const inference::TraceSettingRequest*,
-                                      inference::TraceSettingResponse*) {
-  return NotYet(context, "the trace extension (TraceSetting)");
+Unary* InferenceService::TraceSetting(Context* context,
+                                      const inference::TraceSettingRequest* request,
+                                      inference::TraceSettingResponse* response) {
+  return Answer(context, grpc_frontend::TraceSetting(context_.server, *request, response));
 }
 
 Unary* InferenceService::LogSettings(Context* context, const inference::LogSettingsRequest* request,

@@ -141,6 +141,16 @@ EndpointResponse RepositoryUnload(INFERD_Server* server, const std::string& mode
   return EndpointResponse{200, std::string()};
 }
 
+EndpointResponse UpdateTraceSettings(INFERD_Server* server, const std::string& model,
+                                     std::string_view body) {
+  // The server API wants a C string; an empty body is an empty update.
+  const std::string settings(body);
+  INFERD_Message* message = nullptr;
+  INFERD_Error* error =
+      INFERD_ServerUpdateTraceSettings(server, model.c_str(), settings.c_str(), &message);
+  return FromMessage(error, message);
+}
+
 }  // namespace
 
 EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body) {
@@ -190,6 +200,11 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       if (response.status == 200) response.content_type = kPrometheusContentType;
       return response;
     }
+    case Endpoint::kTraceSettingGet:
+      error = INFERD_ServerTraceSettings(server, model, &message);
+      return FromMessage(error, message);
+    case Endpoint::kTraceSettingPost:
+      return UpdateTraceSettings(server, route.model, body);
     case Endpoint::kNotSupported:
       return FromStatus(Status::Unsupported(std::string(route.feature) +
                                             " is not supported by inferd yet"));

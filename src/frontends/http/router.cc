@@ -52,6 +52,16 @@ Status NotSupported(std::string_view feature, Route* route) {
 
 Status NotFound() { return Status::NotFound("Not Found"); }
 
+// .../trace/setting answers GET (read) and POST (update).
+Status TraceSetting(Method method, Route* route) {
+  if (method == Method::kOther) {
+    return Status::WithHttpStatus(405, "method not allowed; use GET or POST");
+  }
+  route->endpoint =
+      method == Method::kGet ? Endpoint::kTraceSettingGet : Endpoint::kTraceSettingPost;
+  return Status::Ok();
+}
+
 // /v2/models/{m}[/versions/{v}][/action]; `rest` starts after "models".
 Status MatchModel(Method method, Segments rest, Route* route) {
   if (rest.empty() || rest[0].empty()) return NotFound();
@@ -75,13 +85,15 @@ Status MatchModel(Method method, Segments rest, Route* route) {
     next = 3;
   }
   if (next == rest.size()) return Found(method, Method::kGet, Endpoint::kModelMetadata, route);
+  if (next == 1 && rest.size() == 3 && rest[1] == "trace" && rest[2] == "setting") {
+    return TraceSetting(method, route);
+  }
   if (next + 1 != rest.size()) return NotFound();
   const std::string_view action = rest[next];
   if (action == "ready") return Found(method, Method::kGet, Endpoint::kModelReady, route);
   if (action == "config") return Found(method, Method::kGet, Endpoint::kModelConfig, route);
   if (action == "infer") return Found(method, Method::kPost, Endpoint::kModelInfer, route);
   if (action == "stats") return Found(method, Method::kGet, Endpoint::kModelStats, route);
-  if (action == "trace") return NotSupported("trace settings", route);
   return NotFound();
 }
 
@@ -169,7 +181,10 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
   if (group == "cudasharedmemory") {
     return NotSupported("CUDA shared memory (this server is built without CUDA)", route);
   }
-  if (group == "trace") return NotSupported("trace settings", route);
+  if (group == "trace") {
+    if (n == 3 && segments[2] == "setting") return TraceSetting(method, route);
+    return NotFound();
+  }
   if (group == "logging" && n == 2) {
     // One path, two methods: GET reads the settings, POST changes them.
     if (method == Method::kOther) {

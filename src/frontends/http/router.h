@@ -32,6 +32,8 @@ enum class Endpoint {
   kSharedMemoryStatus,      // GET  /v2/systemsharedmemory[/region/{r}]/status
   kSharedMemoryRegister,    // POST /v2/systemsharedmemory/region/{r}/register
   kSharedMemoryUnregister,  // POST /v2/systemsharedmemory[/region/{r}]/unregister
+  kTraceSettingGet,         // GET  /v2[/models/{m}]/trace/setting
+  kTraceSettingPost,        // POST /v2[/models/{m}]/trace/setting
   kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
 };
 

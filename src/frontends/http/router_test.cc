@@ -93,6 +93,19 @@ TEST(RouterTest, StatisticsRepositoryAndMetricsRoutes) {
   EXPECT_EQ(Match(Method::kGet, "/metrics").endpoint, Endpoint::kMetrics);
 }
 
+TEST(RouterTest, TraceSettingRoutesTakeGetAndPost) {
+  EXPECT_EQ(Match(Method::kGet, "/v2/trace/setting").endpoint, Endpoint::kTraceSettingGet);
+  EXPECT_EQ(Match(Method::kPost, "/v2/trace/setting").endpoint, Endpoint::kTraceSettingPost);
+  Route model = Match(Method::kPost, "/v2/models/my%20model/trace/setting");
+  EXPECT_EQ(model.endpoint, Endpoint::kTraceSettingPost);
+  EXPECT_EQ(model.model, "my model");
+  EXPECT_EQ(Match(Method::kGet, "/v2/models/m/trace/setting").endpoint,
+            Endpoint::kTraceSettingGet);
+  EXPECT_EQ(MatchStatus(Method::kOther, "/v2/trace/setting"), 405u);
+  EXPECT_EQ(MatchStatus(Method::kGet, "/v2/trace"), 404u);
+  EXPECT_EQ(MatchStatus(Method::kGet, "/v2/models/m/versions/1/trace/setting"), 404u);
+}
+
 TEST(RouterTest, LoggingAnswersGetAndPostOnOnePath) {
   EXPECT_EQ(Match(Method::kGet, "/v2/logging").endpoint, Endpoint::kLogSettings);
   EXPECT_EQ(Match(Method::kPost, "/v2/logging").endpoint, Endpoint::kLogSettingsUpdate);

@@ -1,0 +1,80 @@
+// The trace of one sampled inference request: its id, model and the
+// timestamps of its way through the server (steady clock, ns). Created only
+// for sampled requests, so an untraced request carries a null pointer.
+//
+// Shared by the request and, while it executes, by its model instance; when
+// the last holder lets go, the finished trace is handed to its collector.
+// Record() may be called from any thread.
+#ifndef INFERD_CORE_TRACE_REQUEST_TRACE_H_
+#define INFERD_CORE_TRACE_REQUEST_TRACE_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace inferd {
+
+class TraceCollector;
+
+// Triton's timestamp names, in the order a request passes them.
+enum class TracePoint {
+  kRequestStart,        // the server took the request
+  kQueueStart,          // it entered its model's scheduler queue
+  kComputeStart,        // its batch was handed to the backend
+  kComputeInputEnd,     // inputs ready: equals kComputeStart (inputs are never copied)
+  kComputeOutputStart,  // the backend created the request's first response
+  kComputeEnd,          // the final response was sent, or execute returned
+  kRequestEnd,          // the server released the request
+};
+inline constexpr size_t kTracePointCount = 7;
+
+// "REQUEST_START", ...
+const char* TracePointName(TracePoint point);
+
+class RequestTrace {
+ public:
+  RequestTrace(uint64_t id, std::shared_ptr<TraceCollector> collector, std::string model_name,
+               int64_t model_version, std::string request_id);
+  // Hands the trace to its collector unless it was discarded.
+  ~RequestTrace();
+  RequestTrace(const RequestTrace&) = delete;
+  RequestTrace& operator=(const RequestTrace&) = delete;
+
+  uint64_t id() const { return id_; }
+  // Sets `point` to `ns` unless it was set before (the first record wins).
+  void Record(TracePoint point, uint64_t ns);
+  // COMPUTE_END at `ns`, and COMPUTE_OUTPUT_START too if the backend created
+  // no response before, so the compute points stay in order.
+  void RecordComputeEnd(uint64_t ns) {
+    Record(TracePoint::kComputeOutputStart, ns);
+    Record(TracePoint::kComputeEnd, ns);
+  }
+  // The time of `point`, 0 when not recorded.
+  uint64_t At(TracePoint point) const {
+    return ns_[static_cast<size_t>(point)].load(std::memory_order_acquire);
+  }
+  // The trace will not be written (its request was refused).
+  void Discard() { discarded_.store(true, std::memory_order_relaxed); }
+
+  // {"id", "model_name", "model_version", ["request_id",] "timestamps": [{"name", "ns"}...]}
+  // with the recorded points in order.
+  std::string Json() const;
+
+ private:
+  const uint64_t id_;
+  const std::shared_ptr<TraceCollector> collector_;
+  const std::string model_name_;
+  const int64_t model_version_;
+  const std::string request_id_;
+  std::array<std::atomic<uint64_t>, kTracePointCount> ns_{};
+  std::atomic<bool> discarded_{false};
+};
+
+// Records `point` now on `trace` when the request is traced.
+void TraceNow(const std::shared_ptr<RequestTrace>& trace, TracePoint point);
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_TRACE_REQUEST_TRACE_H_

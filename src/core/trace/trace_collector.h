@@ -1,0 +1,60 @@
+// The traces taken under one version of one trace setting (global or a
+// model's): counts what is left of trace_count, buffers finished traces and
+// writes them to the trace file, every log_frequency traces, when the count
+// runs out, and when the collector is flushed or destroyed (the setting was
+// replaced or the server stops). Triton's TraceSetting does the same.
+// Thread-safe.
+#ifndef INFERD_CORE_TRACE_TRACE_COLLECTOR_H_
+#define INFERD_CORE_TRACE_TRACE_COLLECTOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/common/thread_annotations.h"
+#include "core/trace/trace_file.h"
+
+namespace inferd {
+
+class TraceCollector {
+ public:
+  TraceCollector(std::shared_ptr<TraceFile> file, uint32_t log_frequency, int32_t count);
+  // Flushes what is still buffered.
+  ~TraceCollector();
+  TraceCollector(const TraceCollector&) = delete;
+  TraceCollector& operator=(const TraceCollector&) = delete;
+
+  // Takes one trace from the count; false when none is left.
+  bool Take() EXCLUDES(mu_);
+  // Traces left to take (-1: no limit).
+  int32_t remaining() const EXCLUDES(mu_);
+
+  // A finished trace (one JSON object). Written with the others when
+  // log_frequency are buffered, or when the count ran out and every trace
+  // taken has finished (to an indexed file either way).
+  void Add(const std::string& trace_json) EXCLUDES(mu_);
+  // A taken trace that will never be added (its request was refused).
+  void Abandon() EXCLUDES(mu_);
+  // Writes what is buffered: to an indexed file when log_frequency is set,
+  // else appended to the trace file.
+  void Flush() EXCLUDES(mu_);
+
+ private:
+  // Called with `lock` (on mu_) held: when a write is due, empties the
+  // buffer and writes it after releasing the lock.
+  void WriteIfDue(std::unique_lock<std::mutex>& lock);
+
+  const std::shared_ptr<TraceFile> file_;
+  const uint32_t log_frequency_;
+  mutable std::mutex mu_;
+  int32_t remaining_ GUARDED_BY(mu_);
+  uint64_t taken_ GUARDED_BY(mu_) = 0;
+  uint64_t finished_ GUARDED_BY(mu_) = 0;  // added or abandoned
+  std::string buffer_ GUARDED_BY(mu_);
+  uint32_t buffered_ GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_TRACE_TRACE_COLLECTOR_H_

@@ -1,0 +1,176 @@
+#include "core/trace/trace_manager.h"
+
+#include "core/common/clock.h"
+
+namespace inferd {
+namespace {
+
+// `base` with every field `overrides` states replaced.
+TraceSettings Resolve(const TraceSettings& base, const TraceOverrides& overrides) {
+  TraceSettings settings = base;
+  if (overrides.level) settings.level = *overrides.level;
+  if (overrides.rate) settings.rate = *overrides.rate;
+  if (overrides.count) settings.count = *overrides.count;
+  if (overrides.log_frequency) settings.log_frequency = *overrides.log_frequency;
+  return settings;
+}
+
+Status Check(const TraceSettings& settings, const std::string& model) {
+  const std::string problem = TraceSettingsProblem(settings);
+  if (problem.empty()) return Status::Ok();
+  return Status::InvalidArg("cannot apply the trace settings" +
+                            (model.empty() ? std::string() : " of model '" + model + "'") +
+                            ": " + problem);
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<TraceManager>> TraceManager::Create(TraceSettings defaults) {
+  const std::string problem = TraceSettingsProblem(defaults);
+  if (!problem.empty()) return Status::InvalidArg("--trace-config: " + problem);
+  return std::unique_ptr<TraceManager>(new TraceManager(std::move(defaults)));
+}
+
+TraceManager::TraceManager(TraceSettings defaults)
+    : defaults_(std::move(defaults)), file_(std::make_shared<TraceFile>(defaults_.file)) {
+  Retired retired;
+  std::lock_guard<std::mutex> lock(mu_);
+  Install(global_, defaults_, &retired);
+}
+
+TraceManager::~TraceManager() { Flush(); }
+
+TraceEntry* TraceManager::EntryFor(const std::string& model) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ModelTrace& trace = ModelFor(model);
+  Republish();
+  return &trace.entry;
+}
+
+TraceManager::ModelTrace& TraceManager::ModelFor(const std::string& model) {
+  auto found = models_.find(model);
+  if (found == models_.end()) {
+    found = models_.emplace(model, std::make_unique<ModelTrace>()).first;
+  }
+  return *found->second;
+}
+
+std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
+                                                  const std::string& model_name,
+                                                  int64_t model_version,
+                                                  const std::string& request_id) {
+  std::shared_ptr<TraceCollector> collector;
+  uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // The setting may have changed since the sampler was read.
+    if (sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
+    const bool taken = sampler->collector_->Take();
+    if (!taken || sampler->collector_->remaining() == 0) {
+      // The count ran out: stop sampling until a client sets a new one.
+      sampler->rate_.store(0, std::memory_order_relaxed);
+      Republish();
+    }
+    if (!taken) return nullptr;
+    collector = sampler->collector_;
+    id = next_id_++;
+  }
+  auto trace = std::make_shared<RequestTrace>(id, std::move(collector), model_name,
+                                              model_version, request_id);
+  trace->Record(TracePoint::kRequestStart, NowNs());
+  return trace;
+}
+
+TraceSettings TraceManager::CurrentOf(const TraceSampler& sampler) const {
+  TraceSettings settings = sampler.settings_;
+  if (sampler.collector_) settings.count = sampler.collector_->remaining();
+  return settings;
+}
+
+TraceSettings TraceManager::Current(const std::string& model) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!model.empty()) {
+    auto found = models_.find(model);
+    if (found != models_.end() && !found->second->overrides.empty()) {
+      return CurrentOf(found->second->own);
+    }
+  }
+  return CurrentOf(global_);
+}
+
+void TraceManager::Install(TraceSampler& sampler, const TraceSettings& settings,
+                           Retired* retired) {
+  if (sampler.collector_) retired->push_back(std::move(sampler.collector_));
+  sampler.settings_ = settings;
+  sampler.collector_ =
+      std::make_shared<TraceCollector>(file_, settings.log_frequency, settings.count);
+  sampler.seen_.store(0, std::memory_order_relaxed);
+  sampler.rate_.store(settings.Sampling() ? settings.rate : 0, std::memory_order_relaxed);
+}
+
+TraceSettings TraceManager::ResolveModel(const ModelTrace& model, const TraceOverrides& overrides,
+                                         bool keep_count) const {
+  TraceSettings settings = Resolve(CurrentOf(global_), overrides);
+  if (keep_count && overrides.count && model.own.collector_) {
+    settings.count = model.own.collector_->remaining();
+  }
+  return settings;
+}
+
+Status TraceManager::Update(const std::string& model, const TraceSettingsUpdate& update) {
+  // Declared before the lock: replaced collectors flush after it is released.
+  Retired retired;
+  std::lock_guard<std::mutex> lock(mu_);
+  const bool keep_count = update.count.keep();
+  if (model.empty()) {
+    const TraceOverrides overrides = ApplyUpdate(global_overrides_, update);
+    TraceSettings settings = Resolve(defaults_, overrides);
+    if (keep_count) settings.count = CurrentOf(global_).count;
+    RETURN_IF_ERROR(Check(settings, model));
+    global_overrides_ = overrides;
+    Install(global_, settings, &retired);
+    // Models that state only some fields take the others from the new global
+    // setting, as in Triton.
+    for (auto& [name, trace] : models_) {
+      if (trace->overrides.empty()) continue;
+      Install(trace->own, ResolveModel(*trace, trace->overrides, true), &retired);
+    }
+  } else {
+    ModelTrace& trace = ModelFor(model);
+    const TraceOverrides overrides = ApplyUpdate(trace.overrides, update);
+    if (overrides.empty()) {
+      trace.overrides = overrides;
+      if (trace.own.collector_) retired.push_back(std::move(trace.own.collector_));
+      trace.own.rate_.store(0, std::memory_order_relaxed);
+    } else {
+      const TraceSettings settings = ResolveModel(trace, overrides, keep_count);
+      RETURN_IF_ERROR(Check(settings, model));
+      trace.overrides = overrides;
+      Install(trace.own, settings, &retired);
+    }
+  }
+  Republish();
+  return Status::Ok();
+}
+
+void TraceManager::Republish() {
+  for (auto& [name, trace] : models_) {
+    TraceSampler* sampler = trace->overrides.empty() ? &global_ : &trace->own;
+    const bool sampling = sampler->rate_.load(std::memory_order_relaxed) > 0;
+    trace->entry.active_.store(sampling ? sampler : nullptr, std::memory_order_release);
+  }
+}
+
+void TraceManager::Flush() {
+  Retired collectors;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (global_.collector_) collectors.push_back(global_.collector_);
+    for (auto& [name, trace] : models_) {
+      if (trace->own.collector_) collectors.push_back(trace->own.collector_);
+    }
+  }
+  for (const auto& collector : collectors) collector->Flush();
+}
+
+}  // namespace inferd
