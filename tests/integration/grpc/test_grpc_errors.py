@@ -10,8 +10,8 @@ whose size does not fit the shape, typed contents whose count does not match,
 raw_input_contents not one per input, both raw and typed data, a malformed
 version string, a shared memory region that is not registered. Features
 inferd lacks answer UNIMPLEMENTED (classification outputs, floating-point
-parameters), and so do the RPCs of extensions not served yet (CUDA shared
-memory, trace settings).
+parameters), and so do the RPCs of the extension not served (CUDA shared
+memory).
 """
 
 import grpc
@@ -274,7 +274,6 @@ UNIMPLEMENTED_RPCS = [
      "no GPU support"),
     ("CudaSharedMemoryUnregister", "CudaSharedMemoryUnregisterRequest", {"name": "r"},
      "no GPU support"),
-    ("TraceSetting", "TraceSettingRequest", {}, "not supported"),
 ]
 
 
@@ -287,10 +286,9 @@ def test_rpcs_not_served_yet_are_unimplemented(stub, stubs, rpc, request_type, f
 
 def test_tritonclient_sees_unimplemented(server):
     client = server.grpc_client()
-    for call in (client.get_cuda_shared_memory_status, client.get_trace_settings):
-        with pytest.raises(InferenceServerException) as error:
-            call()
-        assert error.value.status() == "StatusCode.UNIMPLEMENTED"
+    with pytest.raises(InferenceServerException) as error:
+        client.get_cuda_shared_memory_status()
+    assert error.value.status() == "StatusCode.UNIMPLEMENTED"
 
 
 # -- after all of the above ---------------------------------------------------------------------
