@@ -148,6 +148,63 @@ TEST_F(ServerApiTest, IdentityModelEchoesItsInput) {
   INFERD_InferenceResponseDelete(response);
 }
 
+// Runs a trace settings call (which fills `message`) and returns its document,
+// or "" on error. A callable, so the call runs before `message` is read.
+template <typename Call>
+std::string TraceCall(Call call) {
+  INFERD_Message* message = nullptr;
+  INFERD_Error* error = call(&message);
+  if (error != nullptr) {
+    ADD_FAILURE() << INFERD_ErrorMessage(error);
+    INFERD_ErrorDelete(error);
+    return "";
+  }
+  return ToString(message);
+}
+
+TEST_F(ServerApiTest, TraceSettingsReadAndUpdateThroughTheCApi) {
+  INFERD_Message* message = nullptr;
+  auto get = [&](const char* model) {
+    return TraceCall(
+        [&](INFERD_Message** out) { return INFERD_ServerTraceSettings(server_, model, out); });
+  };
+  std::string global = get(nullptr);
+  EXPECT_NE(global.find(R"("trace_level":["OFF"])"), std::string::npos) << global;
+  EXPECT_NE(global.find(R"("trace_rate":"1000")"), std::string::npos) << global;
+
+  std::string model = TraceCall([&](INFERD_Message** out) {
+    return INFERD_ServerUpdateTraceSettings(server_, "identity", R"({"trace_count": "3"})", out);
+  });
+  EXPECT_NE(model.find(R"("trace_count":"3")"), std::string::npos) << model;
+  global = get("");
+  EXPECT_NE(global.find(R"("trace_count":"-1")"), std::string::npos) << global;
+
+  // No trace file was given, so tracing cannot be turned on; nothing changes.
+  INFERD_Error* error = INFERD_ServerUpdateTraceSettings(
+      server_, nullptr, R"({"trace_level": ["TIMESTAMPS"], "trace_rate": "2"})", nullptr);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_INVALID_ARG);
+  INFERD_ErrorDelete(error);
+  EXPECT_EQ(get(nullptr), global);
+
+  error = INFERD_ServerTraceSettings(server_, "nobody", &message);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_NOT_FOUND);
+  INFERD_ErrorDelete(error);
+}
+
+TEST(ServerApiOptionsTest, TraceSettingsAreCheckedWhenSet) {
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  EXPECT_EQ(INFERD_ServerOptionsSetTraceSetting(options, "rate", "10"), nullptr);
+  INFERD_Error* error = INFERD_ServerOptionsSetTraceSetting(options, "rate", "often");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_INVALID_ARG);
+  EXPECT_NE(std::string(INFERD_ErrorMessage(error)).find("often"), std::string::npos);
+  INFERD_ErrorDelete(error);
+  INFERD_ServerOptionsDelete(options);
+}
+
 TEST_F(ServerApiTest, BrokenConfigLeavesThatModelUnavailableAndServerNotReady) {
   bool ready = true;
   ASSERT_EQ(INFERD_ServerIsReady(server_, &ready), nullptr);
