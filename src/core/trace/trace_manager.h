@@ -9,7 +9,8 @@
 //
 // The request path is lock-free until a request is sampled: a loaded model
 // version keeps its model's TraceEntry, and MaybeTrace costs one atomic load
-// when tracing is off for the model, plus one shared increment when it is on.
+// when tracing is off for the model; when it is on, a second load (the rate)
+// and one shared increment. No lock, no allocation.
 // Thread-safe.
 #ifndef INFERD_CORE_TRACE_TRACE_MANAGER_H_
 #define INFERD_CORE_TRACE_TRACE_MANAGER_H_
