@@ -24,11 +24,6 @@ Unary* Answer(grpc::CallbackServerContext* context, const grpc::Status& status) 
   return reactor;
 }
 
-// A feature of the protocol that another piece of work will bring.
-Unary* NotYet(grpc::CallbackServerContext* context, const std::string& feature) {
-  return Answer(context, Unimplemented(feature + " is not supported by inferd yet"));
-}
-
 Unary* NoGpu(grpc::CallbackServerContext* context) {
   return Answer(context, Unimplemented("CUDA shared memory: no GPU support on this server"));
 }

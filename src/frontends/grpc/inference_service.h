@@ -1,7 +1,8 @@
 // inference.GRPCInferenceService on gRPC's callback API: one method per RPC,
 // each handing the call to its handler (metadata_handlers.h,
-// repository_handlers.h on the BlockingWorker, InferReactor, StreamReactor) or
-// answering UNIMPLEMENTED for a feature inferd does not have yet. No thread
+// repository_handlers.h on the BlockingWorker, shared_memory_handlers.h,
+// trace_handlers.h, log_settings_handler.h, InferReactor, StreamReactor);
+// CUDA shared memory answers UNIMPLEMENTED (no GPU support). No thread
 // per call: unary calls return a reactor, streams run as StreamReactor.
 // Thread-safe (its state is a constant ServiceContext).
 #ifndef INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
