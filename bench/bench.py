@@ -73,7 +73,7 @@ def http_get(url, timeout=2.0):
 class Inferd:
     """build/inferd on `repo` with free ports; `started` is when it was launched."""
 
-    def __init__(self, build, repo):
+    def __init__(self, build, repo, extra_args=()):
         self.http_port, self.grpc_port, self.metrics_port = free_port(), free_port(), free_port()
         self.log = tempfile.TemporaryFile()
         self.started = time.monotonic()
@@ -82,7 +82,7 @@ class Inferd:
              f"--backend-directory={os.path.join(build, 'backends')}",
              f"--http-port={self.http_port}", f"--grpc-port={self.grpc_port}",
              f"--metrics-port={self.metrics_port}", "--http-address=127.0.0.1",
-             "--grpc-address=127.0.0.1", "--metrics-address=127.0.0.1"],
+             "--grpc-address=127.0.0.1", "--metrics-address=127.0.0.1", *extra_args],
             stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout=120):
@@ -329,11 +329,11 @@ def section_perf_analyzer(build, args):
         shutil.rmtree(repo, ignore_errors=True)
 
 
-def startup_seconds(build, repo, runs=3):
+def startup_seconds(build, repo, runs=3, extra_args=()):
     """Median seconds from launch to ready over `runs` starts, and the last RSS in MiB."""
     times, rss = [], 0
     for _ in range(runs):
-        server = Inferd(build, repo)
+        server = Inferd(build, repo, extra_args)
         try:
             times.append(server.wait_ready())
             time.sleep(0.5)
@@ -352,6 +352,9 @@ def section_startup(build, args):
         seconds, rss = startup_seconds(build, empty)
         print(f"   idle RSS, empty repository           {rss:8.1f} MiB (VmRSS)")
         print(f"   start to ready, empty repository     {seconds * 1000:8.1f} ms")
+        seconds, rss = startup_seconds(build, empty, extra_args=["--allow-grpc=false"])
+        print(f"   idle RSS, empty repository, no gRPC  {rss:8.1f} MiB (--allow-grpc=false)")
+        print(f"   start to ready, the same             {seconds * 1000:8.1f} ms")
 
         identity = os.path.join(workdir, "identity")
         for i in range(100):
