@@ -1,0 +1,221 @@
+// Flags -> INFERD_ServerOptions -> INFERD_Server.
+#include "server_flags.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace inferd {
+
+bool Failed(INFERD_Error* error, const char* what) {
+  if (error == nullptr) return false;
+  std::fprintf(stderr, "error: %s: %s\n", what, INFERD_ErrorMessage(error));
+  INFERD_ErrorDelete(error);
+  return true;
+}
+
+std::string ExecutableDirectory() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "." : exe.parent_path().string();
+}
+
+namespace {
+
+void AddFlags(CLI::App& app, Flags& f) {
+  app.add_option("--model-repository,--model-store", f.model_repositories,
+                 "Model repository folder; repeat the flag for several")
+      ->required();
+  app.add_option("--backend-directory", f.backend_directory,
+                 "Folder holding <backend>/libinferd_<backend>.so (default: <binary dir>/backends)");
+  app.add_option("--backend-config", f.backend_configs,
+                 "Backend setting as <backend>,<setting>=<value>; repeatable");
+  app.add_option("--allow-http", f.allow_http, "Serve HTTP/REST (default true)");
+  app.add_option("--http-address", f.http_address, "Address the HTTP server binds (default 0.0.0.0)");
+  app.add_option("--http-port", f.http_port, "HTTP port (default 8000; 0 picks a free port)");
+  app.add_option("--http-thread-count", f.http_thread_count,
+                 "Threads serving HTTP (default: number of cores, at least 2)");
+  app.add_option("--log-verbose", f.log_verbose, "Verbose logging level (0 = off)");
+  app.add_option("--log-info", f.log_info, "Print info lines (default true)");
+  app.add_option("--log-warning", f.log_warning, "Print warning lines (default true)");
+  app.add_option("--log-error", f.log_error, "Print error lines (default true)");
+  app.add_option("--log-file", f.log_file, "Append log lines to this file (default: stderr)");
+  app.add_option("--log-format", f.log_format,
+                 "default (I1123 08:10:00.123456 ...) | ISO8601 (2026-11-23T08:10:00Z I ...)")
+      ->check(CLI::IsMember({"default", "ISO8601"}));
+  app.add_option("--exit-timeout-secs", f.exit_timeout_secs,
+                 "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
+  app.add_option("--strict-model-config", f.strict_model_config,
+                 "Require config.pbtxt for every model (default true)");
+  app.add_option("--strict-readiness", f.strict_readiness,
+                 "Ready only when every model that should load is READY (default true)");
+  app.add_option("--model-control-mode", f.model_control_mode,
+                 "none | explicit | poll (default none)")
+      ->check(CLI::IsMember({"none", "explicit", "poll"}));
+  app.add_option("--load-model", f.load_models,
+                 "In explicit mode, a model to load at start ('*' for all); repeatable");
+  app.add_option("--repository-poll-secs", f.repository_poll_secs,
+                 "In poll mode, seconds between repository scans (default 15)");
+  app.add_option("--model-load-thread-count", f.model_load_thread_count,
+                 "Models loading in parallel (default 4)");
+  app.add_option("--model-transition-policy", f.model_transition_policy,
+                 "availability (load new, then retire old; default) | resource (retire old first)")
+      ->check(CLI::IsMember({"availability", "resource"}));
+  app.add_option("--allow-metrics", f.allow_metrics, "Serve Prometheus metrics (default true)");
+  app.add_option("--metrics-address", f.metrics_address,
+                 "Address the metrics server binds (default 0.0.0.0)");
+  app.add_option("--metrics-port", f.metrics_port,
+                 "Port of GET /metrics (default 8002; 0 picks a free port)");
+}
+
+void AddGrpcFlags(CLI::App& app, Flags& f) {
+  using grpc_frontend::CompressionLevel;
+  grpc_frontend::GrpcOptions& g = f.grpc;
+  app.add_option("--allow-grpc", f.allow_grpc, "Serve gRPC (default true)");
+  app.add_option("--grpc-address", g.address, "Address the gRPC server binds (default 0.0.0.0)");
+  app.add_option("--grpc-port", g.port, "gRPC port (default 8001; 0 picks a free port)");
+  app.add_option("--grpc-use-ssl", g.use_ssl, "Serve gRPC over TLS (default false)");
+  app.add_option("--grpc-use-ssl-mutual", g.use_mutual_ssl,
+                 "Serve gRPC over mutual TLS: clients need a certificate (default false)");
+  app.add_option("--grpc-server-cert", g.server_cert, "PEM file: the server certificate chain");
+  app.add_option("--grpc-server-key", g.server_key, "PEM file: the server private key");
+  app.add_option("--grpc-root-cert", g.root_cert,
+                 "PEM file: the CA that signs client certificates");
+  app.add_option("--grpc-infer-response-compression-level", g.infer_response_compression,
+                 "Compression of infer responses: none, low, medium or high (default none)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, CompressionLevel>{{"none", CompressionLevel::kNone},
+                                                  {"low", CompressionLevel::kLow},
+                                                  {"medium", CompressionLevel::kMedium},
+                                                  {"high", CompressionLevel::kHigh}},
+          CLI::ignore_case));
+  app.add_option("--grpc-keepalive-time", g.keepalive_time_ms,
+                 "Milliseconds between keepalive pings (default 7200000)");
+  app.add_option("--grpc-keepalive-timeout", g.keepalive_timeout_ms,
+                 "Milliseconds to wait for a keepalive ping's answer (default 20000)");
+  app.add_option("--grpc-keepalive-permit-without-calls", g.keepalive_permit_without_calls,
+                 "Allow keepalive pings without calls in flight (default false)");
+  app.add_option("--grpc-http2-max-pings-without-data", g.http2_max_pings_without_data,
+                 "Pings sent without data before pings stop; 0 = no limit (default 2)");
+  app.add_option("--grpc-http2-min-recv-ping-interval-without-data",
+                 g.http2_min_recv_ping_interval_without_data_ms,
+                 "Minimum milliseconds between a client's pings without data (default 300000)");
+  app.add_option("--grpc-http2-max-ping-strikes", g.http2_max_ping_strikes,
+                 "Bad pings tolerated before the connection is closed; 0 = any (default 2)");
+}
+
+void AddTraceFlags(CLI::App& app, Flags& f) {
+  app.add_option("--trace-config", f.trace_configs,
+                 "Trace setting as [triton,]<setting>=<value>: file, log-frequency, level "
+                 "(OFF or TIMESTAMPS), rate, count, mode (triton); repeatable");
+  // Triton's older flags, one setting each.
+  const std::pair<const char*, const char*> older[] = {
+      {"--trace-file", "file"},   {"--trace-level", "level"},
+      {"--trace-rate", "rate"},   {"--trace-count", "count"},
+      {"--trace-log-frequency", "log-frequency"}};
+  for (const auto& [flag, setting] : older) {
+    const std::string name = setting;
+    app.add_option_function<std::vector<std::string>>(
+        flag,
+        [&f, name](const std::vector<std::string>& values) {
+          for (const std::string& value : values) f.trace_flags.emplace_back(name, value);
+        },
+        std::string("Same as --trace-config ") + setting + "=<value> (deprecated in Triton)");
+  }
+}
+
+// Applies one --trace-config entry: "<setting>=<value>" or "<mode>,<setting>=<value>".
+bool AddTraceConfig(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t equals = spec.find('=');
+  if (equals == std::string::npos) {
+    std::fprintf(stderr, "error: --trace-config '%s': expected [triton,]<setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  std::string setting = spec.substr(0, equals);
+  const size_t comma = setting.find(',');
+  if (comma != std::string::npos) {
+    const std::string mode = setting.substr(0, comma);
+    if (mode != "triton") {
+      std::fprintf(stderr, "error: --trace-config '%s': trace mode '%s' is not supported "
+                   "(only triton)\n", spec.c_str(), mode.c_str());
+      return false;
+    }
+    setting = setting.substr(comma + 1);
+  }
+  return !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(),
+                                                     spec.substr(equals + 1).c_str()),
+                 "--trace-config");
+}
+
+// Parses "<backend>,<setting>=<value>".
+bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t comma = spec.find(',');
+  const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
+  if (comma == std::string::npos || equals == std::string::npos) {
+    std::fprintf(stderr, "error: --backend-config '%s': expected <backend>,<setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  return !Failed(INFERD_ServerOptionsSetBackendConfig(
+                     options, spec.substr(0, comma).c_str(),
+                     spec.substr(comma + 1, equals - comma - 1).c_str(),
+                     spec.substr(equals + 1).c_str()),
+                 "--backend-config");
+}
+
+}  // namespace
+
+void AddServerFlags(CLI::App& app, Flags& flags) {
+  AddFlags(app, flags);
+  AddGrpcFlags(app, flags);
+  AddTraceFlags(app, flags);
+}
+
+INFERD_Server* CreateServer(const Flags& f) {
+  INFERD_ServerOptions* options = nullptr;
+  if (Failed(INFERD_ServerOptionsNew(&options), "server options")) return nullptr;
+  for (const std::string& repo : f.model_repositories) {
+    INFERD_ErrorDelete(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()));
+  }
+  const std::string backends =
+      f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(options, f.strict_model_config));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelControlMode(
+      options, f.model_control_mode == "explicit" ? INFERD_MODEL_CONTROL_EXPLICIT
+               : f.model_control_mode == "poll"   ? INFERD_MODEL_CONTROL_POLL
+                                                  : INFERD_MODEL_CONTROL_NONE));
+  for (const std::string& model : f.load_models) {
+    INFERD_ErrorDelete(INFERD_ServerOptionsAddStartupModel(options, model.c_str()));
+  }
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetRepositoryPollSecs(options, f.repository_poll_secs));
+  INFERD_ErrorDelete(
+      INFERD_ServerOptionsSetModelLoadThreadCount(options, f.model_load_thread_count));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetTransitionPolicy(
+      options, f.model_transition_policy == "resource" ? INFERD_TRANSITION_RESOURCE_PRESERVING
+                                                       : INFERD_TRANSITION_AVAILABILITY_PRESERVING));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogVerbose(options, f.log_verbose));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogInfo(options, f.log_info));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogWarn(options, f.log_warning));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogError(options, f.log_error));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFile(options, f.log_file.c_str()));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFormat(
+      options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
+  bool ok = true;
+  for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
+  for (const auto& [setting, value] : f.trace_flags) {
+    ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),
+                       ("--trace-" + setting).c_str());
+  }
+  for (const std::string& spec : f.trace_configs) ok = ok && AddTraceConfig(options, spec);
+  INFERD_Server* server = nullptr;
+  if (ok) Failed(INFERD_ServerNew(&server, options), "creating the server");
+  INFERD_ServerOptionsDelete(options);
+  return server;
+}
+
+
+}  // namespace inferd

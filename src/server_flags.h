@@ -1,0 +1,66 @@
+// The inferd binary's command-line flags (Triton's names), and the server
+// they describe. Used by main only.
+#ifndef INFERD_SERVER_FLAGS_H_
+#define INFERD_SERVER_FLAGS_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontends/grpc/grpc_server.h"
+#include "inferd/server.h"
+
+namespace inferd {
+
+struct Flags {
+  std::vector<std::string> model_repositories;
+  std::string backend_directory;
+  std::vector<std::string> backend_configs;
+  bool allow_http = true;
+  std::string http_address = "0.0.0.0";
+  int http_port = 8000;
+  int http_thread_count = 0;
+  int log_verbose = 0;
+  bool log_info = true;
+  bool log_warning = true;
+  bool log_error = true;
+  std::string log_file;
+  std::string log_format = "default";
+  int exit_timeout_secs = 30;
+  bool strict_model_config = true;
+  bool strict_readiness = true;
+  std::string model_control_mode = "none";
+  std::vector<std::string> load_models;
+  int repository_poll_secs = 15;
+  int model_load_thread_count = 4;
+  std::string model_transition_policy = "availability";
+  bool allow_metrics = true;
+  std::string metrics_address = "0.0.0.0";
+  int metrics_port = 8002;
+  bool allow_grpc = true;
+  grpc_frontend::GrpcOptions grpc;
+  // Tracing: --trace-config entries, then the older single-setting flags as
+  // (setting, value) pairs.
+  std::vector<std::string> trace_configs;
+  std::vector<std::pair<std::string, std::string>> trace_flags;
+};
+
+// Declares every flag on `app`, to be parsed into `flags`.
+void AddServerFlags(CLI::App& app, Flags& flags);
+
+// The server the flags describe; null (with the reason on stderr) when it
+// cannot be created.
+INFERD_Server* CreateServer(const Flags& flags);
+
+// Prints an error (and frees it) saying what failed; returns true when there
+// was one.
+bool Failed(INFERD_Error* error, const char* what);
+
+// The folder of this executable, where `make build` puts the gRPC module and
+// backends/.
+std::string ExecutableDirectory();
+
+}  // namespace inferd
+
+#endif  // INFERD_SERVER_FLAGS_H_
