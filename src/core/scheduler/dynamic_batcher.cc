@@ -51,9 +51,14 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
     if (stopping_) {
       return Status::Unavailable("model '" + request->model_name() + "' is shutting down");
     }
-    RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns));
+    uint64_t deadline = 0;
+    RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns, &deadline));
     // Numbered under mu_, before any instance can take it: numbers follow queue order.
     if (orderer_) orderer_->Adopt(request);
+    if (deadline != 0 && (sweep_at_ns_ == 0 || deadline < sweep_at_ns_)) {
+      sweep_at_ns_ = deadline;
+      QueueSweeper::Instance().Schedule(this, deadline);
+    }
   }
   changed_.notify_one();
   return Status::Ok();
@@ -142,6 +147,20 @@ bool DynamicBatcher::NextBatch(ModelInstance& instance, std::vector<InferenceReq
   }
 }
 
+uint64_t DynamicBatcher::SweepExpired(uint64_t now_ns) {
+  std::vector<InferenceRequest*> cancelled, timed_out;
+  uint64_t next = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queues_.Expire(now_ns, &cancelled, &timed_out);
+    next = queues_.NextDeadline();
+    sweep_at_ns_ = next;
+  }
+  Drop(cancelled, "was cancelled", Status::Code::kCancelled);
+  Drop(timed_out, "timed out in the queue", Status::Code::kUnavailable);
+  return next;
+}
+
 void DynamicBatcher::BatchDone(ModelInstance& instance, size_t request_count) {
   executing_.fetch_sub(request_count, std::memory_order_relaxed);
 }
@@ -155,6 +174,8 @@ void DynamicBatcher::Stop() {
     stopping_ = true;
     abandoned = queues_.TakeAll();
   }
+  // No Enqueue schedules it any more (stopping_); a sweep under way ends first.
+  QueueSweeper::Instance().Forget(this);
   changed_.notify_all();
   Drop(abandoned, "was dropped: the model was unloaded before it could run",
        Status::Code::kUnavailable);

@@ -1,7 +1,8 @@
 // The dynamic batcher: requests of a model wait in priority queues and a free
 // instance takes the next batch formed by BatchRules (preferred sizes, queue
 // delay, max_batch_size, shape compatibility). Queue policies reject or defer
-// requests that wait too long; cancelled requests are dropped. Thread-safe.
+// requests that wait too long, also while every instance is busy (see
+// QueueSweeper); cancelled requests are dropped. Thread-safe.
 #ifndef INFERD_CORE_SCHEDULER_DYNAMIC_BATCHER_H_
 #define INFERD_CORE_SCHEDULER_DYNAMIC_BATCHER_H_
 
@@ -13,6 +14,7 @@
 
 #include "core/common/thread_annotations.h"
 #include "core/scheduler/batch_rules.h"
+#include "core/scheduler/queue_sweeper.h"
 #include "core/scheduler/request_queues.h"
 #include "core/scheduler/response_orderer.h"
 #include "core/scheduler/scheduler.h"
@@ -20,7 +22,7 @@
 
 namespace inferd {
 
-class DynamicBatcher : public Scheduler, public BatchSource {
+class DynamicBatcher : public Scheduler, public BatchSource, private QueueSweeper::Queue {
  public:
   // Starts a thread for each of `instances`, which must outlive Stop().
   DynamicBatcher(const inference::ModelConfig& config, std::vector<ModelInstance*> instances);
@@ -35,6 +37,8 @@ class DynamicBatcher : public Scheduler, public BatchSource {
   void BatchDone(ModelInstance& instance, size_t request_count) override;
 
  private:
+  uint64_t SweepExpired(uint64_t now_ns) override;
+
   // How many queued requests, from the front, may join the first one's batch.
   size_t CompatiblePrefix(const std::vector<const QueuedRequest*>& order) const;
 
@@ -50,6 +54,8 @@ class DynamicBatcher : public Scheduler, public BatchSource {
   std::condition_variable changed_;
   RequestQueues queues_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
+  // The earliest time the QueueSweeper will call back; 0: none scheduled.
+  uint64_t sweep_at_ns_ GUARDED_BY(mu_) = 0;
   bool stopped_ = false;  // only Stop() touches it
 };
 

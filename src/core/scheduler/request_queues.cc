@@ -23,7 +23,8 @@ RequestQueues::RequestQueues(const inference::ModelDynamicBatching& batching) {
   }
 }
 
-Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns) {
+Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns, uint64_t* deadline_ns) {
+  *deadline_ns = 0;
   // As Triton: 0 or a level the model does not have means the default level.
   const uint32_t priority = request->priority == 0 || request->priority > levels_.size()
                                 ? default_level_
@@ -37,8 +38,8 @@ Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns) {
   }
   uint64_t timeout_us = level.default_timeout_us;
   if (level.allow_override && request->timeout_us > 0) timeout_us = request->timeout_us;
-  level.queue.push_back({request, now_ns, timeout_us ? now_ns + timeout_us * 1000 : 0,
-                         level.reject});
+  *deadline_ns = timeout_us ? now_ns + timeout_us * 1000 : 0;
+  level.queue.push_back({request, now_ns, *deadline_ns, level.reject});
   ++size_;
   return Status::Ok();
 }

@@ -29,9 +29,10 @@ class RequestQueues {
   // Levels and policies from `batching`; a model without priority levels has one.
   explicit RequestQueues(const inference::ModelDynamicBatching& batching);
 
-  // Queues `request` at its priority level (0 = default level). UNAVAILABLE
-  // when that level's queue is full; INVALID_ARG for a level out of range.
-  Status Push(InferenceRequest* request, uint64_t now_ns);
+  // Queues `request` at its priority level (0 = default level) and sets
+  // *deadline_ns to when its timeout runs out (0: none). UNAVAILABLE when that
+  // level's queue is full.
+  Status Push(InferenceRequest* request, uint64_t now_ns, uint64_t* deadline_ns);
 
   // Takes out every request that was cancelled or whose timeout with action
   // REJECT expired (into `cancelled` / `timed_out`); moves the

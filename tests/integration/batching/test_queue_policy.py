@@ -4,7 +4,8 @@
   UNAVAILABLE (HTTP 503) "... is full", and never runs; the queue takes requests
   again once it drains. Requests executing do not count against the size.
 - timeout_action REJECT: a request that waited longer than its timeout fails
-  with 503 "timed out in the queue" and never runs.
+  with 503 "timed out in the queue" and never runs; it is answered at its
+  timeout even while the instance is still executing another batch.
 - timeout_action DELAY: such a request is not failed but served after every
   request that did not time out.
 - default_timeout_microseconds applies to every request of the level;
@@ -23,6 +24,7 @@ from batching_util import expect_ok, ids_in_order, start_env
 
 DELAY_MS = 400
 SHORT_TIMEOUT_US = 100_000  # well inside the blocker's execution
+BUSY_MS = 4000  # an execution far longer than the timeout
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +36,8 @@ def env(inferd, tmp_path_factory):
         "bounded": dict(max_batch_size=1, delay_ms=DELAY_MS,
                         dynamic_batching=policy("max_queue_size: 2")),
         "reject": dict(max_batch_size=1, delay_ms=DELAY_MS, dynamic_batching=policy(
+            f"timeout_action: REJECT default_timeout_microseconds: {SHORT_TIMEOUT_US}")),
+        "reject_busy": dict(max_batch_size=1, delay_ms=BUSY_MS, dynamic_batching=policy(
             f"timeout_action: REJECT default_timeout_microseconds: {SHORT_TIMEOUT_US}")),
         "reject_override": dict(max_batch_size=1, delay_ms=DELAY_MS, dynamic_batching=policy(
             "timeout_action: REJECT allow_timeout_override: true")),
@@ -102,6 +106,19 @@ def test_reject_fails_a_request_that_waited_past_the_default_timeout(env):
     time.sleep(DELAY_MS / 1000)  # anything wrongly run would have been recorded by now
     assert ids_in_order(env.record("reject")[before:]) == ["blocker"]
     assert blocker.status == 200
+
+
+def test_reject_answers_at_the_timeout_while_the_instance_is_busy(env):
+    ex, futures, before = env.queue_behind_blocker("reject_busy", [("late", {})])
+    with ex:
+        late = futures["late"].result(timeout=30)
+        # Rejected while the only instance still executes the blocker, not
+        # when it frees up.
+        assert not futures["blocker"].done(), "the rejection waited for the blocker"
+        assert late.status == 503, f"HTTP {late.status}: {late.body}"
+        assert "timed out in the queue" in late.error, late.body
+        assert expect_ok(futures["blocker"]).status == 200
+    assert ids_in_order(env.record("reject_busy")[before:]) == ["blocker"]
 
 
 def test_reject_with_a_request_timeout_override(env):

@@ -1,0 +1,62 @@
+// Answers queued requests whose timeout runs out while every instance of
+// their model is busy. A dynamic batcher's instances look at the queue only
+// between executions, so without this a request with a 100 ms timeout (action
+// REJECT) would wait for the running batch to end, however long it takes, and
+// a timeout would never shed load when it matters most.
+//
+// One thread for the whole process, started the first time a deadline is
+// scheduled, sleeping until the earliest one; a model whose requests carry no
+// timeout never touches it. Thread-safe.
+#ifndef INFERD_CORE_SCHEDULER_QUEUE_SWEEPER_H_
+#define INFERD_CORE_SCHEDULER_QUEUE_SWEEPER_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "core/common/thread_annotations.h"
+
+namespace inferd {
+
+class QueueSweeper {
+ public:
+  // What the sweeper calls back: a queue with deadlines.
+  class Queue {
+   public:
+    virtual ~Queue() = default;
+    // Answers what has expired by `now_ns`; returns the next deadline, or 0.
+    virtual uint64_t SweepExpired(uint64_t now_ns) = 0;
+  };
+
+  static QueueSweeper& Instance();
+  ~QueueSweeper();
+  QueueSweeper(const QueueSweeper&) = delete;
+  QueueSweeper& operator=(const QueueSweeper&) = delete;
+
+  // Calls queue->SweepExpired at `when_ns` (steady clock) or soon after,
+  // unless an earlier call is already due for it. May be called with the
+  // queue's own lock held: the sweeper never holds its lock while calling a
+  // queue.
+  void Schedule(Queue* queue, uint64_t when_ns);
+  // Forgets `queue`; if it is being swept right now, waits until that ends.
+  // After this returns the sweeper never touches it again.
+  void Forget(Queue* queue);
+
+ private:
+  QueueSweeper() = default;
+  void Run();
+
+  std::mutex mu_;
+  std::condition_variable changed_;  // a new earliest deadline, or stop
+  std::condition_variable swept_;    // a sweep ended
+  std::map<Queue*, uint64_t> due_ GUARDED_BY(mu_);
+  Queue* sweeping_ GUARDED_BY(mu_) = nullptr;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::thread thread_;  // started by the first Schedule, under mu_
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_SCHEDULER_QUEUE_SWEEPER_H_
