@@ -1,6 +1,6 @@
-// Turns a model folder into loaded versions: reads, normalizes and validates
-// config.pbtxt, applies the version policy, finds the backend and loads each
-// selected version. Reports every failure as a reason; never throws a model's
+// Turns a model folder into loaded versions: plans it (model_plan.h: the
+// validated config and the versions its policy selects), finds the backend and
+// loads each selected version. Reports every failure as a reason; never throws a model's
 // failure at the server. Thread-safe (different models load in parallel).
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
