@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 3
+#define INFERD_API_VERSION_MINOR 4
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -414,6 +414,15 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestAppendInputData(
 // configuration lists is returned.
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestAddRequestedOutput(
     INFERD_InferenceRequest* request, const char* name);
+
+// The classification extension: the response carries, instead of output
+// `name`'s tensor, its `class_count` largest values in each batch row as BYTES
+// elements "<value>:<index>[:<label>]", largest first (labels from the
+// output's label_filename), shape [rows, k] or [k] for a model that does not
+// batch. Requests the output if it was not requested yet. Outputs of type
+// BYTES or BOOL cannot be classified (INVALID_ARG at submission).
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetOutputClassification(
+    INFERD_InferenceRequest* request, const char* name, uint32_t class_count);
 
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetReleaseCallback(
     INFERD_InferenceRequest* request, INFERD_InferenceRequestReleaseFn release_fn, void* userp);

@@ -127,7 +127,7 @@ TEST_F(LoggingApiTest, LogFileSetAtStartCannotBeChangedOrDropped) {
   StartWithLogFile(path);
   const std::string in_force = Get();
   EXPECT_NE(in_force.find(R"("log_file":")" + path + R"(")"), std::string::npos) << in_force;
-  for (const std::string other : {std::string(""), (repo_.path() / "other.log").string()}) {
+  for (const std::string& other : {std::string(""), (repo_.path() / "other.log").string()}) {
     const std::string message =
         Update(R"({"log_info": false, "log_file": ")" + other + R"("})");
     EXPECT_EQ(message.rfind("error: UNSUPPORTED: ", 0), 0u) << message;

@@ -176,6 +176,29 @@ INFERD_Error* INFERD_InferenceRequestAddRequestedOutput(INFERD_InferenceRequest*
   });
 }
 
+INFERD_Error* INFERD_InferenceRequestSetOutputClassification(INFERD_InferenceRequest* request,
+                                                             const char* name,
+                                                             uint32_t class_count) {
+  return WithRequest(request, [&](InferenceRequest& r) {
+    INFERD_REQUIRE_ARG(name);
+    if (class_count == 0) {
+      return Status::InvalidArg(std::string("output '") + name +
+                                "': the classification count must be at least 1");
+    }
+    bool requested = false;
+    for (const std::string& existing : r.requested_outputs) requested = requested || existing == name;
+    if (!requested) r.requested_outputs.emplace_back(name);
+    for (auto& [classified, count] : r.classifications) {
+      if (classified == name) {
+        count = class_count;
+        return Status::Ok();
+      }
+    }
+    r.classifications.emplace_back(name, class_count);
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_InferenceRequestSetReleaseCallback(INFERD_InferenceRequest* request,
                                                         INFERD_InferenceRequestReleaseFn release_fn,
                                                         void* userp) {

@@ -78,6 +78,9 @@ class InferenceRequest {
   uint64_t timeout_us = 0;
   std::vector<RequestParameter> parameters;
   std::vector<std::string> requested_outputs;
+  // Requested outputs to classify (the classification extension): output name
+  // and class count. Almost always empty.
+  std::vector<std::pair<std::string, uint32_t>> classifications;
   ResponseRoute route;
   INFERD_InferenceRequestReleaseFn release_fn = nullptr;
   void* release_userp = nullptr;

@@ -1,9 +1,11 @@
 #include "core/infer/inference_response.h"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "core/api/error.h"
 #include "core/common/datatype.h"
+#include "core/infer/classification.h"
 #include "core/infer/response_allocator.h"
 #include "core/model/model_version.h"
 #include "core/trace/request_trace.h"
@@ -52,6 +54,9 @@ StatusOr<OutputTensor*> InferenceResponse::AddOutput(std::string name, INFERD_Da
       if (wanted == name) output->requested = true;
     }
   }
+  for (const auto& [classified, class_count] : request_->classifications) {
+    if (classified == name) output->class_count = class_count;
+  }
   output->name = std::move(name);
   output->datatype = datatype;
   output->shape.assign(shape, shape + dim_count);
@@ -66,14 +71,15 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
     return Status::AlreadyExists("model '" + model_name_ + "': output '" + output->name +
                                  "' already has a buffer");
   }
-  if (!output->requested || route_.allocator == nullptr) {
-    // Scratch memory for an output nobody will read.
+  if (!output->requested || route_.allocator == nullptr || output->class_count > 0) {
+    // Scratch memory for an output nobody will read, or only its classes.
     output->buffer = byte_size ? std::malloc(byte_size) : nullptr;
     if (byte_size && output->buffer == nullptr) return Status::Internal("out of memory");
     output->byte_size = byte_size;
     output->memory_type = INFERD_MEMORY_CPU;
     output->memory_type_id = 0;
-    output->requested = false;
+    output->scratch = true;
+    if (route_.allocator == nullptr) output->requested = false;
   } else {
     INFERD_MemoryType actual_type = INFERD_MEMORY_CPU;
     int64_t actual_id = 0;
@@ -102,7 +108,7 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
 
 void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
   if (output.buffer == nullptr && output.byte_size == 0) return;
-  if (!output.requested || route_.allocator == nullptr) {
+  if (output.scratch) {
     std::free(output.buffer);
   } else if (route_.allocator->release_fn != nullptr) {
     INFERD_ErrorDelete(route_.allocator->release_fn(route_.allocator, output.buffer,
@@ -112,6 +118,35 @@ void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
   }
   output.buffer = nullptr;
   output.byte_size = 0;
+  output.scratch = false;
+}
+
+Status InferenceResponse::ClassifyOutputs() {
+  static const std::vector<std::string> kNoLabels;
+  const ModelVersion* model = request_->model();
+  for (const auto& output : outputs_) {
+    if (output->class_count == 0 || !output->requested) continue;
+    const std::string what = "model '" + model_name_ + "': output '" + output->name + "'";
+    ASSIGN_OR_RETURN(Classification classes,
+                     Classify(output->buffer, output->byte_size, output->datatype, output->shape,
+                              model != nullptr && model->config().max_batch_size() > 0,
+                              output->class_count,
+                              model != nullptr ? model->OutputLabels(output->name) : kNoLabels,
+                              what));
+    ReleaseBuffer(*output);
+    output->datatype = INFERD_TYPE_BYTES;
+    output->shape = std::move(classes.shape);
+    output->class_count = 0;  // what it holds now goes to the client as it is
+    INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
+    int64_t memory_type_id = 0;
+    RETURN_IF_ERROR(AllocateBuffer(output.get(), classes.data.size(), &memory_type,
+                                   &memory_type_id));
+    if (memory_type == INFERD_MEMORY_GPU) {
+      return Status::Unsupported(what + ": the allocator gave GPU memory for its classes");
+    }
+    if (!classes.data.empty()) std::memcpy(output->buffer, classes.data.data(), classes.data.size());
+  }
+  return Status::Ok();
 }
 
 void InferenceResponse::DropOutputs(bool only_unrequested) {
@@ -129,6 +164,10 @@ void InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t f
     self->DropOutputs(false);
   } else {
     self->DropOutputs(true);
+    if (Status classified = self->ClassifyOutputs(); !classified.ok()) {
+      self->error_ = std::move(classified);
+      self->DropOutputs(false);
+    }
   }
   if (flags & INFERD_RESPONSE_COMPLETE_FINAL) self->request_->MarkFinalSent(self->error_.ok());
   INFERD_InferenceResponseCompleteFn fn = self->route_.response_fn;

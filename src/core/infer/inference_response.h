@@ -31,9 +31,15 @@ struct OutputTensor {
   INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
   int64_t memory_type_id = 0;
   void* buffer_userp = nullptr;
-  // False for an output the client did not ask for: its buffer is scratch
-  // memory of ours and it is dropped when the response is sent.
+  // False for an output the client did not ask for: it is dropped when the
+  // response is sent.
   bool requested = true;
+  // The buffer is ours (malloc), not the client's allocator's: for outputs
+  // nobody asked for and for outputs to classify.
+  bool scratch = false;
+  // > 0: the client asked for this output's top classes instead of its data
+  // (classification.h); the response replaces it when it is sent.
+  uint32_t class_count = 0;
 };
 
 class InferenceResponse {
@@ -69,6 +75,9 @@ class InferenceResponse {
 
  private:
   void ReleaseBuffer(OutputTensor& output);
+  // Replaces every output with a class count by its classification, in memory
+  // from the client's allocator. Needs the request (its model's labels).
+  Status ClassifyOutputs();
   void DropOutputs(bool only_unrequested);
 
   InferenceRequest* const request_;  // valid until the request is released

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/common/datatype.h"
+#include "core/infer/classification.h"
 #include "core/infer/inference_request.h"
 
 namespace inferd {
@@ -190,6 +191,17 @@ Status ValidateRequest(const inference::ModelConfig& config,
                                 "'");
     }
     outputs->push_back(name);
+  }
+  for (const auto& [name, class_count] : request->classifications) {
+    for (const auto& out : config.output()) {
+      if (out.name() != name) continue;
+      const INFERD_DataType datatype = FromConfigDataType(out.data_type());
+      if (!IsClassifiable(datatype)) {
+        return Status::InvalidArg("model '" + request->model_name() + "': output '" + name +
+                                  "' is " + INFERD_DataTypeString(datatype) +
+                                  ", which cannot be classified (only numeric outputs can)");
+      }
+    }
   }
   request->outputs = std::move(outputs);
   return Status::Ok();

@@ -1,5 +1,7 @@
 #include "core/model/model_version.h"
 
+#include <fstream>
+
 #include "core/api/error.h"
 #include "core/backend/backend_library.h"
 #include "core/common/logging.h"
@@ -33,8 +35,25 @@ ModelVersion::ModelVersion(ModelVersionSpec spec)
 void ModelVersion::OnConfigChanged() {
   config_json_ = ModelConfigToJson(config_);
   auto outputs = std::make_shared<std::vector<std::string>>();
-  for (const auto& output : config_.output()) outputs->push_back(output.name());
+  labels_.clear();
+  for (const auto& output : config_.output()) {
+    outputs->push_back(output.name());
+    if (output.label_filename().empty() || spec_.model_dir.empty()) continue;
+    // The validator made sure the file exists; one label per line.
+    std::ifstream file(spec_.model_dir / output.label_filename());
+    std::vector<std::string>& labels = labels_[output.name()];
+    for (std::string line; std::getline(file, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      labels.push_back(std::move(line));
+    }
+  }
   all_outputs_ = std::move(outputs);
+}
+
+const std::vector<std::string>& ModelVersion::OutputLabels(std::string_view name) const {
+  static const std::vector<std::string> kNone;
+  const auto found = labels_.find(name);
+  return found == labels_.end() ? kNone : found->second;
 }
 
 Status ModelVersion::CompleteConfig(inference::ModelConfig config) {

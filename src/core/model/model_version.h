@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -71,6 +72,8 @@ class ModelVersion {
   InferenceServer* server() const { return spec_.server; }
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.
+  // The lines of output `name`'s label_filename; empty when it has none.
+  const std::vector<std::string>& OutputLabels(std::string_view name) const;
   const std::shared_ptr<const std::vector<std::string>>& all_outputs() const {
     return all_outputs_;
   }
@@ -114,6 +117,7 @@ class ModelVersion {
   bool completing_config_ = false;
   std::string config_json_;
   std::shared_ptr<const std::vector<std::string>> all_outputs_;
+  std::map<std::string, std::vector<std::string>, std::less<>> labels_;  // by output
   std::vector<std::unique_ptr<ModelInstance>> instances_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<ModelStatistics> stats_;

@@ -63,7 +63,8 @@ bool InferenceServer::IsReady() const {
 
 std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
-                            {"binary_tensor_data", "model_configuration", "model_repository",
+                            {"binary_tensor_data", "classification", "model_configuration",
+                             "model_repository",
                              "parameters", "statistics", "schedule_policy",
                              "system_shared_memory", "logging", "trace"});
 }

@@ -232,9 +232,6 @@ grpc::Status AddInput(const BuildContext& build, INFERD_InferenceRequest* reques
 grpc::Status AddRequestedOutput(const BuildContext& build, INFERD_InferenceRequest* request,
                                 const ModelInferRequest::InferRequestedOutputTensor& output) {
   const std::string what = "output " + Quote(output.name());
-  if (output.parameters().count("classification") != 0) {
-    return Unimplemented(what + ": the classification extension is not supported yet");
-  }
   SharedMemoryOutput target;
   bool in_shared_memory = false;
   if (grpc::Status s = LocateSharedMemory(build, output.parameters(), what, &target.region,
@@ -246,8 +243,20 @@ grpc::Status AddRequestedOutput(const BuildContext& build, INFERD_InferenceReque
     target.name = output.name();
     build.outputs->shared_memory.push_back(std::move(target));
   }
-  return StatusFromServerError(
-      INFERD_InferenceRequestAddRequestedOutput(request, output.name().c_str()));
+  if (grpc::Status s = StatusFromServerError(
+          INFERD_InferenceRequestAddRequestedOutput(request, output.name().c_str()));
+      !s.ok()) {
+    return s;
+  }
+  const auto classes = output.parameters().find("classification");
+  if (classes == output.parameters().end()) return grpc::Status::OK;
+  uint64_t class_count = 0;
+  if (!UnsignedValue(classes->second, std::numeric_limits<uint32_t>::max(), &class_count) ||
+      class_count == 0) {
+    return InvalidArgument(what + ": 'classification' must be a positive integer");
+  }
+  return StatusFromServerError(INFERD_InferenceRequestSetOutputClassification(
+      request, output.name().c_str(), static_cast<uint32_t>(class_count)));
 }
 
 // Everything but creation.

@@ -39,7 +39,7 @@ struct BuildContext {
 // Creates *request from `message`. On success the caller owns *request; on
 // error nothing is left to free and the status names the model, input,
 // output or parameter at fault: INVALID_ARGUMENT, UNIMPLEMENTED
-// (classification, floating-point parameters) or the server's error.
+// (floating-point parameters) or the server's error.
 grpc::Status BuildInferRequest(const BuildContext& build,
                                const inference::ModelInferRequest& message,
                                INFERD_InferenceRequest** request);

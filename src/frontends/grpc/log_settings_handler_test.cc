@@ -80,7 +80,7 @@ class LogSettingsRpcTest : public ::testing::Test {
 };
 
 TEST_F(LogSettingsRpcTest, LogFileChangeIsUnimplementedAndChangesNothing) {
-  for (const std::string other : {std::string(""), (dir_.path() / "other.log").string()}) {
+  for (const std::string& other : {std::string(""), (dir_.path() / "other.log").string()}) {
     inference::LogSettingsRequest request;
     (*request.mutable_settings())["log_file"].set_string_param(other);
     (*request.mutable_settings())["log_verbose_level"].set_uint32_param(2);

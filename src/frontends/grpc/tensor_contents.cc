@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "frontends/common/half_float.h"
+#include "core/common/half_float.h"
 #include "frontends/grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {

@@ -60,6 +60,11 @@ INFERD_Error* Fill(INFERD_InferenceRequest* request, const ParsedInferRequest& p
     if ((error = INFERD_InferenceRequestAddRequestedOutput(request, output.name.c_str()))) {
       return error;
     }
+    if (output.class_count > 0 &&
+        (error = INFERD_InferenceRequestSetOutputClassification(request, output.name.c_str(),
+                                                                output.class_count))) {
+      return error;
+    }
   }
   return nullptr;
 }

@@ -197,9 +197,12 @@ Status ParseOutput(const Value& json, size_t index, ParsedInferRequest* out) {
       !s.ok()) {
     return s;
   }
-  if (Find(*parameters, "classification") != nullptr) {
-    return Status::Unsupported("output '" + output.name +
-                               "': the classification extension is not supported yet");
+  if (const Value* classes = Find(*parameters, "classification")) {
+    if (!classes->IsUint() || classes->GetUint() == 0) {
+      return Status::InvalidArg("output '" + output.name +
+                                "': 'classification' must be a positive integer");
+    }
+    output.class_count = classes->GetUint();
   }
   if (const Value* binary = Find(*parameters, "binary_data")) {
     if (!binary->IsBool()) {

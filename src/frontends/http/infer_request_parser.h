@@ -46,6 +46,7 @@ struct ParsedOutput {
   std::string name;  // owned: it outlives the body, which is freed on release
   bool binary = false;
   SharedMemoryRef shared_memory;
+  uint32_t class_count = 0;  // > 0: the "classification" parameter
 };
 
 // A request parameter passed through to the model.
@@ -78,7 +79,7 @@ struct ParsedInferRequest {
 // binary extension). Rewrites the JSON part in place. Errors are INVALID_ARG
 // (malformed JSON, missing or mistyped fields, data that does not fit the
 // shape, binary sizes that do not add up), naming the input or field, or
-// UNSUPPORTED (classification, floating-point parameters). Tensors in shared
+// UNSUPPORTED (floating-point parameters). Tensors in shared
 // memory are only described: the caller locates their region.
 Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out);
 

@@ -127,10 +127,15 @@ TEST(InferRequestParserTest, MapsRequestParameters) {
   EXPECT_FALSE(text.request.sequence_id.has_value());
 }
 
-TEST(InferRequestParserTest, UnsupportedExtensionsAre501) {
-  EXPECT_EQ(Parse(R"({"inputs":[],"outputs":[{"name":"O","parameters":{"classification":3}}]})")
-                .status.http_status(),
-            501u);
+TEST(InferRequestParserTest, ClassificationCountIsParsed) {
+  const Parsed p = Parse(R"({"inputs":[],"outputs":[{"name":"O","parameters":{"classification":3}}]})");
+  ASSERT_TRUE(p.status.ok()) << p.status.message();
+  EXPECT_EQ(p.request.outputs[0].class_count, 3u);
+  for (const char* bad : {"0", "-1", "\"3\"", "2.5"}) {
+    const Parsed b = Parse(std::string(R"({"inputs":[],"outputs":[{"name":"O","parameters":{"classification":)") +
+                           bad + "}}]}");
+    EXPECT_EQ(b.status.http_status(), 400u) << bad;
+  }
 }
 
 TEST(InferRequestParserTest, SharedMemoryTensorsAreDescribed) {

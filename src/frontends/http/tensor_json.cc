@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "frontends/common/half_float.h"
+#include "core/common/half_float.h"
 
 namespace inferd::http {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "frontends/common/half_float.h"
+#include "core/common/half_float.h"
 
 namespace inferd::http {
 namespace {

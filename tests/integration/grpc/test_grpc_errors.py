@@ -8,10 +8,9 @@ a wrong datatype, shape or rank, a batch above max_batch_size, a missing or
 unknown input, an unknown requested output, an unknown datatype name, raw data
 whose size does not fit the shape, typed contents whose count does not match,
 raw_input_contents not one per input, both raw and typed data, a malformed
-version string, a shared memory region that is not registered. Features
-inferd lacks answer UNIMPLEMENTED (classification outputs, floating-point
-parameters), and so do the RPCs of the extension not served (CUDA shared
-memory).
+version string, a shared memory region that is not registered, a
+classification count of 0. Floating-point parameters and CUDA shared memory
+answer UNIMPLEMENTED.
 """
 
 import grpc
@@ -254,10 +253,10 @@ def test_shared_memory_region_without_byte_size_is_invalid(stub, stubs):
 # -- UNIMPLEMENTED ----------------------------------------------------------------------------
 
 
-def test_classification_output_is_unimplemented(stub, stubs):
+def test_classification_count_of_zero_is_invalid(stub, stubs):
     request = infer_request(stubs, MODEL, [fp32([1, 16])], outputs=["OUTPUT0"])
-    request.outputs[0].parameters["classification"].int64_param = 3
-    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.UNIMPLEMENTED,
+    request.outputs[0].parameters["classification"].int64_param = 0
+    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT,
                      "OUTPUT0", "classification")
 
 

@@ -1,9 +1,10 @@
 // FP16 (IEEE 754 binary16) and BF16 (bfloat16) <-> float conversions, for
-// tensors sent or returned as JSON numbers (HTTP) or as fp32 contents (gRPC).
+// tensors sent or returned as JSON numbers (HTTP) or as fp32 contents (gRPC),
+// and for classification. Header-only, so the frontends share it too.
 // Narrowing rounds to nearest even; NaN stays NaN and out-of-range values
 // become infinities. Thread-safe.
-#ifndef INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_
-#define INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_
+#ifndef INFERD_CORE_COMMON_HALF_FLOAT_H_
+#define INFERD_CORE_COMMON_HALF_FLOAT_H_
 
 #include <bit>
 #include <cstdint>
@@ -77,4 +78,4 @@ inline float BFloat16ToFloat(uint16_t value) {
 
 }  // namespace inferd
 
-#endif  // INFERD_FRONTENDS_COMMON_HALF_FLOAT_H_
+#endif  // INFERD_CORE_COMMON_HALF_FLOAT_H_
