@@ -1,5 +1,7 @@
 // The identity backend: every requested output OUTPUT<k> is a copy of input
-// INPUT<k> (same datatype, shape and bytes), for any datatype including BYTES.
+// INPUT<k> (same datatype, shape and bytes), for any datatype including BYTES;
+// an output named PARAMETERS (BYTES, dims [ -1 ]) lists the request's custom
+// parameters as "name=value" elements.
 // It exists to test and measure the server itself. Two model parameters help
 // tests observe scheduling:
 //   execute_delay_ms  each execution sleeps this long (as Triton's identity)
@@ -76,6 +78,51 @@ std::string InputNameFor(const std::string& output) {
   return output;
 }
 
+// Output "PARAMETERS" (BYTES): one "name=value" element per request parameter,
+// so tests can see what reached the backend.
+INFERD_Error* EchoParameters(INFERD_Request* request, INFERD_Response* response,
+                             const char* output_name) {
+  uint32_t count = 0;
+  if (INFERD_Error* err = INFERD_RequestParameterCount(request, &count)) return err;
+  std::string data;
+  for (uint32_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    INFERD_ParameterType type;
+    const void* value = nullptr;
+    if (INFERD_Error* err = INFERD_RequestParameter(request, i, &name, &type, &value)) return err;
+    std::string text = std::string(name) + "=";
+    switch (type) {
+      case INFERD_PARAMETER_STRING: text += static_cast<const char*>(value); break;
+      case INFERD_PARAMETER_INT: text += std::to_string(*static_cast<const int64_t*>(value)); break;
+      case INFERD_PARAMETER_BOOL: text += *static_cast<const bool*>(value) ? "true" : "false"; break;
+      case INFERD_PARAMETER_DOUBLE: {
+        char number[32];
+        std::snprintf(number, sizeof number, "%.17g", *static_cast<const double*>(value));
+        text += number;
+        break;
+      }
+    }
+    const uint32_t length = static_cast<uint32_t>(text.size());
+    data.append(reinterpret_cast<const char*>(&length), sizeof length);
+    data += text;
+  }
+  const int64_t shape[] = {static_cast<int64_t>(count)};
+  INFERD_Output* output = nullptr;
+  if (INFERD_Error* err =
+          INFERD_ResponseOutput(response, &output, output_name, INFERD_TYPE_BYTES, shape, 1)) {
+    return err;
+  }
+  void* dst = nullptr;
+  INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
+  int64_t memory_type_id = 0;
+  if (INFERD_Error* err =
+          INFERD_OutputBuffer(output, &dst, data.size(), &memory_type, &memory_type_id)) {
+    return err;
+  }
+  if (!data.empty()) std::memcpy(dst, data.data(), data.size());
+  return nullptr;
+}
+
 // Fills `response` with a copy of each requested output's input.
 INFERD_Error* CopyOutputs(INFERD_Request* request, INFERD_Response* response) {
   uint32_t output_count = 0;
@@ -83,6 +130,10 @@ INFERD_Error* CopyOutputs(INFERD_Request* request, INFERD_Response* response) {
   for (uint32_t i = 0; i < output_count; ++i) {
     const char* output_name = nullptr;
     if (INFERD_Error* err = INFERD_RequestOutputName(request, i, &output_name)) return err;
+    if (std::strcmp(output_name, "PARAMETERS") == 0) {
+      if (INFERD_Error* err = EchoParameters(request, response, output_name)) return err;
+      continue;
+    }
     const std::string input_name = InputNameFor(output_name);
     INFERD_Input* input = nullptr;
     if (INFERD_RequestInput(request, input_name.c_str(), &input) != nullptr || input == nullptr) {

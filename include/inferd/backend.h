@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 1
+#define INFERD_BACKEND_API_VERSION_MINOR 2
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -140,6 +140,15 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestInput(INFERD_Request* request, const c
 INFERD_EXPORT INFERD_Error* INFERD_RequestOutputCount(INFERD_Request* request, uint32_t* count);
 INFERD_EXPORT INFERD_Error* INFERD_RequestOutputName(INFERD_Request* request, uint32_t index,
                                                      const char** name);
+// The request's custom parameters (those the protocol does not define), in the
+// order the client sent them. `*value` points at the value as
+// INFERD_ParameterType says (server.h) and lives as long as the request.
+INFERD_EXPORT INFERD_Error* INFERD_RequestParameterCount(INFERD_Request* request,
+                                                         uint32_t* count);
+INFERD_EXPORT INFERD_Error* INFERD_RequestParameter(INFERD_Request* request, uint32_t index,
+                                                    const char** name,
+                                                    INFERD_ParameterType* type,
+                                                    const void** value);
 // Hands the request back to the server; the backend must not touch it after.
 // `flags` is INFERD_REQUEST_RELEASE_ALL.
 INFERD_EXPORT INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags);

@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 4
+#define INFERD_API_VERSION_MINOR 5
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -397,6 +397,16 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetIntParameter(
     INFERD_InferenceRequest* request, const char* name, int64_t value);
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetBoolParameter(
     INFERD_InferenceRequest* request, const char* name, bool value);
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetDoubleParameter(
+    INFERD_InferenceRequest* request, const char* name, double value);
+
+// The type of a request parameter, as a backend reads it (backend.h).
+typedef enum INFERD_ParameterType_enum {
+  INFERD_PARAMETER_STRING = 0,  // value: const char*, NUL-terminated
+  INFERD_PARAMETER_INT,         // value: int64_t
+  INFERD_PARAMETER_BOOL,        // value: bool
+  INFERD_PARAMETER_DOUBLE       // value: double
+} INFERD_ParameterType;
 
 // Declares an input tensor. `shape` includes the batch dimension when the model
 // batches. ALREADY_EXISTS if the name was added before.

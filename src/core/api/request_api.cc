@@ -137,6 +137,15 @@ INFERD_Error* INFERD_InferenceRequestSetBoolParameter(INFERD_InferenceRequest* r
   });
 }
 
+INFERD_Error* INFERD_InferenceRequestSetDoubleParameter(INFERD_InferenceRequest* request,
+                                                        const char* name, double value) {
+  return WithRequest(request, [&](InferenceRequest& r) {
+    INFERD_REQUIRE_ARG(name);
+    r.parameters.push_back({name, value});
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_InferenceRequestAddInput(INFERD_InferenceRequest* request, const char* name,
                                               INFERD_DataType datatype, const int64_t* shape,
                                               uint64_t dim_count) {

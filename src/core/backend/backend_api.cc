@@ -19,6 +19,7 @@ using inferd::InputTensor;
 using inferd::ModelInstance;
 using inferd::ModelVersion;
 using inferd::OutputTensor;
+using inferd::RequestParameter;
 using inferd::Status;
 
 namespace {
@@ -236,6 +237,42 @@ INFERD_Error* INFERD_RequestOutputCount(INFERD_Request* request, uint32_t* count
   return Read(request, count, [&] {
     const auto& outputs = Unwrap(request)->outputs;
     return static_cast<uint32_t>(outputs ? outputs->size() : 0);
+  });
+}
+
+INFERD_Error* INFERD_RequestParameterCount(INFERD_Request* request, uint32_t* count) {
+  return Read(request, count,
+              [&] { return static_cast<uint32_t>(Unwrap(request)->parameters.size()); });
+}
+
+INFERD_Error* INFERD_RequestParameter(INFERD_Request* request, uint32_t index, const char** name,
+                                      INFERD_ParameterType* type, const void** value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(request);
+    INFERD_REQUIRE_ARG(name);
+    INFERD_REQUIRE_ARG(type);
+    INFERD_REQUIRE_ARG(value);
+    const auto& parameters = Unwrap(request)->parameters;
+    if (index >= parameters.size()) {
+      return Status::InvalidArg("parameter index " + std::to_string(index) + " is out of range (" +
+                                std::to_string(parameters.size()) + " parameters)");
+    }
+    const RequestParameter& parameter = parameters[index];
+    *name = parameter.name.c_str();
+    if (const auto* text = std::get_if<std::string>(&parameter.value)) {
+      *type = INFERD_PARAMETER_STRING;
+      *value = text->c_str();
+    } else if (const auto* number = std::get_if<int64_t>(&parameter.value)) {
+      *type = INFERD_PARAMETER_INT;
+      *value = number;
+    } else if (const auto* flag = std::get_if<bool>(&parameter.value)) {
+      *type = INFERD_PARAMETER_BOOL;
+      *value = flag;
+    } else {
+      *type = INFERD_PARAMETER_DOUBLE;
+      *value = &std::get<double>(parameter.value);
+    }
+    return Status::Ok();
   });
 }
 

@@ -48,7 +48,7 @@ struct InputTensor {
 // A custom request parameter.
 struct RequestParameter {
   std::string name;
-  std::variant<std::string, int64_t, bool> value;
+  std::variant<std::string, int64_t, bool, double> value;
 };
 
 // Where the client wants its responses and how to get output memory.

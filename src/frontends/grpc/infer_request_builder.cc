@@ -51,8 +51,8 @@ grpc::Status PassThrough(INFERD_InferenceRequest* request, const std::string& na
       return StatusFromServerError(INFERD_InferenceRequestSetIntParameter(
           request, name.c_str(), static_cast<int64_t>(value.uint64_param())));
     case InferParameter::kDoubleParam:
-      return Unimplemented("parameter " + Quote(name) +
-                           ": floating-point parameters are not supported yet");
+      return StatusFromServerError(
+          INFERD_InferenceRequestSetDoubleParameter(request, name.c_str(), value.double_param()));
     case InferParameter::PARAMETER_CHOICE_NOT_SET:
       break;
   }

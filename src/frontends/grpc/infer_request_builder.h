@@ -38,8 +38,7 @@ struct BuildContext {
 
 // Creates *request from `message`. On success the caller owns *request; on
 // error nothing is left to free and the status names the model, input,
-// output or parameter at fault: INVALID_ARGUMENT, UNIMPLEMENTED
-// (floating-point parameters) or the server's error.
+// output or parameter at fault: INVALID_ARGUMENT or the server's error.
 grpc::Status BuildInferRequest(const BuildContext& build,
                                const inference::ModelInferRequest& message,
                                INFERD_InferenceRequest** request);

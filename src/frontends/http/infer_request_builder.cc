@@ -14,6 +14,9 @@ INFERD_Error* SetParameter(INFERD_InferenceRequest* request, const ParsedParamet
     case ParsedParameter::Kind::kBool:
       return INFERD_InferenceRequestSetBoolParameter(request, parameter.name,
                                                      parameter.bool_value);
+    case ParsedParameter::Kind::kDouble:
+      return INFERD_InferenceRequestSetDoubleParameter(request, parameter.name,
+                                                       parameter.double_value);
   }
   return nullptr;
 }

@@ -258,10 +258,10 @@ Status ParseParameter(const char* name, const Value& value, ParsedInferRequest* 
       parameter.kind = ParsedParameter::Kind::kInt;
       parameter.int_value = value.GetInt64();
     } else if (value.IsNumber() && !value.IsUint64()) {
-      return Status::Unsupported("parameter " + Quote(name) +
-                                 ": floating-point parameters are not supported yet");
+      parameter.kind = ParsedParameter::Kind::kDouble;
+      parameter.double_value = value.GetDouble();
     } else {
-      return invalid("a string, a boolean or a 64-bit integer");
+      return invalid("a string, a boolean or a number that fits a 64-bit integer or a double");
     }
   }
   return Status::Ok();

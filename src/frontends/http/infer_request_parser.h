@@ -51,12 +51,13 @@ struct ParsedOutput {
 
 // A request parameter passed through to the model.
 struct ParsedParameter {
-  enum class Kind { kString, kInt, kBool };
+  enum class Kind { kString, kInt, kBool, kDouble };
   const char* name = nullptr;
   Kind kind = Kind::kString;
   const char* string_value = nullptr;
   int64_t int_value = 0;
   bool bool_value = false;
+  double double_value = 0;
 };
 
 struct ParsedInferRequest {
@@ -79,7 +80,7 @@ struct ParsedInferRequest {
 // binary extension). Rewrites the JSON part in place. Errors are INVALID_ARG
 // (malformed JSON, missing or mistyped fields, data that does not fit the
 // shape, binary sizes that do not add up), naming the input or field, or
-// UNSUPPORTED (floating-point parameters). Tensors in shared
+// Tensors in shared
 // memory are only described: the caller locates their region.
 Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out);
 

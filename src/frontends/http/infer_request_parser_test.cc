@@ -109,14 +109,17 @@ TEST(InferRequestParserTest, OutputsTakeBinaryFlagOrTheRequestDefault) {
 
 TEST(InferRequestParserTest, MapsRequestParameters) {
   const Parsed p = Parse(R"({"parameters":{"sequence_id":42,"sequence_start":true,
-      "sequence_end":false,"priority":2,"timeout":5000,"custom":"v","n":-3,"flag":true},
+      "sequence_end":false,"priority":2,"timeout":5000,"custom":"v","n":-3,"flag":true,
+      "temperature":0.25},
       "inputs":[]})");
   ASSERT_TRUE(p.status.ok()) << p.status.message();
   EXPECT_EQ(p.request.sequence_id, 42u);
   EXPECT_EQ(p.request.flags, static_cast<uint32_t>(INFERD_REQUEST_FLAG_SEQUENCE_START));
   EXPECT_EQ(p.request.priority, 2u);
   EXPECT_EQ(p.request.timeout_us, 5000u);
-  ASSERT_EQ(p.request.parameters.size(), 3u);
+  ASSERT_EQ(p.request.parameters.size(), 4u);
+  EXPECT_EQ(p.request.parameters[3].kind, ParsedParameter::Kind::kDouble);
+  EXPECT_DOUBLE_EQ(p.request.parameters[3].double_value, 0.25);
   EXPECT_STREQ(p.request.parameters[0].name, "custom");
   EXPECT_STREQ(p.request.parameters[0].string_value, "v");
   EXPECT_EQ(p.request.parameters[1].kind, ParsedParameter::Kind::kInt);

@@ -9,8 +9,8 @@ unknown input, an unknown requested output, an unknown datatype name, raw data
 whose size does not fit the shape, typed contents whose count does not match,
 raw_input_contents not one per input, both raw and typed data, a malformed
 version string, a shared memory region that is not registered, a
-classification count of 0. Floating-point parameters and CUDA shared memory
-answer UNIMPLEMENTED.
+classification count of 0, a parameter without a value. CUDA shared memory
+answers UNIMPLEMENTED.
 """
 
 import grpc
@@ -260,11 +260,10 @@ def test_classification_count_of_zero_is_invalid(stub, stubs):
                      "OUTPUT0", "classification")
 
 
-def test_floating_point_parameter_is_unimplemented(stub, stubs):
+def test_parameter_without_a_value_is_invalid(stub, stubs):
     request = infer_request(stubs, MODEL, [fp32([1, 16])])
-    request.parameters["temperature"].double_param = 0.5
-    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.UNIMPLEMENTED,
-                     "temperature")
+    request.parameters["empty"].CopyFrom(stubs.pb.InferParameter())
+    assert_rpc_error(lambda: stub.ModelInfer(request), grpc.StatusCode.INVALID_ARGUMENT, "empty")
 
 
 UNIMPLEMENTED_RPCS = [
