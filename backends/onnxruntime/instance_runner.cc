@@ -1,6 +1,8 @@
 // Executing requests on one instance's session (see instance_runner.h).
 #include "instance_runner.h"
 
+#include <chrono>
+
 namespace inferd::onnxruntime {
 namespace {
 
@@ -28,6 +30,12 @@ std::vector<bool> RequestedOutputs(const ModelSettings& settings,
   return wanted;
 }
 
+uint64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 InstanceRunner::InstanceRunner(const ModelSettings& settings, OrtPtr<OrtSession> session,
@@ -36,7 +44,8 @@ InstanceRunner::InstanceRunner(const ModelSettings& settings, OrtPtr<OrtSession>
   for (const TensorSpec& spec : settings_.inputs) input_names_.push_back(spec.name.c_str());
 }
 
-void InstanceRunner::Execute(std::span<INFERD_Request* const> requests) {
+void InstanceRunner::Execute(INFERD_ModelInstance* instance,
+                             std::span<INFERD_Request* const> requests) {
   std::vector<BatchedRequest> ready;
   ready.reserve(requests.size());
   for (INFERD_Request* request : requests) {
@@ -55,7 +64,7 @@ void InstanceRunner::Execute(std::span<INFERD_Request* const> requests) {
     if (settings_.batching()) {
       while (end < ready.size() && SameRowShape(ready[begin], ready[end])) ++end;
     }
-    RunBatch(std::span<const BatchedRequest>(ready.data() + begin, end - begin));
+    RunBatch(instance, std::span<const BatchedRequest>(ready.data() + begin, end - begin));
     begin = end;
   }
   for (const BatchedRequest& request : ready) {
@@ -63,9 +72,10 @@ void InstanceRunner::Execute(std::span<INFERD_Request* const> requests) {
   }
 }
 
-void InstanceRunner::RunBatch(std::span<const BatchedRequest> batch) {
+void InstanceRunner::RunBatch(INFERD_ModelInstance* instance,
+                              std::span<const BatchedRequest> batch) {
   std::vector<RunOutput> outputs;
-  if (INFERD_Error* err = Run(batch, &outputs)) {
+  if (INFERD_Error* err = Run(instance, batch, &outputs)) {
     for (const BatchedRequest& request : batch) {
       RespondWithError(request.request, err, error_prefix_);
     }
@@ -76,7 +86,8 @@ void InstanceRunner::RunBatch(std::span<const BatchedRequest> batch) {
   inputs_.clear();  // drops views of request buffers before the requests are released
 }
 
-INFERD_Error* InstanceRunner::Run(std::span<const BatchedRequest> batch,
+INFERD_Error* InstanceRunner::Run(INFERD_ModelInstance* instance,
+                                  std::span<const BatchedRequest> batch,
                                   std::vector<RunOutput>* outputs) {
   if (auto* err = gather_.Gather(settings_, batch, &inputs_)) return err;
   const std::vector<bool> wanted = RequestedOutputs(settings_, batch);
@@ -91,6 +102,7 @@ INFERD_Error* InstanceRunner::Run(std::span<const BatchedRequest> batch,
   std::vector<const OrtValue*> input_values;
   for (const auto& value : inputs_) input_values.push_back(value.get());
   std::vector<OrtValue*> raw_outputs(output_names.size(), nullptr);
+  const uint64_t compute_start = SteadyNowNs();
   if (auto* err = OrtError(Ort().Run(session_.get(), nullptr, input_names_.data(),
                                      input_values.data(), input_values.size(),
                                      output_names.data(), output_names.size(),
@@ -99,6 +111,9 @@ INFERD_Error* InstanceRunner::Run(std::span<const BatchedRequest> batch,
     for (OrtValue* value : raw_outputs) Ort().ReleaseValue(value);
     return err;
   }
+  // Gathering inputs before and scattering outputs after are compute_input
+  // and compute_output in the statistics.
+  INFERD_ErrorDelete(INFERD_ModelInstanceReportComputeTimes(instance, compute_start, SteadyNowNs()));
   int64_t rows = 0;
   for (const BatchedRequest& request : batch) rows += request.rows;
   outputs->resize(output_names.size());

@@ -27,14 +27,16 @@ class InstanceRunner {
   InstanceRunner(const InstanceRunner&) = delete;
   InstanceRunner& operator=(const InstanceRunner&) = delete;
 
-  // Answers and releases every request. A request that cannot run gets its
+  // Answers and releases every request of `instance`'s execution, and reports
+  // the ORT runs' span as its compute time. A request that cannot run gets its
   // own error; a failed ORT run answers every request in it with ORT's reason.
-  void Execute(std::span<INFERD_Request* const> requests);
+  void Execute(INFERD_ModelInstance* instance, std::span<INFERD_Request* const> requests);
 
  private:
   // Runs `batch` in one ORT run and answers its requests.
-  void RunBatch(std::span<const BatchedRequest> batch);
-  INFERD_Error* Run(std::span<const BatchedRequest> batch, std::vector<RunOutput>* outputs);
+  void RunBatch(INFERD_ModelInstance* instance, std::span<const BatchedRequest> batch);
+  INFERD_Error* Run(INFERD_ModelInstance* instance, std::span<const BatchedRequest> batch,
+                    std::vector<RunOutput>* outputs);
 
   // Constant after construction.
   const ModelSettings& settings_;

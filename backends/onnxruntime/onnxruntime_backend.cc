@@ -176,7 +176,7 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* in
       return MakeError(INFERD_ERROR_INTERNAL, "onnxruntime backend: instance has no session");
     }
     static_cast<InstanceRunner*>(state)->Execute(
-        std::span<INFERD_Request* const>(requests, request_count));
+        instance, std::span<INFERD_Request* const>(requests, request_count));
     return nullptr;
   });
 }

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 2
+#define INFERD_BACKEND_API_VERSION_MINOR 3
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -122,6 +122,16 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceSetState(INFERD_ModelInstance* i
                                                          void* state);
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceState(INFERD_ModelInstance* instance,
                                                       void** state);
+
+// Reports, from the thread running execute and before it returns, when the
+// computation proper of this execution began and ended, in nanoseconds of the
+// steady clock (CLOCK_MONOTONIC, std::chrono::steady_clock). Statistics then
+// count the time before as compute_input and after as compute_output (and
+// traces place COMPUTE_INPUT_END there); without a report the whole execution
+// is compute_infer. Several reports in one execution (sub-batches) widen the
+// span. A span outside the execution is ignored.
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceReportComputeTimes(
+    INFERD_ModelInstance* instance, uint64_t compute_start_ns, uint64_t compute_end_ns);
 
 // ---------------------------------------------------------------------------
 // Requests (owned by the backend inside execute, until released)

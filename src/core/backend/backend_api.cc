@@ -168,6 +168,20 @@ INFERD_Error* INFERD_ModelInstanceDeviceId(INFERD_ModelInstance* instance, int32
               [&] { return ModelInstance::FromHandle(instance)->device_id(); });
 }
 
+INFERD_Error* INFERD_ModelInstanceReportComputeTimes(INFERD_ModelInstance* instance,
+                                                     uint64_t compute_start_ns,
+                                                     uint64_t compute_end_ns) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(instance);
+    if (compute_end_ns < compute_start_ns) {
+      return Status::InvalidArg("compute end " + std::to_string(compute_end_ns) +
+                                " is before compute start " + std::to_string(compute_start_ns));
+    }
+    ModelInstance::FromHandle(instance)->ReportComputeTimes(compute_start_ns, compute_end_ns);
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_ModelInstanceModel(INFERD_ModelInstance* instance, INFERD_Model** model) {
   return Read(instance, model,
               [&] { return ModelInstance::FromHandle(instance)->model()->handle(); });

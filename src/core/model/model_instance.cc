@@ -80,7 +80,6 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);
-      request->trace->Record(TracePoint::kComputeInputEnd, start_ns);
       traces.push_back(request->trace);
     }
   }
@@ -91,12 +90,24 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
                                  .count();
     stats.RecordExecutionStart(count, rows, wall_ms);
   }
+  compute_start_ns_ = compute_end_ns_ = 0;
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
   const uint64_t end_ns = NowNs();
-  if (record_stats) stats.RecordExecutionTime(count, rows, end_ns - start_ns);
-  for (const auto& trace : traces) trace->RecordComputeEnd(end_ns);
+  // Without a report from the backend the whole execution is compute_infer.
+  const bool reported = compute_start_ns_ >= start_ns && compute_start_ns_ <= compute_end_ns_ &&
+                        compute_end_ns_ <= end_ns;
+  const uint64_t infer_start = reported ? compute_start_ns_ : start_ns;
+  const uint64_t infer_end = reported ? compute_end_ns_ : end_ns;
+  if (record_stats) {
+    stats.RecordExecutionTime(count, rows, infer_start - start_ns, infer_end - infer_start,
+                              end_ns - infer_end);
+  }
+  for (const auto& trace : traces) {
+    trace->Record(TracePoint::kComputeInputEnd, infer_start);
+    trace->RecordComputeEnd(end_ns);
+  }
   traces.clear();
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.

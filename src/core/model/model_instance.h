@@ -47,6 +47,13 @@ class ModelInstance {
   void* state = nullptr;  // the backend's own, see INFERD_ModelInstanceSetState
 
   INFERD_ModelInstance* handle() { return reinterpret_cast<INFERD_ModelInstance*>(this); }
+
+  // INFERD_ModelInstanceReportComputeTimes, from the thread running execute:
+  // the computation proper within the current execution (steady clock ns).
+  void ReportComputeTimes(uint64_t start_ns, uint64_t end_ns) {
+    if (compute_start_ns_ == 0 || start_ns < compute_start_ns_) compute_start_ns_ = start_ns;
+    if (end_ns > compute_end_ns_) compute_end_ns_ = end_ns;
+  }
   static ModelInstance* FromHandle(INFERD_ModelInstance* handle) {
     return reinterpret_cast<ModelInstance*>(handle);
   }
@@ -56,6 +63,9 @@ class ModelInstance {
   // Hands `batch` to the backend; answers and releases the requests itself
   // when they are cancelled or the backend fails.
   void Execute(std::vector<InferenceRequest*>& batch, bool record_stats = true);
+  // What the backend reported for the execution under way; 0 when nothing.
+  uint64_t compute_start_ns_ = 0;
+  uint64_t compute_end_ns_ = 0;
 
   ModelVersion* const model_;
   const std::string name_;

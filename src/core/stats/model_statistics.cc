@@ -34,9 +34,16 @@ void ModelStatistics::RecordExecutionStart(uint64_t request_count, uint64_t rows
 }
 
 void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
-                                          uint64_t compute_ns) {
-  compute_infer.AddTime(compute_ns, request_count);
-  if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) batch[rows].compute_infer.AddTime(compute_ns);
+                                          uint64_t input_ns, uint64_t infer_ns,
+                                          uint64_t output_ns) {
+  compute_input.AddTime(input_ns, request_count);
+  compute_infer.AddTime(infer_ns, request_count);
+  compute_output.AddTime(output_ns, request_count);
+  if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) {
+    batch[rows].compute_input.AddTime(input_ns);
+    batch[rows].compute_infer.AddTime(infer_ns);
+    batch[rows].compute_output.AddTime(output_ns);
+  }
 }
 
 }  // namespace inferd

@@ -50,8 +50,10 @@ class ModelStatistics {
   // One backend execution of `request_count` requests with `rows` rows in
   // all is starting: counted now, so a client that got its response sees it.
   void RecordExecutionStart(uint64_t request_count, uint64_t rows, uint64_t wall_ms);
-  // ... and it took `compute_ns`.
-  void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t compute_ns);
+  // ... and it took `input_ns` to prepare inputs, `infer_ns` to compute and
+  // `output_ns` to deliver outputs (each request counts each time once).
+  void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t input_ns,
+                           uint64_t infer_ns, uint64_t output_ns);
 
   DurationStat success, fail, queue, compute_input, compute_infer, compute_output;
   std::atomic<uint64_t> inference_count{0};  // rows that ran

@@ -8,7 +8,9 @@ must match what the backend saw, as recorded by the identity backend:
 - inference_stats: success counts the requests answered 200, fail the ones
   that failed after admission (timed out, cancelled); queue, compute_input,
   compute_infer and compute_output count every request that ran;
-- durations are consistent with the backend's execute_delay_ms;
+- durations are consistent with the backend's execute_delay_ms, which the
+  identity backend reports as its compute span (INFERD_ModelInstanceReportComputeTimes),
+  so copying outputs after it is compute_output;
 - last_inference is the wall-clock time (ms since the epoch) of the last run.
 """
 
@@ -113,6 +115,11 @@ def test_durations_are_consistent_with_the_backend(env, workload):
             >= (inference["queue"]["ns"] + inference["compute_infer"]["ns"]) * 0.99), inference
     # The 7 queued requests waited behind the blocker.
     assert inference["queue"]["ns"] > 0
+    # The backend reports its delay as the computation proper: what came
+    # before and after it (copying outputs) is compute_input / compute_output,
+    # nonzero but far shorter.
+    for key in ("compute_input", "compute_output"):
+        assert 0 < inference[key]["ns"] < inference["compute_infer"]["ns"] / 10, (key, inference)
 
 
 def test_last_inference_is_the_wall_clock_time_of_the_last_run(env, workload):

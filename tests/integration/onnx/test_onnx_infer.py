@@ -141,3 +141,21 @@ def test_batched_requests_of_different_lengths(server):
             lambda x: infer_binary(server, "relu_batched_rows", [("INPUT0", "FP32", x)]), xs))
     for x, resp in zip(xs, results):
         assert_equal_tensors(resp.tensors["OUTPUT0"], np.maximum(x, 0), "FP32")
+
+
+def test_statistics_split_gather_run_and_scatter(server):
+    # The backend reports each ORT run's span, so gathering inputs counts as
+    # compute_input and scattering outputs as compute_output, each nonzero.
+    client = server.client()
+    before = client.get_inference_statistics("model_folder")["model_stats"][0]["inference_stats"]
+    for _ in range(3):
+        inputs = []
+        for name in ("INPUT0", "INPUT1"):
+            tensor = httpclient.InferInput(name, [2, 4], "FP32")
+            tensor.set_data_from_numpy(np.ones((2, 4), dtype=np.float32))
+            inputs.append(tensor)
+        client.infer("model_folder", inputs)
+    after = client.get_inference_statistics("model_folder")["model_stats"][0]["inference_stats"]
+    for key in ("compute_input", "compute_infer", "compute_output"):
+        assert int(after[key]["count"]) - int(before[key]["count"]) == 3, (key, after)
+        assert int(after[key]["ns"]) > int(before[key]["ns"]), (key, after)
