@@ -301,28 +301,34 @@ def section_perf_analyzer(build, args):
     server = Inferd(build, repo)
     try:
         server.wait_ready()
-        for model in ("identity_fp32", "identity_fp32_dynamic"):
-            for protocol in ("http", "grpc"):
-                port = server.http_port if protocol == "http" else server.grpc_port
-                command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
-                           "--concurrency-range", "16", "--measurement-interval", "1000",
-                           "--max-trials", "10", "--stability-percentage", "20"]
-                try:
-                    result = subprocess.run(command, capture_output=True, text=True, env=env,
-                                            timeout=120)
-                    output = result.stdout + result.stderr
-                except subprocess.TimeoutExpired:
-                    output = "(timed out after 120 s)"
-                line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec",
-                                 output)
-                p99 = re.search(r"p99 latency: (\d+) usec", output)
-                if line:
-                    print(f"   {model:22} {protocol:5} {float(line.group(1)):>10.0f} infer/s   "
-                          f"avg {int(line.group(2)) / 1000:.3f} ms"
-                          + (f"   p99 {int(p99.group(1)) / 1000:.3f} ms" if p99 else ""))
-                else:
-                    tail = output.strip().splitlines()[-3:]
-                    print(f"   {model:22} {protocol:5} no result: {' | '.join(tail)[:400]}")
+        runs = [(model, protocol, False) for model in ("identity_fp32", "identity_fp32_dynamic")
+                for protocol in ("http", "grpc")]
+        # Tensors through system shared memory (--shared-memory=system).
+        runs += [("identity_fp32", protocol, True) for protocol in ("http", "grpc")]
+        for model, protocol, shm in runs:
+            port = server.http_port if protocol == "http" else server.grpc_port
+            command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
+                       "--concurrency-range", "16", "--measurement-interval", "1000",
+                       "--max-trials", "10", "--stability-percentage", "20"]
+            if shm:
+                command.append("--shared-memory=system")
+            label = protocol + (" shm" if shm else "")
+            try:
+                result = subprocess.run(command, capture_output=True, text=True, env=env,
+                                        timeout=120)
+                output = result.stdout + result.stderr
+            except subprocess.TimeoutExpired:
+                output = "(timed out after 120 s)"
+            line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec",
+                             output)
+            p99 = re.search(r"p99 latency: (\d+) usec", output)
+            if line:
+                print(f"   {model:22} {label:9} {float(line.group(1)):>10.0f} infer/s   "
+                      f"avg {int(line.group(2)) / 1000:.3f} ms"
+                      + (f"   p99 {int(p99.group(1)) / 1000:.3f} ms" if p99 else ""))
+            else:
+                tail = output.strip().splitlines()[-3:]
+                print(f"   {model:22} {label:9} no result: {' | '.join(tail)[:400]}")
         print()
     finally:
         server.stop()

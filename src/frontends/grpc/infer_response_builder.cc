@@ -99,19 +99,17 @@ grpc::Status Fill(INFERD_InferenceResponse* response, const OutputDestination& d
   message->set_model_name(model_name != nullptr ? model_name : "");
   message->set_model_version(std::to_string(model_version));
   if (id != nullptr) message->set_id(id);
-  uint32_t shared_memory_count = 0;
   for (uint32_t i = 0; i < output_count; ++i) {
     bool in_shared_memory = false;
     if (grpc::Status s = AddOutput(response, i, destination, &in_shared_memory); !s.ok()) {
       return s;
     }
-    shared_memory_count += in_shared_memory ? 1 : 0;
   }
-  // Entries allocated for outputs the response does not carry; no entries at
-  // all when every output is in shared memory.
+  // Entries allocated for outputs the response does not carry. Every output
+  // keeps one, empty when it is in shared memory: Triton's C++ client
+  // (perf_analyzer's) reads raw_output_contents by output index.
   auto* raw = message->mutable_raw_output_contents();
-  const int keep = shared_memory_count == output_count ? 0 : static_cast<int>(output_count);
-  while (raw->size() > keep) raw->RemoveLast();
+  while (raw->size() > static_cast<int>(output_count)) raw->RemoveLast();
   return grpc::Status::OK;
 }
 

@@ -3,8 +3,8 @@
 // id, each output's name, datatype and shape, and raw_output_contents put in
 // output order (entries are swapped, never copied; an output held elsewhere is
 // copied in); an output written into shared memory is described by its
-// shared_memory_* parameters and an empty raw entry, and when every output is
-// there raw_output_contents stays empty. Thread-safe (no shared state).
+// shared_memory_* parameters and an empty raw entry. Thread-safe (no shared
+// state).
 #ifndef INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 

@@ -50,21 +50,6 @@ uint64_t ElementCount(const Output& output) {
   return count;
 }
 
-void WriteSharedMemoryParameters(const Output& output, const SharedMemoryRef& ref,
-                                 JsonWriter* writer) {
-  writer->Key("parameters");
-  writer->StartObject();
-  writer->Key("shared_memory_region");
-  writer->String(ref.region.c_str(), static_cast<rapidjson::SizeType>(ref.region.size()));
-  writer->Key("shared_memory_byte_size");
-  writer->Uint64(output.byte_size);
-  if (ref.offset != 0) {
-    writer->Key("shared_memory_offset");
-    writer->Uint64(ref.offset);
-  }
-  writer->EndObject();
-}
-
 Status WriteOutput(const Output& output, const OutputFormat& format, JsonWriter* writer,
                    std::vector<std::string_view>* binary) {
   writer->StartObject();
@@ -76,7 +61,8 @@ Status WriteOutput(const Output& output, const OutputFormat& format, JsonWriter*
   WriteShape(output, writer);
   const ParsedOutput* requested = format.any_shared_memory ? format.Find(output.name) : nullptr;
   if (requested != nullptr && !requested->shared_memory.region.empty()) {
-    WriteSharedMemoryParameters(output, requested->shared_memory, writer);
+    // In shared memory: no data and, as Triton, no parameters either (its C++
+    // client, perf_analyzer's, reads any output "parameters" as binary data).
   } else if (format.IsBinary(output.name)) {
     writer->Key("parameters");
     writer->StartObject();

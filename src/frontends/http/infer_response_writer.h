@@ -29,8 +29,8 @@ struct OutputFormat {
 };
 
 // Renders `response` into *json (cleared first) and appends the binary output
-// buffers to *binary. Outputs written into shared memory are described by
-// their shared_memory_* parameters and carry no data. The response's own error, if any, is returned as the
+// buffers to *binary. Outputs written into shared memory carry only their
+// name, datatype and shape. The response's own error, if any, is returned as the
 // status (and nothing is rendered); rendering failures are INTERNAL.
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
                            rapidjson::StringBuffer* json, std::vector<std::string_view>* binary);

@@ -2,8 +2,8 @@
 generated from inferd's own .proto: the status map's fields, a request whose
 first input is in shared memory while the second travels in
 raw_input_contents (which then holds one entry, for the second input), and a
-response whose output went to shared memory (described by parameters, with no
-raw_output_contents)."""
+response whose output went to shared memory (described by parameters, with an
+empty raw_output_contents entry, as Triton sends)."""
 
 import os
 
@@ -52,7 +52,7 @@ def test_register_status_infer_unregister(server, stubs, region):
     out.parameters["shared_memory_byte_size"].int64_param = 16
     out.parameters["shared_memory_offset"].int64_param = 32
     response = stub.ModelInfer(request)
-    assert len(response.raw_output_contents) == 0
+    assert list(response.raw_output_contents) == [b""]
     assert response.outputs[0].name == "OUTPUT0"
     assert list(response.outputs[0].shape) == [4]
     params = response.outputs[0].parameters
