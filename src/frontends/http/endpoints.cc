@@ -207,7 +207,7 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       return UpdateTraceSettings(server, route.model, body);
     case Endpoint::kNotSupported:
       return FromStatus(Status::Unsupported(std::string(route.feature) +
-                                            " is not supported by inferd yet"));
+                                            " is not available on this server"));
     case Endpoint::kModelInfer:
     case Endpoint::kSharedMemoryStatus:
     case Endpoint::kSharedMemoryRegister:
