@@ -3,6 +3,7 @@
 #include "core/common/clock.h"
 #include "core/infer/inference_response.h"
 #include "core/model/model_version.h"
+#include "core/scheduler/queue_sweeper.h"
 #include "core/trace/request_trace.h"
 
 namespace inferd {
@@ -33,6 +34,13 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
   input->byte_size += buffer.byte_size;
   input->buffers.push_back(buffer);
   return Status::Ok();
+}
+
+void InferenceRequest::Cancel() {
+  cancelled_.store(true, std::memory_order_relaxed);
+  if (ExpiringQueue* waiting = queue.load(std::memory_order_acquire)) {
+    QueueSweeper::Instance().Schedule(waiting, NowNs());
+  }
 }
 
 void InferenceRequest::MarkFinalSent(bool success) {

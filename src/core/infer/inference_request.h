@@ -23,6 +23,7 @@ namespace inferd {
 
 class ModelVersion;
 class InferenceServer;
+class ExpiringQueue;
 class RequestTrace;
 
 // One borrowed piece of an input's data.
@@ -105,6 +106,9 @@ class InferenceRequest {
   uint64_t batch_size = 0;
   // When the request entered the scheduler queue (steady clock, ns).
   uint64_t queue_start_ns = 0;
+  // The queue the request was last put in (a dynamic batcher), for Cancel;
+  // possibly stale once it left, which the sweeper tolerates.
+  std::atomic<ExpiringQueue*> queue{nullptr};
   // Set when the request was sampled for tracing; null for almost all.
   std::shared_ptr<RequestTrace> trace;
   // False for internal requests (warmup) that statistics must not count.
@@ -115,7 +119,9 @@ class InferenceRequest {
   ResponseRoute client_route;
 
   // Marks the request cancelled; a request not yet executing is then dropped.
-  void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+  // Marks the request cancelled and, when it waits in a queue, asks for that
+  // queue to be swept now. Any thread; safe even as the request completes.
+  void Cancel();
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
   // Records that a response with the FINAL flag was delivered, and the

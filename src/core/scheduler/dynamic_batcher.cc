@@ -40,6 +40,7 @@ DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config,
     if (input.allow_ragged_batch()) ragged_inputs_.push_back(input.name());
   }
   if (batching.preserve_ordering()) orderer_ = std::make_unique<ResponseOrderer>();
+  QueueSweeper::Instance().Register(this);
   for (ModelInstance* instance : instances_) instance->Start(this);
 }
 
@@ -55,6 +56,8 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
     RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns, &deadline));
     // Numbered under mu_, before any instance can take it: numbers follow queue order.
     if (orderer_) orderer_->Adopt(request);
+    // A cancel then asks the sweeper to drop it at once (see Cancel below).
+    request->queue.store(this, std::memory_order_release);
     if (deadline != 0 && (sweep_at_ns_ == 0 || deadline < sweep_at_ns_)) {
       sweep_at_ns_ = deadline;
       QueueSweeper::Instance().Schedule(this, deadline);

@@ -22,7 +22,7 @@
 
 namespace inferd {
 
-class DynamicBatcher : public Scheduler, public BatchSource, private QueueSweeper::Queue {
+class DynamicBatcher : public Scheduler, public BatchSource, private ExpiringQueue {
  public:
   // Starts a thread for each of `instances`, which must outlive Stop().
   DynamicBatcher(const inference::ModelConfig& config, std::vector<ModelInstance*> instances);

@@ -20,10 +20,15 @@ QueueSweeper::~QueueSweeper() {
   if (thread_.joinable()) thread_.join();
 }
 
+void QueueSweeper::Register(Queue* queue) {
+  std::lock_guard<std::mutex> lock(mu_);
+  registered_.insert(queue);
+}
+
 void QueueSweeper::Schedule(Queue* queue, uint64_t when_ns) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
+    if (stopping_ || registered_.count(queue) == 0) return;
     auto [it, added] = due_.try_emplace(queue, when_ns);
     if (!added) {
       if (it->second <= when_ns) return;
@@ -36,6 +41,7 @@ void QueueSweeper::Schedule(Queue* queue, uint64_t when_ns) {
 
 void QueueSweeper::Forget(Queue* queue) {
   std::unique_lock<std::mutex> lock(mu_);
+  registered_.erase(queue);
   swept_.wait(lock, [&] { return sweeping_ != queue; });
   // After the wait: a sweep that just ended may have scheduled it again.
   due_.erase(queue);
@@ -67,7 +73,7 @@ void QueueSweeper::Run() {
     lock.lock();
     sweeping_ = nullptr;
     swept_.notify_all();
-    if (again != 0) {
+    if (again != 0 && registered_.count(queue) != 0) {
       auto [it, added] = due_.try_emplace(queue, again);
       if (!added && again < it->second) it->second = again;
     }

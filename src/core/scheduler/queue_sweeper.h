@@ -1,5 +1,5 @@
-// Answers queued requests whose timeout runs out while every instance of
-// their model is busy. A dynamic batcher's instances look at the queue only
+// Answers queued requests whose timeout runs out, or that are cancelled, while
+// every instance of their model is busy. A dynamic batcher's instances look at the queue only
 // between executions, so without this a request with a 100 ms timeout (action
 // REJECT) would wait for the running batch to end, however long it takes, and
 // a timeout would never shed load when it matters most.
@@ -14,34 +14,43 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "core/common/thread_annotations.h"
 
 namespace inferd {
 
+// What the sweeper calls back: a queue whose requests may expire or be
+// cancelled.
+class ExpiringQueue {
+ public:
+  virtual ~ExpiringQueue() = default;
+  // Answers what has expired or been cancelled by `now_ns`; returns the next
+  // deadline, or 0.
+  virtual uint64_t SweepExpired(uint64_t now_ns) = 0;
+};
+
 class QueueSweeper {
  public:
-  // What the sweeper calls back: a queue with deadlines.
-  class Queue {
-   public:
-    virtual ~Queue() = default;
-    // Answers what has expired by `now_ns`; returns the next deadline, or 0.
-    virtual uint64_t SweepExpired(uint64_t now_ns) = 0;
-  };
+  using Queue = ExpiringQueue;
 
   static QueueSweeper& Instance();
   ~QueueSweeper();
   QueueSweeper(const QueueSweeper&) = delete;
   QueueSweeper& operator=(const QueueSweeper&) = delete;
 
+  // Makes `queue` known; Schedule ignores queues that are not (any more).
+  void Register(Queue* queue);
   // Calls queue->SweepExpired at `when_ns` (steady clock) or soon after,
   // unless an earlier call is already due for it. May be called with the
   // queue's own lock held: the sweeper never holds its lock while calling a
-  // queue.
+  // queue. A queue that is not registered is ignored, so a caller holding a
+  // pointer that may be stale (a request cancelled as its model unloads) is
+  // safe.
   void Schedule(Queue* queue, uint64_t when_ns);
-  // Forgets `queue`; if it is being swept right now, waits until that ends.
-  // After this returns the sweeper never touches it again.
+  // Unregisters `queue`; if it is being swept right now, waits until that
+  // ends. After this returns the sweeper never touches it again.
   void Forget(Queue* queue);
 
  private:
@@ -51,6 +60,7 @@ class QueueSweeper {
   std::mutex mu_;
   std::condition_variable changed_;  // a new earliest deadline, or stop
   std::condition_variable swept_;    // a sweep ended
+  std::set<Queue*> registered_ GUARDED_BY(mu_);
   std::map<Queue*, uint64_t> due_ GUARDED_BY(mu_);
   Queue* sweeping_ GUARDED_BY(mu_) = nullptr;
   bool stopping_ GUARDED_BY(mu_) = false;

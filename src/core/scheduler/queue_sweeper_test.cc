@@ -19,7 +19,7 @@ namespace {
 using std::chrono::milliseconds;
 
 // Records when it was swept and returns the deadlines it is given, in turn.
-class FakeQueue : public QueueSweeper::Queue {
+class FakeQueue : public ExpiringQueue {
  public:
   explicit FakeQueue(std::vector<uint64_t> next = {}) : next_(std::move(next)) {}
 
@@ -53,6 +53,7 @@ class FakeQueue : public QueueSweeper::Queue {
 
 TEST(QueueSweeperTest, CallsBackNoEarlierThanTheDeadline) {
   FakeQueue queue;
+  QueueSweeper::Instance().Register(&queue);
   const uint64_t deadline = NowNs() + 20'000'000;
   QueueSweeper::Instance().Schedule(&queue, deadline);
   const std::vector<uint64_t> swept = queue.WaitForSweeps(1);
@@ -64,6 +65,7 @@ TEST(QueueSweeperTest, CallsBackNoEarlierThanTheDeadline) {
 TEST(QueueSweeperTest, KeepsTheEarliestDeadlineAndReschedulesTheReturnedOne) {
   const uint64_t start = NowNs();
   FakeQueue queue({start + 30'000'000});
+  QueueSweeper::Instance().Register(&queue);
   QueueSweeper::Instance().Schedule(&queue, start + 10'000'000);
   QueueSweeper::Instance().Schedule(&queue, start + 60'000'000'000);  // later: ignored
   const std::vector<uint64_t> swept = queue.WaitForSweeps(2);
@@ -77,6 +79,8 @@ TEST(QueueSweeperTest, KeepsTheEarliestDeadlineAndReschedulesTheReturnedOne) {
 TEST(QueueSweeperTest, AForgottenQueueIsNeverCalled) {
   FakeQueue forgotten;
   FakeQueue witness;
+  QueueSweeper::Instance().Register(&forgotten);
+  QueueSweeper::Instance().Register(&witness);
   const uint64_t at = NowNs() + 10'000'000;
   QueueSweeper::Instance().Schedule(&forgotten, at);
   QueueSweeper::Instance().Schedule(&witness, at + 5'000'000);
@@ -84,6 +88,15 @@ TEST(QueueSweeperTest, AForgottenQueueIsNeverCalled) {
   // The witness, due later, is swept: the forgotten one's time has passed too.
   ASSERT_EQ(witness.WaitForSweeps(1).size(), 1u);
   EXPECT_EQ(forgotten.sweeps(), 0u);
+  // Scheduling a forgotten (or never registered) queue does nothing.
+  QueueSweeper::Instance().Schedule(&forgotten, NowNs());
+  FakeQueue stranger;
+  QueueSweeper::Instance().Schedule(&stranger, NowNs());
+  QueueSweeper::Instance().Register(&witness);  // a later sweep shows the first two passed
+  QueueSweeper::Instance().Schedule(&witness, NowNs());
+  ASSERT_EQ(witness.WaitForSweeps(2).size(), 2u);
+  EXPECT_EQ(forgotten.sweeps(), 0u);
+  EXPECT_EQ(stranger.sweeps(), 0u);
   QueueSweeper::Instance().Forget(&witness);
 }
 

@@ -2,7 +2,8 @@
 waits in the dynamic batcher's queue has that request removed — it never
 reaches the backend (its id never appears in the record file), the requests
 around it are batched and answered as if it had never been sent, and the
-pending gauge returns to where it was.
+pending gauge returns to where it was — at once, even while the instance is
+still busy with another request.
 
 The disconnecting client is a raw socket that writes a complete inference
 request and then closes (orderly FIN, or an abortive RST via SO_LINGER 0)
@@ -19,6 +20,7 @@ from batching_util import (expect_ok, ids_in_order, pending_count, raw_infer, st
                            wait_until)
 
 DELAY_MS = 400
+SLOW_MS = 4000  # an execution long enough to see a cancellation handled during it
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +28,7 @@ def env(inferd, tmp_path_factory):
     return start_env(inferd, tmp_path_factory, {
         "single": dict(max_batch_size=1, delay_ms=DELAY_MS),
         "batched": dict(max_batch_size=8, delay_ms=DELAY_MS),
+        "slow": dict(max_batch_size=1, delay_ms=SLOW_MS),
     })
 
 
@@ -89,3 +92,20 @@ def test_a_client_leaving_during_execution_does_not_disturb_the_server(env):
     assert after.body["outputs"][0]["data"] == [0, 1, 2, 3]
     assert ids_in_order(env.wait_record(model, before + 2)[before:]) == ["running", "after"]
     wait_until("nothing pending", lambda: pending_count(env.server, model) == 0, timeout_s=5)
+
+
+def test_a_cancelled_request_leaves_the_queue_while_the_instance_is_busy(env):
+    model = "slow"
+    ex, futures, before = env.queue_behind_blocker(model, [])
+    with ex:
+        sock = raw_infer(env.server.port, model, "gone")
+        ex.expect_queued("the raw request")
+        waiting = pending_count(env.server, model)  # "gone" among them
+        close(sock, abortive=False)
+        # Dropped while the blocker still executes, not when the instance frees up.
+        wait_until("the cancelled request dropped",
+                   lambda: pending_count(env.server, model) == waiting - 1,
+                   timeout_s=SLOW_MS / 1000 / 2)
+        assert not futures["blocker"].done()
+        expect_ok(futures["blocker"])
+    assert ids_in_order(env.wait_record(model, before + 1)[before:]) == ["blocker"]
