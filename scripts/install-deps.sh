@@ -12,6 +12,7 @@ APT_PACKAGES=(
   python3 python3-venv python3-dev python3-pip
   curl openssl prometheus
   python3-onnx
+  clang
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
 # nodejs conflicts with Debian's npm package) is kept as it is.

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "loadgen/infer_client.h"
 
 namespace inferd::loadgen {

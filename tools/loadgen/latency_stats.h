@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd::loadgen {
 

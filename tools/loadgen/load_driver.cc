@@ -11,7 +11,7 @@
 #include <random>
 #include <thread>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "loadgen/report.h"
 
 namespace inferd::loadgen {

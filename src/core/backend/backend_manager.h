@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/backend/backend_library.h"
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 

@@ -1,5 +1,5 @@
 // FP16 and BF16 conversions: exact values, rounding, specials.
-#include "core/common/half_float.h"
+#include "inferd/base/half_float.h"
 
 #include <gtest/gtest.h>
 

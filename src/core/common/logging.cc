@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "core/common/log_sink.h"
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "core/common/half_float.h"
+#include "inferd/base/half_float.h"
 
 namespace inferd {
 namespace {

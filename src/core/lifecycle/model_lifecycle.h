@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "core/common/status.h"
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "core/lifecycle/control_mode.h"
 #include "core/lifecycle/model_fingerprint.h"
 #include "core/lifecycle/model_loader.h"

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 

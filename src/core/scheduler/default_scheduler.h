@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "core/scheduler/scheduler.h"
 
 namespace inferd {

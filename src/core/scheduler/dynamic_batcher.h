@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "core/scheduler/batch_rules.h"
 #include "core/scheduler/queue_sweeper.h"
 #include "core/scheduler/request_queues.h"

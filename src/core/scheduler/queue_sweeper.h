@@ -17,7 +17,7 @@
 #include <set>
 #include <thread>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 

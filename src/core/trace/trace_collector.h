@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "core/trace/trace_file.h"
 
 namespace inferd {

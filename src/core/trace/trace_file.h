@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "core/common/status.h"
-#include "core/common/thread_annotations.h"
+#include "inferd/base/thread_annotations.h"
 #include "core/trace/request_trace.h"
 #include "core/trace/trace_collector.h"
 #include "core/trace/trace_file.h"

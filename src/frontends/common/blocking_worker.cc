@@ -1,5 +1,5 @@
 // A single thread draining a queue of blocking tasks.
-#include "frontends/common/blocking_worker.h"
+#include "common/blocking_worker.h"
 
 #include <utility>
 

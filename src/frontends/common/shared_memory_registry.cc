@@ -1,5 +1,5 @@
 // Registering, mapping and looking up system shared memory regions.
-#include "frontends/common/shared_memory_registry.h"
+#include "common/shared_memory_registry.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,5 +1,5 @@
 // Registering, listing, slicing and unregistering real POSIX shared memory.
-#include "frontends/common/shared_memory_registry.h"
+#include "common/shared_memory_registry.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

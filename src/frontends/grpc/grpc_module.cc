@@ -1,5 +1,5 @@
 // The entry points of libinferd_grpc_frontend.so.
-#include "frontends/grpc/grpc_module.h"
+#include "grpc/grpc_module.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "frontends/grpc/grpc_server.h"
+#include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {

@@ -1,5 +1,5 @@
 // The gRPC listener: builder settings, start, graceful stop.
-#include "frontends/grpc/grpc_server.h"
+#include "grpc/grpc_server.h"
 
 #include <grpc/grpc.h>
 #include <grpcpp/server.h>
@@ -8,12 +8,12 @@
 #include <chrono>
 #include <climits>
 
-#include "frontends/common/blocking_worker.h"
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/inference_service.h"
-#include "frontends/grpc/output_allocator.h"
-#include "frontends/grpc/server_credentials.h"
-#include "frontends/grpc/service_context.h"
+#include "common/blocking_worker.h"
+#include "grpc/grpc_status.h"
+#include "grpc/inference_service.h"
+#include "grpc/output_allocator.h"
+#include "grpc/server_credentials.h"
+#include "grpc/service_context.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -1,5 +1,5 @@
 // Error-code to gRPC-status mapping.
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 

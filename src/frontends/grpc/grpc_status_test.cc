@@ -1,5 +1,5 @@
 // The error-code table and server-error conversion of the gRPC frontend.
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 #include <gtest/gtest.h>
 

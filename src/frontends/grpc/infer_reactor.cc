@@ -1,9 +1,9 @@
 // A unary ModelInfer call driven by server callbacks.
-#include "frontends/grpc/infer_reactor.h"
+#include "grpc/infer_reactor.h"
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/infer_request_builder.h"
-#include "frontends/grpc/infer_response_builder.h"
+#include "grpc/grpc_status.h"
+#include "grpc/infer_request_builder.h"
+#include "grpc/infer_response_builder.h"
 
 namespace inferd::grpc_frontend {
 

@@ -1,13 +1,13 @@
 // ModelInferRequest -> INFERD_InferenceRequest through the server API.
-#include "frontends/grpc/infer_request_builder.h"
+#include "grpc/infer_request_builder.h"
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/model_version.h"
-#include "frontends/grpc/tensor_contents.h"
+#include "grpc/grpc_status.h"
+#include "grpc/model_version.h"
+#include "grpc/tensor_contents.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -15,8 +15,8 @@
 #include <memory>
 #include <vector>
 
-#include "frontends/common/shared_memory_registry.h"
-#include "frontends/grpc/output_destination.h"
+#include "common/shared_memory_registry.h"
+#include "grpc/output_destination.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
 

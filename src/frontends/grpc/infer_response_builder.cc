@@ -1,9 +1,9 @@
 // INFERD_InferenceResponse -> ModelInferResponse, outputs already in place.
-#include "frontends/grpc/infer_response_builder.h"
+#include "grpc/infer_response_builder.h"
 
 #include <string>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 namespace {

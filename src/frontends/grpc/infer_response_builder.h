@@ -10,7 +10,7 @@
 
 #include <grpcpp/support/status.h>
 
-#include "frontends/grpc/output_destination.h"
+#include "grpc/output_destination.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
 

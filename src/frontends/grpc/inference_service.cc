@@ -1,16 +1,16 @@
 // Dispatch of every GRPCInferenceService RPC.
-#include "frontends/grpc/inference_service.h"
+#include "grpc/inference_service.h"
 
 #include <string>
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/infer_reactor.h"
-#include "frontends/grpc/log_settings_handler.h"
-#include "frontends/grpc/metadata_handlers.h"
-#include "frontends/grpc/repository_handlers.h"
-#include "frontends/grpc/shared_memory_handlers.h"
-#include "frontends/grpc/stream_reactor.h"
-#include "frontends/grpc/trace_handlers.h"
+#include "grpc/grpc_status.h"
+#include "grpc/infer_reactor.h"
+#include "grpc/log_settings_handler.h"
+#include "grpc/metadata_handlers.h"
+#include "grpc/repository_handlers.h"
+#include "grpc/shared_memory_handlers.h"
+#include "grpc/stream_reactor.h"
+#include "grpc/trace_handlers.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -8,7 +8,7 @@
 #ifndef INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 #define INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 
-#include "frontends/grpc/service_context.h"
+#include "grpc/service_context.h"
 #include "grpc_service.grpc.pb.h"
 
 namespace inferd::grpc_frontend {

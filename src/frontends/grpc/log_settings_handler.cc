@@ -1,4 +1,4 @@
-#include "frontends/grpc/log_settings_handler.h"
+#include "grpc/log_settings_handler.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 

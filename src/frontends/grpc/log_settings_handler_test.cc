@@ -1,6 +1,6 @@
 // Conversions between the LogSettings messages and the server's JSON, and the
 // RPC against a server: a log file change is UNIMPLEMENTED.
-#include "frontends/grpc/log_settings_handler.h"
+#include "grpc/log_settings_handler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // Health, metadata, readiness, configuration, statistics and index RPCs.
-#include "frontends/grpc/metadata_handlers.h"
+#include "grpc/metadata_handlers.h"
 
 #include <google/protobuf/util/json_util.h>
 
 #include <string>
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/model_version.h"
+#include "grpc/grpc_status.h"
+#include "grpc/model_version.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -1,9 +1,9 @@
 // Parsing the string model version of gRPC requests.
-#include "frontends/grpc/model_version.h"
+#include "grpc/model_version.h"
 
 #include <charconv>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 

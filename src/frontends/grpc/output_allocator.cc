@@ -1,11 +1,11 @@
 // Output tensors allocated inside ModelInferResponse.raw_output_contents.
-#include "frontends/grpc/output_allocator.h"
+#include "grpc/output_allocator.h"
 
 #include <exception>
 #include <string>
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/output_destination.h"
+#include "grpc/grpc_status.h"
+#include "grpc/output_destination.h"
 
 namespace inferd::grpc_frontend {
 

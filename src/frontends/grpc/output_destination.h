@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "frontends/common/shared_memory_registry.h"
+#include "common/shared_memory_registry.h"
 #include "grpc_service.pb.h"
 
 namespace inferd::grpc_frontend {

@@ -1,11 +1,11 @@
 // Loading and unloading models through the repository extension.
-#include "frontends/grpc/repository_handlers.h"
+#include "grpc/repository_handlers.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -1,5 +1,5 @@
 // Insecure, TLS or mutual-TLS server credentials from PEM files.
-#include "frontends/grpc/server_credentials.h"
+#include "grpc/server_credentials.h"
 
 #include <fstream>
 #include <sstream>

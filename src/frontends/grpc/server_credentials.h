@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "frontends/grpc/grpc_server.h"
+#include "grpc/grpc_server.h"
 
 namespace inferd::grpc_frontend {
 

@@ -7,8 +7,8 @@
 
 #include <grpc/compression.h>
 
-#include "frontends/common/shared_memory_registry.h"
-#include "frontends/common/blocking_worker.h"
+#include "common/shared_memory_registry.h"
+#include "common/blocking_worker.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {

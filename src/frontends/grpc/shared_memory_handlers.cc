@@ -1,10 +1,10 @@
 // System shared memory status, register and unregister.
-#include "frontends/grpc/shared_memory_handlers.h"
+#include "grpc/shared_memory_handlers.h"
 
 #include <memory>
 #include <vector>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <grpcpp/support/status.h>
 
-#include "frontends/common/shared_memory_registry.h"
+#include "common/shared_memory_registry.h"
 #include "grpc_service.pb.h"
 
 namespace inferd::grpc_frontend {

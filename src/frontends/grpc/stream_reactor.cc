@@ -1,5 +1,5 @@
 // The ModelStreamInfer reactor: reads, submits, writes, finishes.
-#include "frontends/grpc/stream_reactor.h"
+#include "grpc/stream_reactor.h"
 
 #include <utility>
 #include <vector>

@@ -20,8 +20,8 @@
 #include <mutex>
 #include <unordered_set>
 
-#include "frontends/grpc/service_context.h"
-#include "frontends/grpc/stream_request.h"
+#include "grpc/service_context.h"
+#include "grpc/stream_request.h"
 #include "grpc_service.pb.h"
 
 namespace inferd::grpc_frontend {

@@ -1,12 +1,12 @@
 // One request of a stream, from submission to its last response.
-#include "frontends/grpc/stream_request.h"
+#include "grpc/stream_request.h"
 
 #include <utility>
 
-#include "frontends/grpc/grpc_status.h"
-#include "frontends/grpc/infer_request_builder.h"
-#include "frontends/grpc/infer_response_builder.h"
-#include "frontends/grpc/stream_reactor.h"
+#include "grpc/grpc_status.h"
+#include "grpc/infer_request_builder.h"
+#include "grpc/infer_response_builder.h"
+#include "grpc/stream_reactor.h"
 
 namespace inferd::grpc_frontend {
 

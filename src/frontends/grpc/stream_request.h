@@ -17,9 +17,9 @@
 #include <memory>
 #include <vector>
 
-#include "frontends/grpc/infer_request_builder.h"
-#include "frontends/grpc/output_destination.h"
-#include "frontends/grpc/service_context.h"
+#include "grpc/infer_request_builder.h"
+#include "grpc/output_destination.h"
+#include "grpc/service_context.h"
 #include "grpc_service.pb.h"
 #include "inferd/server.h"
 

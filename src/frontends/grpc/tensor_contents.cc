@@ -1,5 +1,5 @@
 // InferTensorContents -> raw tensor bytes, borrowed where the layouts agree.
-#include "frontends/grpc/tensor_contents.h"
+#include "grpc/tensor_contents.h"
 
 #include <bit>
 #include <cstring>
@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "core/common/half_float.h"
-#include "frontends/grpc/grpc_status.h"
+#include "inferd/base/half_float.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -1,6 +1,6 @@
 // Typed gRPC contents -> raw tensor bytes: borrowing, narrowing, FP16/BF16,
 // BYTES serialization and the errors that name the input.
-#include "frontends/grpc/tensor_contents.h"
+#include "grpc/tensor_contents.h"
 
 #include <gtest/gtest.h>
 

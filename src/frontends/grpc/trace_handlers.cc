@@ -1,10 +1,10 @@
-#include "frontends/grpc/trace_handlers.h"
+#include "grpc/trace_handlers.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "frontends/grpc/grpc_status.h"
+#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 

@@ -1,4 +1,4 @@
-#include "frontends/http/base64.h"
+#include "http/base64.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Splitting the binary tensor data section of an infer request body.
-#include "frontends/http/binary_section.h"
+#include "http/binary_section.h"
 
 #include <charconv>
 

@@ -1,5 +1,5 @@
 // Splitting the binary tensor data section of a request body.
-#include "frontends/http/binary_section.h"
+#include "http/binary_section.h"
 
 #include <gtest/gtest.h>
 

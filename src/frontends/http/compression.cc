@@ -1,5 +1,5 @@
 // zlib inflate/deflate for request and response bodies.
-#include "frontends/http/compression.h"
+#include "http/compression.h"
 
 #include <zlib.h>
 

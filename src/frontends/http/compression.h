@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 
 namespace inferd::http {
 

@@ -1,5 +1,5 @@
 // Request body inflation and response compression with zlib.
-#include "frontends/http/compression.h"
+#include "http/compression.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,5 +1,5 @@
 // Health, metadata, readiness, configuration, repository index and log settings endpoints.
-#include "frontends/http/endpoints.h"
+#include "http/endpoints.h"
 
 #include <rapidjson/document.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "frontends/http/base64.h"
-#include "frontends/http/http_errors.h"
+#include "http/base64.h"
+#include "http/http_errors.h"
 
 namespace inferd::http {
 namespace {

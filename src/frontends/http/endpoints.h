@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "frontends/http/response_head.h"
-#include "frontends/http/router.h"
+#include "http/response_head.h"
+#include "http/router.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

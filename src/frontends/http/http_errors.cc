@@ -1,5 +1,5 @@
 // Error-code to HTTP-status mapping and the JSON error body.
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,5 +1,5 @@
 // Error codes -> HTTP statuses, and the JSON error body.
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 
 #include <gtest/gtest.h>
 

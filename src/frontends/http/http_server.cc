@@ -1,5 +1,5 @@
 // The HTTP listener: acceptor, io_context threads, graceful stop.
-#include "frontends/http/http_server.h"
+#include "http/http_server.h"
 
 #include <spdlog/spdlog.h>
 
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "frontends/http/http_session.h"
+#include "http/http_session.h"
 
 namespace inferd::http {
 namespace asio = boost::asio;

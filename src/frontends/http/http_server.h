@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "frontends/common/shared_memory_registry.h"
+#include "common/shared_memory_registry.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

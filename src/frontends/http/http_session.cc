@@ -1,5 +1,5 @@
 // One HTTP/1.1 connection of the KServe v2 REST frontend.
-#include "frontends/http/http_session.h"
+#include "http/http_session.h"
 
 #include <sys/socket.h>
 
@@ -12,11 +12,11 @@
 
 #include <cerrno>
 
-#include "frontends/http/binary_section.h"
-#include "frontends/http/endpoints.h"
-#include "frontends/http/infer_response_writer.h"
-#include "frontends/http/response_head.h"
-#include "frontends/http/shared_memory_endpoints.h"
+#include "http/binary_section.h"
+#include "http/endpoints.h"
+#include "http/infer_response_writer.h"
+#include "http/response_head.h"
+#include "http/shared_memory_endpoints.h"
 
 namespace inferd::http {
 namespace asio = boost::asio;

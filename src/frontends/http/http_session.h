@@ -20,13 +20,13 @@
 #include <string_view>
 #include <vector>
 
-#include "frontends/common/blocking_worker.h"
-#include "frontends/http/response_head.h"
-#include "frontends/http/compression.h"
-#include "frontends/http/http_errors.h"
-#include "frontends/http/infer_context.h"
-#include "frontends/http/router.h"
-#include "frontends/http/session_registry.h"
+#include "common/blocking_worker.h"
+#include "http/response_head.h"
+#include "http/compression.h"
+#include "http/http_errors.h"
+#include "http/infer_context.h"
+#include "http/router.h"
+#include "http/session_registry.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

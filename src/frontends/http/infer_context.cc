@@ -1,13 +1,13 @@
 // Submitting one infer request and routing its callbacks to the session.
-#include "frontends/http/infer_context.h"
+#include "http/infer_context.h"
 
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "frontends/http/http_session.h"
-#include "frontends/http/infer_request_builder.h"
+#include "http/http_session.h"
+#include "http/infer_request_builder.h"
 
 namespace inferd::http {
 

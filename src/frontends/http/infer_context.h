@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "frontends/common/shared_memory_registry.h"
-#include "frontends/http/http_errors.h"
-#include "frontends/http/infer_request_parser.h"
-#include "frontends/http/infer_response_writer.h"
-#include "frontends/http/router.h"
+#include "common/shared_memory_registry.h"
+#include "http/http_errors.h"
+#include "http/infer_request_parser.h"
+#include "http/infer_response_writer.h"
+#include "http/router.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -1,5 +1,5 @@
 // ParsedInferRequest -> INFERD_InferenceRequest through the server API.
-#include "frontends/http/infer_request_builder.h"
+#include "http/infer_request_builder.h"
 
 namespace inferd::http {
 namespace {

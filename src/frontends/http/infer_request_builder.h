@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "frontends/http/http_errors.h"
-#include "frontends/http/infer_request_parser.h"
+#include "http/http_errors.h"
+#include "http/infer_request_parser.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -1,5 +1,5 @@
 // KServe v2 infer request body -> ParsedInferRequest.
-#include "frontends/http/infer_request_parser.h"
+#include "http/infer_request_parser.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -8,8 +8,8 @@
 #include <limits>
 #include <string_view>
 
-#include "frontends/http/binary_section.h"
-#include "frontends/http/tensor_json.h"
+#include "http/binary_section.h"
+#include "http/tensor_json.h"
 
 namespace inferd::http {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -1,6 +1,6 @@
 // Parsing infer request bodies: JSON data, the binary extension, outputs and
 // parameters.
-#include "frontends/http/infer_request_parser.h"
+#include "http/infer_request_parser.h"
 
 #include <gtest/gtest.h>
 

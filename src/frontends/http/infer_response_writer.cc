@@ -1,11 +1,11 @@
 // INFERD_InferenceResponse -> JSON header plus borrowed binary output buffers.
-#include "frontends/http/infer_response_writer.h"
+#include "http/infer_response_writer.h"
 
 #include <charconv>
 #include <cstring>
 #include <string>
 
-#include "frontends/http/tensor_json.h"
+#include "http/tensor_json.h"
 
 namespace inferd::http {
 namespace {

@@ -1,5 +1,5 @@
 // Which outputs are returned as binary data.
-#include "frontends/http/infer_response_writer.h"
+#include "http/infer_response_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Serializing HTTP/1.x response heads.
-#include "frontends/http/response_head.h"
+#include "http/response_head.h"
 
 #include <boost/beast/http/status.hpp>
 

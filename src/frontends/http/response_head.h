@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "frontends/http/compression.h"
+#include "http/compression.h"
 
 namespace inferd::http {
 

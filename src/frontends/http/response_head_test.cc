@@ -1,5 +1,5 @@
 // Serialized HTTP response heads.
-#include "frontends/http/response_head.h"
+#include "http/response_head.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Path matching for the KServe v2 REST endpoints.
-#include "frontends/http/router.h"
+#include "http/router.h"
 
 #include <array>
 #include <charconv>

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 
 namespace inferd::http {
 

@@ -1,5 +1,5 @@
 // Route matching for the KServe v2 REST paths.
-#include "frontends/http/router.h"
+#include "http/router.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Registration of open connections for a graceful stop.
-#include "frontends/http/session_registry.h"
+#include "http/session_registry.h"
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 // GET .../status, POST .../register and .../unregister of system shared memory.
-#include "frontends/http/shared_memory_endpoints.h"
+#include "http/shared_memory_endpoints.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "frontends/http/http_errors.h"
+#include "http/http_errors.h"
 
 namespace inferd::http {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string_view>
 
-#include "frontends/common/shared_memory_registry.h"
-#include "frontends/http/endpoints.h"
-#include "frontends/http/router.h"
+#include "common/shared_memory_registry.h"
+#include "http/endpoints.h"
+#include "http/router.h"
 
 namespace inferd::http {
 

@@ -1,5 +1,5 @@
 // JSON <-> binary tensor conversion for every KServe v2 datatype.
-#include "frontends/http/tensor_json.h"
+#include "http/tensor_json.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/common/half_float.h"
+#include "inferd/base/half_float.h"
 
 namespace inferd::http {
 namespace {

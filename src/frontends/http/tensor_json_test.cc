@@ -1,5 +1,5 @@
 // JSON "data" <-> binary tensor layout, every datatype.
-#include "frontends/http/tensor_json.h"
+#include "http/tensor_json.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/half_float.h"
+#include "inferd/base/half_float.h"
 
 namespace inferd::http {
 namespace {

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "frontends/common/shared_memory_registry.h"
-#include "frontends/http/http_server.h"
+#include "common/shared_memory_registry.h"
+#include "http/http_server.h"
 #include "grpc_module_loader.h"
 #include "inferd/server.h"
 #include "server_flags.h"

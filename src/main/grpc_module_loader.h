@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "frontends/grpc/grpc_module.h"
+#include "grpc/grpc_module.h"
 
 namespace inferd {
 

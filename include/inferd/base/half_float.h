@@ -1,10 +1,10 @@
 // FP16 (IEEE 754 binary16) and BF16 (bfloat16) <-> float conversions, for
 // tensors sent or returned as JSON numbers (HTTP) or as fp32 contents (gRPC),
-// and for classification. Header-only, so the frontends share it too.
+// and for classification. Header-only: the core and the frontends share it.
 // Narrowing rounds to nearest even; NaN stays NaN and out-of-range values
 // become infinities. Thread-safe.
-#ifndef INFERD_CORE_COMMON_HALF_FLOAT_H_
-#define INFERD_CORE_COMMON_HALF_FLOAT_H_
+#ifndef INFERD_BASE_HALF_FLOAT_H_
+#define INFERD_BASE_HALF_FLOAT_H_
 
 #include <bit>
 #include <cstdint>
@@ -78,4 +78,4 @@ inline float BFloat16ToFloat(uint16_t value) {
 
 }  // namespace inferd
 
-#endif  // INFERD_CORE_COMMON_HALF_FLOAT_H_
+#endif  // INFERD_BASE_HALF_FLOAT_H_

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "frontends/grpc/grpc_server.h"
+#include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
 namespace inferd {
