@@ -6,7 +6,7 @@
 #include <exception>
 #include <string>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 struct INFERD_Error {

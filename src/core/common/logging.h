@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

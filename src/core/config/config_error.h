@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/config/config_context.h"
 #include "model_config.pb.h"
 

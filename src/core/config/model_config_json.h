@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {

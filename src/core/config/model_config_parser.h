@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {

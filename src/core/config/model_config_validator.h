@@ -5,7 +5,7 @@
 #ifndef INFERD_CORE_CONFIG_MODEL_CONFIG_VALIDATOR_H_
 #define INFERD_CORE_CONFIG_MODEL_CONFIG_VALIDATOR_H_
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/config/config_context.h"
 #include "model_config.pb.h"
 

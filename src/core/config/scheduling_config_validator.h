@@ -4,7 +4,7 @@
 #ifndef INFERD_CORE_CONFIG_SCHEDULING_CONFIG_VALIDATOR_H_
 #define INFERD_CORE_CONFIG_SCHEDULING_CONFIG_VALIDATOR_H_
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/config/config_error.h"
 
 namespace inferd {

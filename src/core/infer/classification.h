@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd {

@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd {

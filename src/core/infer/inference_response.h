@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/infer/inference_request.h"
 #include "inferd/server.h"
 

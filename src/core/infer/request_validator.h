@@ -5,7 +5,7 @@
 #ifndef INFERD_CORE_INFER_REQUEST_VALIDATOR_H_
 #define INFERD_CORE_INFER_REQUEST_VALIDATOR_H_
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/base/thread_annotations.h"
 #include "core/lifecycle/control_mode.h"
 #include "core/lifecycle/model_fingerprint.h"

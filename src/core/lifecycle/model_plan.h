@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/config/config_context.h"
 #include "core/repository/model_repository.h"
 #include "model_config.pb.h"

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/backend.h"
 
 namespace inferd {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/config/config_context.h"
 #include "core/stats/model_statistics.h"
 #include "inferd/backend.h"

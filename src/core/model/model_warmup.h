@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

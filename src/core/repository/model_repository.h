@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

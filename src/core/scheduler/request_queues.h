@@ -10,7 +10,7 @@
 #include <deque>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {

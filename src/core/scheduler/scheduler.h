@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

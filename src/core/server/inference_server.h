@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/backend/backend_manager.h"
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
 #include "core/server/server_options.h"

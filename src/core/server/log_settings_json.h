@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/common/logging.h"
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 
 namespace inferd {
 

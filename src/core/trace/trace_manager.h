@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/status.h"
+#include "inferd/base/status.h"
 #include "inferd/base/thread_annotations.h"
 #include "core/trace/request_trace.h"
 #include "core/trace/trace_collector.h"

@@ -3,8 +3,10 @@
 // A Status is one pointer, null when OK, so success costs nothing. Its codes map
 // one to one onto INFERD_Error_Code (server.h) and so onto HTTP and gRPC
 // statuses. Exceptions are not used inside the core and never cross an ABI.
-#ifndef INFERD_CORE_COMMON_STATUS_H_
-#define INFERD_CORE_COMMON_STATUS_H_
+// Header-only: the core and the frontends share it, so an error has one type
+// from where it arises to where a frontend maps it to its protocol.
+#ifndef INFERD_BASE_STATUS_H_
+#define INFERD_BASE_STATUS_H_
 
 #include <memory>
 #include <optional>
@@ -30,9 +32,13 @@ class [[nodiscard]] Status {
   };
 
   Status() = default;
-  Status(Code code, std::string message);
-  Status(const Status& other);
-  Status& operator=(const Status& other);
+  Status(Code code, std::string message)
+      : rep_(code == Code::kOk ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(const Status& other) : rep_(other.rep_ ? new Rep(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) rep_.reset(other.rep_ ? new Rep(*other.rep_) : nullptr);
+    return *this;
+  }
   Status(Status&&) noexcept = default;
   Status& operator=(Status&&) noexcept = default;
 
@@ -51,12 +57,34 @@ class [[nodiscard]] Status {
   bool ok() const { return rep_ == nullptr; }
   Code code() const { return rep_ ? rep_->code : Code::kOk; }
   // Empty when OK.
-  const std::string& message() const;
+  const std::string& message() const {
+    static const std::string kEmpty;
+    return rep_ ? rep_->message : kEmpty;
+  }
   // "NOT_FOUND", "INVALID_ARG", ...; "OK" when OK.
-  std::string_view CodeName() const;
+  std::string_view CodeName() const {
+    switch (code()) {
+      case Code::kUnknown: return "UNKNOWN";
+      case Code::kInternal: return "INTERNAL";
+      case Code::kNotFound: return "NOT_FOUND";
+      case Code::kInvalidArg: return "INVALID_ARG";
+      case Code::kUnavailable: return "UNAVAILABLE";
+      case Code::kUnsupported: return "UNSUPPORTED";
+      case Code::kAlreadyExists: return "ALREADY_EXISTS";
+      case Code::kCancelled: return "CANCELLED";
+      case Code::kOk: return "OK";
+    }
+    return "UNKNOWN";
+  }
   // The same status with `prefix` put before the message ("model 'x': ...").
-  Status WithPrefix(std::string_view prefix) const;
-  std::string ToString() const;
+  Status WithPrefix(std::string_view prefix) const {
+    if (ok()) return Status();
+    return Status(rep_->code, std::string(prefix) + rep_->message);
+  }
+  std::string ToString() const {
+    if (ok()) return "OK";
+    return std::string(CodeName()) + ": " + rep_->message;
+  }
 
  private:
   struct Rep {
@@ -106,4 +134,4 @@ class [[nodiscard]] StatusOr {
     return INFERD_CONCAT(inferd_statusor_, __LINE__).status();              \
   lhs = std::move(INFERD_CONCAT(inferd_statusor_, __LINE__)).value()
 
-#endif  // INFERD_CORE_COMMON_STATUS_H_
+#endif  // INFERD_BASE_STATUS_H_
