@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "inferd/server.h"
+#include "inferd/backend.h"
 #include "onnxruntime_c_api.h"
 
 namespace inferd::onnxruntime {

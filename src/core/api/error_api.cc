@@ -2,22 +2,6 @@
 #include "core/api/error.h"
 #include "core/common/datatype.h"
 
-namespace inferd {
-
-INFERD_Error* ToError(const Status& status) {
-  if (status.ok()) return nullptr;
-  return new INFERD_Error{static_cast<INFERD_Error_Code>(status.code()), status.message()};
-}
-
-Status TakeError(INFERD_Error* error) {
-  if (error == nullptr) return Status::Ok();
-  Status status(static_cast<Status::Code>(error->code), std::move(error->message));
-  delete error;
-  return status;
-}
-
-}  // namespace inferd
-
 using inferd::GuardedCall;
 using inferd::Status;
 

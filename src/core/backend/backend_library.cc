@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "core/api/error.h"
+#include "core/common/c_error.h"
 #include "core/common/logging.h"
 
 namespace inferd {

@@ -24,7 +24,7 @@ StatusOr<std::shared_ptr<BackendLibrary>> BackendManager::Acquire(
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
     std::filesystem::path key = std::filesystem::canonical(candidate, ec);
     if (ec) key = candidate;
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (std::shared_ptr<BackendLibrary> open = open_[key].lock()) return open;
     auto found = settings_.find(name);
     auto library = BackendLibrary::Open(

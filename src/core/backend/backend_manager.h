@@ -6,12 +6,11 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/backend/backend_library.h"
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 
 namespace inferd {
 
@@ -38,7 +37,7 @@ class BackendManager {
   const std::filesystem::path backend_directory_;
   const std::map<std::string, std::map<std::string, std::string>> settings_;
 
-  std::mutex mu_;
+  Mutex mu_;
   std::map<std::filesystem::path, std::weak_ptr<BackendLibrary>> open_ GUARDED_BY(mu_);
 };
 

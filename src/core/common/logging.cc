@@ -4,10 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <mutex>
 
 #include "core/common/log_sink.h"
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 
 namespace inferd {
 namespace {
@@ -24,7 +23,7 @@ class ProcessLog {
 
   Status Update(const std::function<StatusOr<LogSettings>(const LogSettings&)>& change,
                 LogSettings* applied) EXCLUDES(mu_) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     StatusOr<LogSettings> next = change(settings_);
     if (!next.ok()) return next.status();
     RETURN_IF_ERROR(ApplyLocked(*next));
@@ -33,7 +32,7 @@ class ProcessLog {
   }
 
   LogSettings Current() EXCLUDES(mu_) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return settings_;
   }
 
@@ -70,7 +69,7 @@ class ProcessLog {
   // Constant after construction.
   const std::shared_ptr<LogSink> sink_;
 
-  std::mutex mu_;
+  Mutex mu_;
   LogSettings settings_ GUARDED_BY(mu_);
   std::FILE* current_file_ GUARDED_BY(mu_) = nullptr;  // owned by sink_; null: stderr
 };

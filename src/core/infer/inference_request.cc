@@ -1,9 +1,10 @@
 #include "core/infer/inference_request.h"
 
-#include "core/common/clock.h"
+#include "core/infer/bound_model.h"
 #include "core/infer/inference_response.h"
-#include "core/model/model_version.h"
-#include "core/scheduler/queue_sweeper.h"
+#include "core/stats/model_statistics.h"
+#include "core/timing/clock.h"
+#include "core/timing/queue_sweeper.h"
 #include "core/trace/request_trace.h"
 
 namespace inferd {
@@ -38,15 +39,17 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
 
 void InferenceRequest::Cancel() {
   cancelled_.store(true, std::memory_order_relaxed);
-  if (ExpiringQueue* waiting = queue.load(std::memory_order_acquire)) {
-    QueueSweeper::Instance().Schedule(waiting, NowNs());
+  if (ExpiringQueue* waiting = queue_.load(std::memory_order_acquire)) {
+    sweeper_->SweepSoon(waiting);
   }
 }
 
 void InferenceRequest::MarkFinalSent(bool success) {
   final_sent_ = true;
-  if (trace && trace->At(TracePoint::kComputeStart) != 0) trace->RecordComputeEnd(NowNs());
-  if (model_ && counts_in_stats) model_->stats().RecordRequest(success, NowNs() - queue_start_ns);
+  if (!model_) return;
+  const uint64_t now = model_->clock().NowNs();
+  if (trace && trace->At(TracePoint::kComputeStart) != 0) trace->RecordComputeEnd(now);
+  if (counts_in_stats) model_->stats().RecordRequest(success, now - queue_start_ns);
 }
 
 InputTensor* InferenceRequest::FindInput(std::string_view name) {
@@ -56,7 +59,7 @@ InputTensor* InferenceRequest::FindInput(std::string_view name) {
   return nullptr;
 }
 
-void InferenceRequest::Bind(std::shared_ptr<ModelVersion> model) {
+void InferenceRequest::Bind(std::shared_ptr<BoundModel> model) {
   model_ = std::move(model);
   final_sent_ = false;
 }
@@ -78,7 +81,7 @@ void InferenceRequest::Release() {
     TraceNow(trace, TracePoint::kRequestEnd);
     trace.reset();
   }
-  std::shared_ptr<ModelVersion> model = std::move(model_);
+  std::shared_ptr<BoundModel> model = std::move(model_);
   if (model) model->OnRequestReleased();
   model.reset();
   if (release_fn != nullptr) release_fn(reinterpret_cast<INFERD_InferenceRequest*>(this),

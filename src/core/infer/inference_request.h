@@ -21,9 +21,10 @@
 
 namespace inferd {
 
-class ModelVersion;
+class BoundModel;
 class InferenceServer;
 class ExpiringQueue;
+class QueueSweeper;
 class RequestTrace;
 
 // One borrowed piece of an input's data.
@@ -97,8 +98,8 @@ class InferenceRequest {
 
   // Binds the request to the loaded version that will run it; the request
   // keeps it alive until release.
-  void Bind(std::shared_ptr<ModelVersion> model);
-  ModelVersion* model() const { return model_.get(); }
+  void Bind(std::shared_ptr<BoundModel> model);
+  BoundModel* model() const { return model_.get(); }
   // Outputs the backend must produce: the requested ones, or all configured
   // (then shared with the model, so most requests allocate nothing for it).
   std::shared_ptr<const std::vector<std::string>> outputs;
@@ -106,9 +107,14 @@ class InferenceRequest {
   uint64_t batch_size = 0;
   // When the request entered the scheduler queue (steady clock, ns).
   uint64_t queue_start_ns = 0;
-  // The queue the request was last put in (a dynamic batcher), for Cancel;
-  // possibly stale once it left, which the sweeper tolerates.
-  std::atomic<ExpiringQueue*> queue{nullptr};
+  // Records the queue the request now waits in (a dynamic batcher) and the
+  // sweeper that sweeps it, for Cancel. The queue pointer may go stale once
+  // the request left it, which the sweeper tolerates; the sweeper (the
+  // server's) outlives every request.
+  void WaitIn(QueueSweeper* sweeper, ExpiringQueue* queue) {
+    sweeper_ = sweeper;
+    queue_.store(queue, std::memory_order_release);
+  }
   // Set when the request was sampled for tracing; null for almost all.
   std::shared_ptr<RequestTrace> trace;
   // False for internal requests (warmup) that statistics must not count.
@@ -118,7 +124,6 @@ class InferenceRequest {
   uint64_t order_number = 0;
   ResponseRoute client_route;
 
-  // Marks the request cancelled; a request not yet executing is then dropped.
   // Marks the request cancelled and, when it waits in a queue, asks for that
   // queue to be swept now. Any thread; safe even as the request completes.
   void Cancel();
@@ -141,8 +146,10 @@ class InferenceRequest {
   const std::string model_name_;
   const int64_t requested_version_;
   std::vector<InputTensor> inputs_;
-  std::shared_ptr<ModelVersion> model_;
+  std::shared_ptr<BoundModel> model_;
   std::atomic<bool> cancelled_{false};
+  QueueSweeper* sweeper_ = nullptr;  // written before queue_ (release)
+  std::atomic<ExpiringQueue*> queue_{nullptr};
   bool final_sent_ = false;
 };
 

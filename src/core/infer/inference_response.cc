@@ -3,11 +3,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/api/error.h"
+#include "core/common/c_error.h"
 #include "core/common/datatype.h"
 #include "core/infer/classification.h"
 #include "core/infer/response_allocator.h"
-#include "core/model/model_version.h"
+#include "core/infer/bound_model.h"
 #include "core/trace/request_trace.h"
 
 namespace inferd {
@@ -123,13 +123,13 @@ void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
 
 Status InferenceResponse::ClassifyOutputs() {
   static const std::vector<std::string> kNoLabels;
-  const ModelVersion* model = request_->model();
+  const BoundModel* model = request_->model();
   for (const auto& output : outputs_) {
     if (output->class_count == 0 || !output->requested) continue;
     const std::string what = "model '" + model_name_ + "': output '" + output->name + "'";
     ASSIGN_OR_RETURN(Classification classes,
                      Classify(output->buffer, output->byte_size, output->datatype, output->shape,
-                              model != nullptr && model->config().max_batch_size() > 0,
+                              model != nullptr && model->batches(),
                               output->class_count,
                               model != nullptr ? model->OutputLabels(output->name) : kNoLabels,
                               what));

@@ -41,7 +41,7 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
       std::find(startup_models.begin(), startup_models.end(), "*") != startup_models.end();
   std::vector<std::string> to_load;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (const ModelLocation& location : models) {
       records_[location.name];
       if (load_all) to_load.push_back(location.name);
@@ -91,8 +91,8 @@ StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
   return Status::NotFound("model '" + name + "' is not in any model repository");
 }
 
-std::shared_ptr<std::mutex> ModelLifecycle::OperationMutex(const std::string& name) {
-  std::lock_guard<std::mutex> lock(mu_);
+std::shared_ptr<Mutex> ModelLifecycle::OperationMutex(const std::string& name) {
+  MutexLock lock(&mu_);
   return records_[name].op_mu;
 }
 
@@ -111,8 +111,8 @@ Status ModelLifecycle::Unload(const std::string& name) { return DoUnload(name, f
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
                               const LoadOverrides& overrides, bool reuse_unchanged) {
-  std::shared_ptr<std::mutex> op_mu = OperationMutex(name);
-  std::lock_guard<std::mutex> op_lock(*op_mu);
+  std::shared_ptr<Mutex> op_mu = OperationMutex(name);
+  MutexLock op_lock(op_mu.get());
   std::filesystem::path override_dir;
   if (!overrides.files.empty()) {
     ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
@@ -123,7 +123,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   LoadRequest request{location, overrides.config_json, {}};
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     record.aspired = true;
     if (reuse_unchanged && !record.config_overridden && record.error.empty() &&
@@ -159,7 +159,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   Status outcome;
   std::filesystem::path stale_override;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     std::erase_if(record.versions,
                   [](const auto& entry) { return entry.second.state == ModelState::kUnloading; });
@@ -229,9 +229,9 @@ std::string ModelLifecycle::MergeVersions(
 
 Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
   LOG_VERBOSE(1, "unloading model '{}'", name);
-  std::shared_ptr<std::mutex> op_mu;
+  std::shared_ptr<Mutex> op_mu;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     auto record = records_.find(name);
     if (record != records_.end()) op_mu = record->second.op_mu;
   }
@@ -242,10 +242,10 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
   }
   {
   }
-  std::lock_guard<std::mutex> op_lock(*op_mu);
+  MutexLock op_lock(op_mu.get());
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     record.aspired = false;
     for (auto& [version, v] : record.versions) {
@@ -257,7 +257,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
   Retire(std::move(retire));
   std::filesystem::path override_dir;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     override_dir = std::exchange(record.override_dir, {});
     if (forget) {
@@ -289,7 +289,7 @@ void ModelLifecycle::Poll() {
   }
   std::vector<std::string> to_load, removed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (auto& [name, found] : present) {
       ModelRecord& record = records_[name];
       record.aspired = true;
@@ -347,7 +347,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view nam
 
 Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) const {
   const std::string model = "model '" + std::string(name) + "'";
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto record = records_.find(name);
   if (record == records_.end()) {
     return Status::NotFound("unknown model: " + model + " is not in the repository");
@@ -396,7 +396,7 @@ std::vector<std::shared_ptr<ModelVersion>> ModelLifecycle::Loaded() const {
 
 std::vector<IndexEntry> ModelLifecycle::Index() const {
   std::vector<IndexEntry> index;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [name, record] : records_) {
     if (!record.error.empty()) {
       index.push_back({name, -1, ModelState::kUnavailable, record.error});
@@ -412,7 +412,7 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
 }
 
 bool ModelLifecycle::AllReady() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [name, record] : records_) {
     if (!record.aspired) continue;
     if (!record.error.empty() || record.versions.empty()) return false;
@@ -426,7 +426,7 @@ bool ModelLifecycle::AllReady() const {
 void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
   std::vector<std::shared_ptr<ModelVersion>> loaded;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     for (auto& [name, record] : records_) {
       for (auto& [version, v] : record.versions) {
         if (v.model) {
@@ -438,7 +438,7 @@ void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
     PublishLocked();
   }
   for (auto& model : loaded) model->Unload(deadline);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (auto& [name, record] : records_) RemoveOverrideFolder(record.override_dir);
   records_.clear();
   PublishLocked();

@@ -20,12 +20,11 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "inferd/base/status.h"
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 #include "core/lifecycle/control_mode.h"
 #include "core/lifecycle/model_fingerprint.h"
 #include "core/lifecycle/model_loader.h"
@@ -102,7 +101,7 @@ class ModelLifecycle {
     ModelFingerprint last_seen;           // what the last poll saw
     bool config_overridden = false;       // loaded with an API config or files
     std::filesystem::path override_dir;   // private folder of "file:" overrides
-    std::shared_ptr<std::mutex> op_mu = std::make_shared<std::mutex>();
+    std::shared_ptr<Mutex> op_mu = std::make_shared<Mutex>();
   };
   using ServingTable =
       std::map<std::string, std::map<int64_t, std::shared_ptr<ModelVersion>>, std::less<>>;
@@ -120,7 +119,7 @@ class ModelLifecycle {
   static std::string MergeVersions(const std::vector<ModelLoadResult::Version>& loaded_versions,
                                    std::map<int64_t, VersionRecord>* versions,
                                    std::vector<std::shared_ptr<ModelVersion>>* retire);
-  std::shared_ptr<std::mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
+  std::shared_ptr<Mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
   // Retires `models` (already out of the serving table), waiting for their requests.
   void Retire(std::vector<std::shared_ptr<ModelVersion>> models) const;
   // Runs `work` for each of `names` on up to load_threads threads.
@@ -133,7 +132,7 @@ class ModelLifecycle {
   const ModelLoader loader_;
   const LifecycleOptions options_;
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::map<std::string, ModelRecord, std::less<>> records_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
 };

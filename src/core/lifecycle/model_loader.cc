@@ -3,18 +3,15 @@
 #include "core/backend/backend_manager.h"
 #include "core/lifecycle/model_plan.h"
 #include "core/model/model_version.h"
-#include "core/server/inference_server.h"
+#include "core/trace/trace_manager.h"
 
 namespace inferd {
-
-ModelLoader::ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config)
-    : server_(server), backends_(backends), strict_config_(strict_config) {}
 
 ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
   const ModelLocation& location = request.location;
   ModelLoadResult result;
   result.name = location.name;
-  StatusOr<ModelPlan> planned = PlanModel(location, request.config_json, strict_config_);
+  StatusOr<ModelPlan> planned = PlanModel(location, request.config_json, context_.strict_config);
   if (!planned.ok()) {
     result.error = planned.status().message();
     return result;
@@ -32,15 +29,16 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
       out.reused = true;
       continue;
     }
-    auto backend = backends_->Acquire(config.backend(), location.dir, version);
+    auto backend = context_.backends->Acquire(config.backend(), location.dir, version);
     if (!backend.ok()) {
       out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
                   backend.status().message();
       continue;
     }
     ModelVersionSpec spec{location.name, version, location.dir, config,
-                          server_,       std::move(backend).value(), plan.context};
-    if (server_ != nullptr) spec.trace_entry = server_->tracer().EntryFor(location.name);
+                          context_.server, std::move(backend).value(), plan.context};
+    if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
+    spec.sweeper = context_.sweeper;
     auto loaded = ModelVersion::Load(std::move(spec));
     if (loaded.ok()) {
       out.model = std::move(loaded).value();

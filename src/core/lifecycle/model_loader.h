@@ -18,6 +18,8 @@ namespace inferd {
 class BackendManager;
 class InferenceServer;
 class ModelVersion;
+class QueueSweeper;
+class TraceManager;
 
 // What to load: a model folder, optionally with its configuration replaced.
 struct LoadRequest {
@@ -41,17 +43,25 @@ struct ModelLoadResult {
   std::vector<Version> versions;
 };
 
+// What a loader hands every version it loads; everything but `backends` and
+// `sweeper` may be null (unit tests).
+struct LoaderContext {
+  InferenceServer* server = nullptr;  // what backends see as the model's server
+  BackendManager* backends = nullptr;
+  TraceManager* tracer = nullptr;
+  QueueSweeper* sweeper = nullptr;  // the server's, with its clock
+  // With false a model may lack config.pbtxt (or parts of it) and its backend
+  // completes the configuration from the model file.
+  bool strict_config = true;
+};
+
 class ModelLoader {
  public:
-  // With `strict_config` false a model may lack config.pbtxt (or parts of it)
-  // and its backend completes the configuration from the model file.
-  ModelLoader(InferenceServer* server, BackendManager* backends, bool strict_config);
+  explicit ModelLoader(LoaderContext context) : context_(context) {}
   ModelLoadResult Load(const LoadRequest& request) const;
 
  private:
-  InferenceServer* const server_;
-  BackendManager* const backends_;
-  const bool strict_config_;
+  const LoaderContext context_;
 };
 
 }  // namespace inferd

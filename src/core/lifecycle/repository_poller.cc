@@ -9,19 +9,23 @@ RepositoryPoller::RepositoryPoller(ModelLifecycle& lifecycle, std::chrono::secon
 
 RepositoryPoller::~RepositoryPoller() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
   }
-  wake_.notify_all();
+  wake_.SignalAll();
   thread_.join();
 }
 
 void RepositoryPoller::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
-    lock.unlock();
+  MutexLock lock(&mu_);
+  while (!stopping_) {
+    const auto next_poll = std::chrono::steady_clock::now() + interval_;
+    while (!stopping_ && wake_.WaitUntil(&mu_, next_poll)) {
+    }
+    if (stopping_) break;
+    lock.Unlock();
     lifecycle_.Poll();
-    lock.lock();
+    lock.Lock();
   }
 }
 

@@ -4,11 +4,9 @@
 #define INFERD_CORE_LIFECYCLE_REPOSITORY_POLLER_H_
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 
 namespace inferd {
 
@@ -21,12 +19,12 @@ class RepositoryPoller {
   ~RepositoryPoller();
 
  private:
-  void Run();
+  void Run() EXCLUDES(mu_);
 
   ModelLifecycle& lifecycle_;
   const std::chrono::seconds interval_;
-  std::mutex mu_;
-  std::condition_variable wake_;
+  Mutex mu_;
+  CondVar wake_;
   bool stopping_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };

@@ -2,9 +2,9 @@
 
 #include <chrono>
 
-#include "core/api/error.h"
+#include "core/common/c_error.h"
 #include "core/backend/backend_library.h"
-#include "core/common/clock.h"
+#include "core/timing/clock.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/model/model_version.h"
@@ -39,22 +39,22 @@ void ModelInstance::Finalize() {
   }
 }
 
-void ModelInstance::Start(BatchSource* source) {
-  thread_ = std::thread([this, source] { Run(source); });
+void ModelInstance::Start(BatchSource* source, size_t index) {
+  thread_ = std::thread([this, source, index] { Run(source, index); });
 }
 
 void ModelInstance::Join() {
   if (thread_.joinable()) thread_.join();
 }
 
-void ModelInstance::Run(BatchSource* source) {
+void ModelInstance::Run(BatchSource* source, size_t index) {
   std::vector<InferenceRequest*> batch;
   while (true) {
     batch.clear();
-    if (!source->NextBatch(*this, &batch)) break;
+    if (!source->NextBatch(index, &batch)) break;
     const size_t count = batch.size();
     Execute(batch);
-    source->BatchDone(*this, count);
+    source->BatchDone(index, count);
   }
 }
 
@@ -70,7 +70,8 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   if (batch.empty()) return;
   // Read what statistics need now: the backend may release requests at once.
   ModelStatistics& stats = model_->stats();
-  const uint64_t start_ns = NowNs();
+  const Clock& clock = model_->clock();
+  const uint64_t start_ns = clock.NowNs();
   uint64_t rows = 0;
   // Traced requests of the batch, held past execute (which may release them)
   // to record COMPUTE_END; empty, so allocation-free, for untraced batches.
@@ -94,7 +95,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
-  const uint64_t end_ns = NowNs();
+  const uint64_t end_ns = clock.NowNs();
   // Without a report from the backend the whole execution is compute_infer.
   const bool reported = compute_start_ns_ >= start_ns && compute_start_ns_ <= compute_end_ns_ &&
                         compute_end_ns_ <= end_ns;

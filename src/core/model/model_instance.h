@@ -30,8 +30,9 @@ class ModelInstance {
   Status Initialize();
   // Runs the backend's instance finalize, if Initialize succeeded.
   void Finalize();
-  // Starts the execution thread, which takes work from `source` until told to stop.
-  void Start(BatchSource* source);
+  // Starts the execution thread, which takes work from `source`, as its
+  // instance number `index`, until told to stop.
+  void Start(BatchSource* source, size_t index);
   // Waits for the execution thread to end (after the source said stop).
   void Join();
   // Executes `batch` on the calling thread; only before Start() (warmup).
@@ -59,7 +60,7 @@ class ModelInstance {
   }
 
  private:
-  void Run(BatchSource* source);
+  void Run(BatchSource* source, size_t index);
   // Hands `batch` to the backend; answers and releases the requests itself
   // when they are cancelled or the backend fails.
   void Execute(std::vector<InferenceRequest*>& batch, bool record_stats = true);

@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "core/api/error.h"
+#include "core/common/c_error.h"
 #include "core/backend/backend_library.h"
 #include "core/common/logging.h"
 #include "core/config/model_config_json.h"
@@ -12,6 +12,7 @@
 #include "core/model/model_warmup.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
+#include "core/timing/queue_sweeper.h"
 
 namespace inferd {
 namespace {
@@ -48,6 +49,10 @@ void ModelVersion::OnConfigChanged() {
     }
   }
   all_outputs_ = std::move(outputs);
+}
+
+const Clock& ModelVersion::clock() const {
+  return spec_.sweeper->clock();
 }
 
 const std::vector<std::string>& ModelVersion::OutputLabels(std::string_view name) const {
@@ -120,15 +125,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
       return warmup.WithPrefix(where);
     }
   }
-  std::vector<ModelInstance*> active;
-  for (const auto& instance : model->instances_) {
-    if (!instance->passive()) active.push_back(instance.get());
-  }
-  if (model->config().has_dynamic_batching()) {
-    model->scheduler_ = std::make_unique<DynamicBatcher>(model->config(), std::move(active));
-  } else {
-    model->scheduler_ = std::make_unique<DefaultScheduler>(std::move(active));
-  }
+  model->StartScheduling();
   LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
            model->name(), model->version(), model->instances_.size(), model->backend().name());
   return model;
@@ -152,6 +149,23 @@ Status ModelVersion::CreateInstances() {
   return Status::Ok();
 }
 
+void ModelVersion::StartScheduling() {
+  BatchSource* source = nullptr;
+  if (config_.has_dynamic_batching()) {
+    auto batcher = std::make_unique<DynamicBatcher>(config_, spec_.sweeper);
+    source = batcher.get();
+    scheduler_ = std::move(batcher);
+  } else {
+    auto fifo = std::make_unique<DefaultScheduler>();
+    source = fifo.get();
+    scheduler_ = std::move(fifo);
+  }
+  size_t index = 0;
+  for (const auto& instance : instances_) {
+    if (!instance->passive()) instance->Start(source, index++);
+  }
+}
+
 void ModelVersion::FinalizeAll() {
   for (auto it = instances_.rbegin(); it != instances_.rend(); ++it) (*it)->Finalize();
   instances_.clear();
@@ -170,8 +184,8 @@ void ModelVersion::FinalizeAll() {
 void ModelVersion::OnRequestReleased() {
   if (inflight_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
       unloading_.load(std::memory_order_acquire)) {
-    std::lock_guard<std::mutex> lock(mu_);
-    drained_.notify_all();
+    MutexLock lock(&mu_);
+    drained_.SignalAll();
   }
 }
 
@@ -180,13 +194,16 @@ void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
   unloaded_ = true;
   unloading_.store(true, std::memory_order_seq_cst);
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (!drained_.wait_until(lock, deadline, [this] { return inflight() == 0; })) {
+    MutexLock lock(&mu_);
+    while (inflight() != 0 && drained_.WaitUntil(&mu_, deadline)) {
+    }
+    if (inflight() != 0) {
       LOG_WARNING("model '{}' version {}: unloading with {} request(s) still in flight", name(),
                   version(), inflight());
     }
   }
   if (scheduler_) scheduler_->Stop();
+  for (const auto& instance : instances_) instance->Join();
   FinalizeAll();
   LOG_INFO("unloaded model '{}' version {}", name(), version());
 }

@@ -10,25 +10,27 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "inferd/base/status.h"
 #include "core/config/config_context.h"
+#include "core/infer/bound_model.h"
 #include "core/stats/model_statistics.h"
 #include "inferd/backend.h"
+#include "inferd/base/mutex.h"
+#include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {
 
 class BackendLibrary;
+class Clock;
 class InferenceServer;
 class ModelInstance;
+class QueueSweeper;
 class Scheduler;
 class TraceEntry;
 
@@ -45,19 +47,24 @@ struct ModelVersionSpec {
   ConfigContext config_context;
   // How the model's requests are sampled for tracing; null: never traced.
   TraceEntry* trace_entry = nullptr;
+  // The server's sweeper of queue timeouts (a dynamic batcher's), which also
+  // carries the server's clock. Required; it outlives the version.
+  QueueSweeper* sweeper = nullptr;
 };
 
-class ModelVersion {
+class ModelVersion final : public BoundModel {
  public:
   // Initializes the model and its instances through the backend and starts its
   // scheduler. On error everything initialized so far is finalized again.
   static StatusOr<std::shared_ptr<ModelVersion>> Load(ModelVersionSpec spec);
-  ~ModelVersion();
+  ~ModelVersion() override;
   ModelVersion(const ModelVersion&) = delete;
   ModelVersion& operator=(const ModelVersion&) = delete;
 
-  const std::string& name() const { return spec_.name; }
-  int64_t version() const { return spec_.version; }
+  const std::string& name() const override { return spec_.name; }
+  int64_t version() const override { return spec_.version; }
+  bool batches() const override { return config_.max_batch_size() > 0; }
+  const Clock& clock() const override;
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
   const inference::ModelConfig& config() const { return config_; }
   // True while the backend may replace the configuration (model initialize,
@@ -73,12 +80,12 @@ class ModelVersion {
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.
   // The lines of output `name`'s label_filename; empty when it has none.
-  const std::vector<std::string>& OutputLabels(std::string_view name) const;
+  const std::vector<std::string>& OutputLabels(std::string_view name) const override;
   const std::shared_ptr<const std::vector<std::string>>& all_outputs() const {
     return all_outputs_;
   }
   void* state = nullptr;  // the backend's own, see INFERD_ModelSetState
-  ModelStatistics& stats() const { return *stats_; }
+  ModelStatistics& stats() const override { return *stats_; }
   TraceEntry* trace_entry() const { return spec_.trace_entry; }
 
   // In-flight accounting: admitted at submission, released at request release.
@@ -91,12 +98,12 @@ class ModelVersion {
     OnRequestReleased();
     return false;
   }
-  void OnRequestReleased();
+  void OnRequestReleased() override;
   uint64_t inflight() const { return inflight_.load(std::memory_order_acquire); }
 
   // Waits until no request is in flight or `deadline` passes, then stops the
-  // scheduler (failing what is still queued) and finalizes instances and model.
-  // Idempotent.
+  // scheduler (failing what is still queued), joins the instance threads and
+  // finalizes instances and model. Idempotent.
   void Unload(std::chrono::steady_clock::time_point deadline);
 
   INFERD_Model* handle() { return reinterpret_cast<INFERD_Model*>(this); }
@@ -107,6 +114,9 @@ class ModelVersion {
  private:
   explicit ModelVersion(ModelVersionSpec spec);
   Status CreateInstances();
+  // Creates the scheduler the config asks for and starts the active
+  // instances' threads on it.
+  void StartScheduling();
   // Recomputes what derives from config_.
   void OnConfigChanged();
   void FinalizeAll();
@@ -125,8 +135,8 @@ class ModelVersion {
 
   std::atomic<uint64_t> inflight_{0};
   std::atomic<bool> unloading_{false};
-  std::mutex mu_;  // only for waiting on inflight_ during Unload
-  std::condition_variable drained_;
+  Mutex mu_;  // only for waiting on inflight_ during Unload
+  CondVar drained_;
   bool unloaded_ = false;
 };
 

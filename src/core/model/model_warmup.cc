@@ -5,7 +5,7 @@
 #include <iterator>
 #include <random>
 
-#include "core/api/error.h"
+#include "core/common/c_error.h"
 #include "core/common/datatype.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"

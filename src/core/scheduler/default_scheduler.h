@@ -5,40 +5,33 @@
 #define INFERD_CORE_SCHEDULER_DEFAULT_SCHEDULER_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <vector>
 
-#include "inferd/base/thread_annotations.h"
 #include "core/scheduler/scheduler.h"
+#include "inferd/base/mutex.h"
 
 namespace inferd {
 
 class DefaultScheduler : public Scheduler, public BatchSource {
  public:
-  // Starts a thread for each of `instances`, which must outlive Stop().
-  explicit DefaultScheduler(std::vector<ModelInstance*> instances);
+  DefaultScheduler() = default;
   ~DefaultScheduler() override;
 
-  Status Enqueue(InferenceRequest* request) override;
-  size_t InflightCount() const override;
-  size_t QueuedCount() const override;
-  void Stop() override;
+  Status Enqueue(InferenceRequest* request) override EXCLUDES(mu_);
+  size_t InflightCount() const override EXCLUDES(mu_);
+  size_t QueuedCount() const override EXCLUDES(mu_);
+  void Stop() override EXCLUDES(mu_);
 
-  bool NextBatch(ModelInstance& instance, std::vector<InferenceRequest*>* batch) override;
-  void BatchDone(ModelInstance& instance, size_t request_count) override;
+  bool NextBatch(size_t instance, std::vector<InferenceRequest*>* batch) override EXCLUDES(mu_);
+  void BatchDone(size_t instance, size_t request_count) override;
 
  private:
-  // Constant after construction.
-  const std::vector<ModelInstance*> instances_;
-
   std::atomic<size_t> executing_{0};
-  mutable std::mutex mu_;
-  std::condition_variable work_ready_;
+  mutable Mutex mu_;
+  CondVar work_ready_;
   std::deque<InferenceRequest*> queue_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
-  bool stopped_ = false;  // only Stop() touches it
 };
 
 }  // namespace inferd

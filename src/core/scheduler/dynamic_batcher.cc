@@ -1,11 +1,8 @@
 #include "core/scheduler/dynamic_batcher.h"
 
 #include <algorithm>
-#include <chrono>
 
-#include "core/common/clock.h"
 #include "core/infer/inference_request.h"
-#include "core/model/model_instance.h"
 
 namespace inferd {
 namespace {
@@ -26,9 +23,8 @@ void Drop(const std::vector<InferenceRequest*>& requests, const char* why, Statu
 
 }  // namespace
 
-DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config,
-                               std::vector<ModelInstance*> instances)
-    : instances_(std::move(instances)), queues_(config.dynamic_batching()) {
+DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config, QueueSweeper* sweeper)
+    : sweeper_(sweeper), clock_(sweeper->clock()), queues_(config.dynamic_batching()) {
   const auto& batching = config.dynamic_batching();
   rules_.max_batch_size = std::max<int64_t>(1, config.max_batch_size());
   for (int32_t size : batching.preferred_batch_size()) {
@@ -40,15 +36,14 @@ DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config,
     if (input.allow_ragged_batch()) ragged_inputs_.push_back(input.name());
   }
   if (batching.preserve_ordering()) orderer_ = std::make_unique<ResponseOrderer>();
-  QueueSweeper::Instance().Register(this);
-  for (ModelInstance* instance : instances_) instance->Start(this);
+  sweeper_->Register(this);
 }
 
 DynamicBatcher::~DynamicBatcher() { Stop(); }
 
 Status DynamicBatcher::Enqueue(InferenceRequest* request) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) {
       return Status::Unavailable("model '" + request->model_name() + "' is shutting down");
     }
@@ -56,24 +51,24 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
     RETURN_IF_ERROR(queues_.Push(request, request->queue_start_ns, &deadline));
     // Numbered under mu_, before any instance can take it: numbers follow queue order.
     if (orderer_) orderer_->Adopt(request);
-    // A cancel then asks the sweeper to drop it at once (see Cancel below).
-    request->queue.store(this, std::memory_order_release);
+    // A cancel then asks the sweeper to drop it at once.
+    request->WaitIn(sweeper_, this);
     if (deadline != 0 && (sweep_at_ns_ == 0 || deadline < sweep_at_ns_)) {
       sweep_at_ns_ = deadline;
-      QueueSweeper::Instance().Schedule(this, deadline);
+      sweeper_->Schedule(this, deadline);
     }
   }
-  changed_.notify_one();
+  changed_.Signal();
   return Status::Ok();
 }
 
 size_t DynamicBatcher::QueuedCount() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return queues_.size();
 }
 
 size_t DynamicBatcher::InflightCount() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return queues_.size() + executing_.load(std::memory_order_relaxed);
 }
 
@@ -103,25 +98,25 @@ size_t DynamicBatcher::CompatiblePrefix(const std::vector<const QueuedRequest*>&
   return count;
 }
 
-bool DynamicBatcher::NextBatch(ModelInstance& instance, std::vector<InferenceRequest*>* batch) {
+bool DynamicBatcher::NextBatch(size_t instance, std::vector<InferenceRequest*>* batch) {
   std::vector<InferenceRequest*> cancelled, timed_out;
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   while (true) {
-    const uint64_t now = NowNs();
+    const uint64_t now = clock_.NowNs();
     queues_.Expire(now, &cancelled, &timed_out);
     if (!cancelled.empty() || !timed_out.empty()) {
       // Answer dropped requests without holding the lock.
-      lock.unlock();
+      lock.Unlock();
       Drop(cancelled, "was cancelled", Status::Code::kCancelled);
       Drop(timed_out, "timed out in the queue", Status::Code::kUnavailable);
       cancelled.clear();
       timed_out.clear();
-      lock.lock();
+      lock.Lock();
       continue;
     }
     if (queues_.empty()) {
       if (stopping_) return false;
-      changed_.wait(lock);
+      changed_.Wait(&mu_);
       continue;
     }
     std::vector<const QueuedRequest*> order = queues_.InOrder();
@@ -138,15 +133,15 @@ bool DynamicBatcher::NextBatch(ModelInstance& instance, std::vector<InferenceReq
       *batch = queues_.PopFront(choice.request_count);
       executing_.fetch_add(batch->size(), std::memory_order_relaxed);
       const bool more = !queues_.empty();
-      lock.unlock();
-      if (more) changed_.notify_one();  // another free instance may take the rest
+      lock.Unlock();
+      if (more) changed_.Signal();  // another free instance may take the rest
       return true;
     }
     // Wait for a new request, the queue delay, or the next timeout.
     uint64_t wake = oldest + max_queue_delay_ns_;
     const uint64_t deadline = queues_.NextDeadline();
     if (deadline != 0) wake = std::min(wake, deadline);
-    changed_.wait_for(lock, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+    clock_.WaitUntil(&changed_, &mu_, wake);
   }
 }
 
@@ -154,7 +149,7 @@ uint64_t DynamicBatcher::SweepExpired(uint64_t now_ns) {
   std::vector<InferenceRequest*> cancelled, timed_out;
   uint64_t next = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     queues_.Expire(now_ns, &cancelled, &timed_out);
     next = queues_.NextDeadline();
     sweep_at_ns_ = next;
@@ -164,25 +159,23 @@ uint64_t DynamicBatcher::SweepExpired(uint64_t now_ns) {
   return next;
 }
 
-void DynamicBatcher::BatchDone(ModelInstance& instance, size_t request_count) {
+void DynamicBatcher::BatchDone(size_t instance, size_t request_count) {
   executing_.fetch_sub(request_count, std::memory_order_relaxed);
 }
 
 void DynamicBatcher::Stop() {
-  if (stopped_) return;
-  stopped_ = true;
   std::vector<InferenceRequest*> abandoned;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
+    if (stopping_) return;
     stopping_ = true;
     abandoned = queues_.TakeAll();
   }
   // No Enqueue schedules it any more (stopping_); a sweep under way ends first.
-  QueueSweeper::Instance().Forget(this);
-  changed_.notify_all();
+  sweeper_->Forget(this);
+  changed_.SignalAll();
   Drop(abandoned, "was dropped: the model was unloaded before it could run",
        Status::Code::kUnavailable);
-  for (ModelInstance* instance : instances_) instance->Join();
 }
 
 }  // namespace inferd

@@ -6,7 +6,7 @@
 namespace inferd {
 
 void ResponseOrderer::Adopt(InferenceRequest* request) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   request->order_number = next_number_++;
   request->client_route = request->route;
   request->route.response_fn = &ResponseOrderer::Deliver;
@@ -20,7 +20,7 @@ void ResponseOrderer::Deliver(INFERD_InferenceResponse* response, uint32_t flags
 void ResponseOrderer::Hold(INFERD_InferenceResponse* response, uint32_t flags) {
   const uint64_t number = reinterpret_cast<InferenceResponse*>(response)->order_number();
   // Client callbacks run under mu_: that is what keeps them in order.
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   held_[number].emplace_back(response, flags);
   while (true) {
     auto ready = held_.find(next_delivery_);

@@ -7,10 +7,9 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <vector>
 
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 #include "inferd/server.h"
 
 namespace inferd {
@@ -27,7 +26,7 @@ class ResponseOrderer {
   static void Deliver(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
   void Hold(INFERD_InferenceResponse* response, uint32_t flags) EXCLUDES(mu_);
 
-  std::mutex mu_;
+  Mutex mu_;
   uint64_t next_number_ GUARDED_BY(mu_) = 0;   // given to the next adopted request
   uint64_t next_delivery_ GUARDED_BY(mu_) = 0;  // whose responses may go out now
   std::map<uint64_t, std::vector<std::pair<INFERD_InferenceResponse*, uint32_t>>> held_

@@ -12,7 +12,6 @@
 namespace inferd {
 
 class InferenceRequest;
-class ModelInstance;
 
 class Scheduler {
  public:
@@ -25,21 +24,24 @@ class Scheduler {
   virtual size_t InflightCount() const = 0;
   // Requests queued, not yet handed to an instance (the pending-requests gauge).
   virtual size_t QueuedCount() const = 0;
-  // Refuses new requests, fails the queued ones with UNAVAILABLE, and returns
-  // once no instance thread runs any more. Idempotent.
+  // Refuses new requests, fails the queued ones with UNAVAILABLE, and tells
+  // every instance waiting in NextBatch to stop (the model joins their
+  // threads). Idempotent.
   virtual void Stop() = 0;
 };
 
 // Where model instance threads take their work from. Schedulers that execute
-// on instances implement it; the rate limiter will sit behind it.
+// on instances implement it; the rate limiter will sit behind it. An instance
+// is named by its index among the scheduler's instances (0 .. count-1), so a
+// scheduler needs nothing of the instance itself and a test can play one.
 class BatchSource {
  public:
   virtual ~BatchSource() = default;
-  // Blocks until there is work for `instance` and fills `batch` with it;
-  // returns false when the instance must stop.
-  virtual bool NextBatch(ModelInstance& instance, std::vector<InferenceRequest*>* batch) = 0;
+  // Blocks until there is work for instance `instance` and fills `batch` with
+  // it; returns false when the instance must stop.
+  virtual bool NextBatch(size_t instance, std::vector<InferenceRequest*>* batch) = 0;
   // Called when the instance finished executing what NextBatch gave it.
-  virtual void BatchDone(ModelInstance& instance, size_t request_count) = 0;
+  virtual void BatchDone(size_t instance, size_t request_count) = 0;
 };
 
 }  // namespace inferd

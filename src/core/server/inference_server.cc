@@ -2,7 +2,6 @@
 
 #include <chrono>
 
-#include "core/common/clock.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/request_validator.h"
@@ -14,7 +13,8 @@
 #include "core/trace/request_trace.h"
 
 namespace inferd {
-InferenceServer::InferenceServer(ServerOptions options) : options_(std::move(options)) {}
+InferenceServer::InferenceServer(ServerOptions options)
+    : options_(std::move(options)), clock_(Clock::Steady()), sweeper_(clock_) {}
 
 InferenceServer::~InferenceServer() {
   Status status = Stop();
@@ -35,8 +35,13 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   lifecycle.repositories.assign(o.repository_paths.begin(), o.repository_paths.end());
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
-  server->lifecycle_ = std::make_unique<ModelLifecycle>(
-      ModelLoader(server.get(), server->backends_.get(), o.strict_model_config), lifecycle);
+  LoaderContext loading;
+  loading.server = server.get();
+  loading.backends = server->backends_.get();
+  loading.tracer = server->tracer_.get();
+  loading.sweeper = &server->sweeper_;
+  loading.strict_config = o.strict_model_config;
+  server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
   if (o.control_mode == ModelControlMode::kPoll) {
     server->poller_ = std::make_unique<RepositoryPoller>(
@@ -168,7 +173,7 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
   }
   ModelVersion* version = model.get();
   request->Bind(std::move(model));
-  request->queue_start_ns = NowNs();
+  request->queue_start_ns = clock_.NowNs();
   if (request->trace) request->trace->Record(TracePoint::kQueueStart, request->queue_start_ns);
   status = version->scheduler().Enqueue(request);
   if (!status.ok()) {

@@ -13,6 +13,8 @@
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
 #include "core/server/server_options.h"
+#include "core/timing/clock.h"
+#include "core/timing/queue_sweeper.h"
 #include "core/trace/trace_manager.h"
 
 namespace inferd {
@@ -54,9 +56,13 @@ class InferenceServer {
   Status LoadModel(const std::string& name, const LoadOverrides& overrides);
   Status UnloadModel(const std::string& name);
 
-  // Validates `request`, binds it to its model version and queues it. On error
+  // The one path into a model: validates `request`, binds it to its model
+  // version and queues it. Frontends (through the C API), warm-up, and later
+  // ensembles and backends calling other models all submit here. On error
   // nothing is queued and no callback will run.
   Status InferAsync(InferenceRequest* request);
+
+  const Clock& clock() const { return clock_; }
 
   INFERD_Server* handle() { return reinterpret_cast<INFERD_Server*>(this); }
   static InferenceServer* FromHandle(INFERD_Server* handle) {
@@ -73,8 +79,11 @@ class InferenceServer {
   static void DiscardTrace(InferenceRequest* request);
 
   const ServerOptions options_;
+  const Clock& clock_;
   // Before the lifecycle: destroyed after every model, so after every trace.
   std::unique_ptr<TraceManager> tracer_;
+  // Before the lifecycle: every dynamic batcher forgets it before it goes.
+  QueueSweeper sweeper_;
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;

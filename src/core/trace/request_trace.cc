@@ -3,7 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/common/clock.h"
+#include "core/timing/clock.h"
 #include "core/common/logging.h"
 #include "core/trace/trace_collector.h"
 
@@ -80,7 +80,7 @@ std::string RequestTrace::Json() const {
 }
 
 void TraceNow(const std::shared_ptr<RequestTrace>& trace, TracePoint point) {
-  if (trace) trace->Record(point, NowNs());
+  if (trace) trace->Record(point, Clock::Steady().NowNs());
 }
 
 }  // namespace inferd

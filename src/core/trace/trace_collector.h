@@ -9,10 +9,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 #include "core/trace/trace_file.h"
 
 namespace inferd {
@@ -41,13 +40,13 @@ class TraceCollector {
   void Flush() EXCLUDES(mu_);
 
  private:
-  // Called with `lock` (on mu_) held: when a write is due, empties the
-  // buffer and writes it after releasing the lock.
-  void WriteIfDue(std::unique_lock<std::mutex>& lock);
+  // When a write is due, empties the buffer and returns what to write (the
+  // caller writes it after releasing mu_); else returns "".
+  std::string TakeIfDue() REQUIRES(mu_);
 
   const std::shared_ptr<TraceFile> file_;
   const uint32_t log_frequency_;
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   int32_t remaining_ GUARDED_BY(mu_);
   uint64_t taken_ GUARDED_BY(mu_) = 0;
   uint64_t finished_ GUARDED_BY(mu_) = 0;  // added or abandoned

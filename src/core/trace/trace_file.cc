@@ -8,14 +8,14 @@
 namespace inferd {
 
 TraceFile::~TraceFile() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (main_ != nullptr) std::fclose(main_);
 }
 
 void TraceFile::WriteIndexed(const std::string& traces) {
   std::string name;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     name = path_ + "." + std::to_string(next_index_++);
   }
   std::FILE* file = std::fopen(name.c_str(), "w");
@@ -33,7 +33,7 @@ void TraceFile::WriteIndexed(const std::string& traces) {
 
 void TraceFile::Append(const std::string& traces) {
   if (traces.empty()) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (main_ == nullptr) {
     main_ = std::fopen(path_.c_str(), "w+");
     if (main_ == nullptr) {

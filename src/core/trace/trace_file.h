@@ -8,10 +8,9 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <mutex>
 #include <string>
 
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 
 namespace inferd {
 
@@ -33,7 +32,7 @@ class TraceFile {
 
  private:
   const std::string path_;
-  std::mutex mu_;
+  Mutex mu_;
   uint64_t next_index_ GUARDED_BY(mu_) = 0;
   std::FILE* main_ GUARDED_BY(mu_) = nullptr;
   bool main_has_traces_ GUARDED_BY(mu_) = false;

@@ -1,6 +1,6 @@
 #include "core/trace/trace_manager.h"
 
-#include "core/common/clock.h"
+#include "core/timing/clock.h"
 
 namespace inferd {
 namespace {
@@ -34,14 +34,14 @@ StatusOr<std::unique_ptr<TraceManager>> TraceManager::Create(TraceSettings defau
 TraceManager::TraceManager(TraceSettings defaults)
     : defaults_(std::move(defaults)), file_(std::make_shared<TraceFile>(defaults_.file)) {
   Retired retired;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Install(global_, defaults_, &retired);
 }
 
 TraceManager::~TraceManager() { Flush(); }
 
 TraceEntry* TraceManager::EntryFor(const std::string& model) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   ModelTrace& trace = ModelFor(model);
   Republish();
   return &trace.entry;
@@ -62,7 +62,7 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   std::shared_ptr<TraceCollector> collector;
   uint64_t id = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     // The setting may have changed since the sampler was read.
     if (sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
     const bool taken = sampler->collector_->Take();
@@ -77,7 +77,7 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   }
   auto trace = std::make_shared<RequestTrace>(id, std::move(collector), model_name,
                                               model_version, request_id);
-  trace->Record(TracePoint::kRequestStart, NowNs());
+  trace->Record(TracePoint::kRequestStart, Clock::Steady().NowNs());
   return trace;
 }
 
@@ -88,7 +88,7 @@ TraceSettings TraceManager::CurrentOf(const TraceSampler& sampler) const {
 }
 
 TraceSettings TraceManager::Current(const std::string& model) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!model.empty()) {
     auto found = models_.find(model);
     if (found != models_.end() && !found->second->overrides.empty()) {
@@ -120,7 +120,7 @@ TraceSettings TraceManager::ResolveModel(const ModelTrace& model, const TraceOve
 Status TraceManager::Update(const std::string& model, const TraceSettingsUpdate& update) {
   // Declared before the lock: replaced collectors flush after it is released.
   Retired retired;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   const bool keep_count = update.count.keep();
   if (model.empty()) {
     const TraceOverrides overrides = ApplyUpdate(global_overrides_, update);
@@ -164,7 +164,7 @@ void TraceManager::Republish() {
 void TraceManager::Flush() {
   Retired collectors;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (global_.collector_) collectors.push_back(global_.collector_);
     for (auto& [name, trace] : models_) {
       if (trace->own.collector_) collectors.push_back(trace->own.collector_);

@@ -19,12 +19,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "inferd/base/status.h"
-#include "inferd/base/thread_annotations.h"
+#include "inferd/base/mutex.h"
 #include "core/trace/request_trace.h"
 #include "core/trace/trace_collector.h"
 #include "core/trace/trace_file.h"
@@ -121,7 +120,7 @@ class TraceManager {
 
   const TraceSettings defaults_;
   const std::shared_ptr<TraceFile> file_;
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   TraceSampler global_;
   TraceOverrides global_overrides_ GUARDED_BY(mu_);
   std::map<std::string, std::unique_ptr<ModelTrace>, std::less<>> models_ GUARDED_BY(mu_);
