@@ -34,7 +34,7 @@ ModelLifecycle::ModelLifecycle(ModelLoader loader, LifecycleOptions options)
 ModelLifecycle::~ModelLifecycle() { UnloadAll(std::chrono::steady_clock::now()); }
 
 Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
-  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, ScanRepositories(options_.repositories));
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());
   const bool explicit_mode = options_.mode == ModelControlMode::kExplicit;
   const bool load_all =
       !explicit_mode ||
@@ -84,7 +84,7 @@ void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
 }
 
 StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
-  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, ScanRepositories(options_.repositories));
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());
   for (ModelLocation& location : models) {
     if (location.name == name) return std::move(location);
   }
@@ -119,7 +119,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
     location.dir = override_dir / name;
   }
   LOG_VERBOSE(1, "loading model '{}' from {}", name, location.dir.string());
-  const ModelFingerprint fingerprint = FingerprintModel(location.dir);
+  const ModelFingerprint fingerprint = options_.source->Fingerprint(location);
   LoadRequest request{location, overrides.config_json, {}};
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
@@ -276,14 +276,14 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
 }
 
 void ModelLifecycle::Poll() {
-  auto scanned = ScanRepositories(options_.repositories);
+  auto scanned = options_.source->List();
   if (!scanned.ok()) {
     LOG_ERROR("repository poll failed: {}", scanned.status().message());
     return;
   }
   std::map<std::string, std::pair<ModelLocation, ModelFingerprint>> present;
   for (ModelLocation& location : *scanned) {
-    ModelFingerprint fingerprint = FingerprintModel(location.dir);
+    ModelFingerprint fingerprint = options_.source->Fingerprint(location);
     std::string name = location.name;
     present.emplace(std::move(name), std::make_pair(std::move(location), std::move(fingerprint)));
   }

@@ -26,7 +26,8 @@
 #include "inferd/base/status.h"
 #include "inferd/base/mutex.h"
 #include "core/lifecycle/control_mode.h"
-#include "core/lifecycle/model_fingerprint.h"
+#include "core/repository/model_fingerprint.h"
+#include "core/repository/model_source.h"
 #include "core/lifecycle/model_loader.h"
 #include "core/lifecycle/model_state.h"
 
@@ -37,7 +38,9 @@ class ModelVersion;
 struct LifecycleOptions {
   ModelControlMode mode = ModelControlMode::kNone;
   TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving;
-  std::vector<std::filesystem::path> repositories;
+  // What models exist and when their files change: FolderSource over the
+  // --model-repository folders. Required.
+  std::shared_ptr<const ModelSource> source;
   int load_threads = 4;
   // How long a retired version may take to finish its in-flight requests.
   std::chrono::seconds drain_timeout{30};
@@ -57,7 +60,7 @@ class ModelLifecycle {
 
   // Loads what the mode asks for at start: every model (NONE, POLL), or the
   // names in `startup_models` (EXPLICIT; "*" means every model). Failures are
-  // recorded, not returned; an error means the repositories cannot be read.
+  // recorded, not returned; an error means the source cannot be read.
   Status Start(const std::vector<std::string>& startup_models) EXCLUDES(mu_);
 
   // Loads or reloads model `name` (EXPLICIT mode's repository API). Returns an

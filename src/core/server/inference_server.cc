@@ -32,7 +32,8 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   LifecycleOptions lifecycle;
   lifecycle.mode = o.control_mode;
   lifecycle.policy = o.transition_policy;
-  lifecycle.repositories.assign(o.repository_paths.begin(), o.repository_paths.end());
+  lifecycle.source = std::make_shared<FolderSource>(
+      std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()));
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
   LoaderContext loading;

@@ -3,8 +3,8 @@
 // folders (config.pbtxt, label files, ...) and each version folder apart, so
 // that only what changed is reloaded. Equal fingerprints on two polls in a
 // row also tell that nobody is still writing the folder. Pure functions.
-#ifndef INFERD_CORE_LIFECYCLE_MODEL_FINGERPRINT_H_
-#define INFERD_CORE_LIFECYCLE_MODEL_FINGERPRINT_H_
+#ifndef INFERD_CORE_REPOSITORY_MODEL_FINGERPRINT_H_
+#define INFERD_CORE_REPOSITORY_MODEL_FINGERPRINT_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -22,4 +22,4 @@ ModelFingerprint FingerprintModel(const std::filesystem::path& model_dir);
 
 }  // namespace inferd
 
-#endif  // INFERD_CORE_LIFECYCLE_MODEL_FINGERPRINT_H_
+#endif  // INFERD_CORE_REPOSITORY_MODEL_FINGERPRINT_H_

@@ -1,4 +1,4 @@
-#include "core/lifecycle/model_fingerprint.h"
+#include "core/repository/model_fingerprint.h"
 
 #include <charconv>
 #include <string>

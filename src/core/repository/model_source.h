@@ -1,0 +1,45 @@
+// Where models come from (TF Serving's Source): which model folders exist now,
+// and a fingerprint of each one's files that tells when they changed. A source
+// loads nothing and keeps no state about what is loaded; the lifecycle decides
+// what to load, reload or unload from what its source reports. Model folders
+// on local disk are one source; an object store would be another (it would
+// hand out local copies). Implementations are thread-safe.
+#ifndef INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
+#define INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
+
+#include <filesystem>
+#include <vector>
+
+#include "core/repository/model_fingerprint.h"
+#include "core/repository/model_repository.h"
+#include "inferd/base/status.h"
+
+namespace inferd {
+
+class ModelSource {
+ public:
+  virtual ~ModelSource() = default;
+  // Every model the source offers now, sorted by name. An error means the
+  // source as a whole cannot be read.
+  virtual StatusOr<std::vector<ModelLocation>> List() const = 0;
+  // A summary of `location`'s files; equal summaries mean nothing changed.
+  virtual ModelFingerprint Fingerprint(const ModelLocation& location) const = 0;
+};
+
+// The model folders under one or more repository roots (--model-repository).
+class FolderSource final : public ModelSource {
+ public:
+  explicit FolderSource(std::vector<std::filesystem::path> roots) : roots_(std::move(roots)) {}
+
+  StatusOr<std::vector<ModelLocation>> List() const override { return ScanRepositories(roots_); }
+  ModelFingerprint Fingerprint(const ModelLocation& location) const override {
+    return FingerprintModel(location.dir);
+  }
+
+ private:
+  const std::vector<std::filesystem::path> roots_;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
