@@ -120,14 +120,16 @@ EDGE_VALUES = {
 T = TypeVar("T")
 
 
-def wait_until(predicate: Callable[[], T], timeout: float = WAIT_TIMEOUT_S, what: str = "",
-               interval: float = POLL_INTERVAL_S, ignore: tuple = ()) -> T:
+def wait_until(predicate: Callable[[], T], timeout: float = WAIT_TIMEOUT_S,
+               what: str | Callable[[], str] = "", interval: float = POLL_INTERVAL_S,
+               ignore: tuple = ()) -> T:
     """Polls `predicate()` until it returns a truthy value, which is returned.
 
     Tests wait on state the server shows (a statistics counter, a log line, a
     file, an index entry), never on a sleep: the pause between two checks only
     spares the CPU. Fails with `what` and the last value seen when the state
-    has not come within `timeout` seconds. Exceptions of the types in `ignore`
+    has not come within `timeout` seconds (`what` may be a function, called
+    then, to describe what was seen last). Exceptions of the types in `ignore`
     count as "not yet" (the last one is reported)."""
     deadline = time.monotonic() + timeout
     last: object = None
@@ -141,8 +143,9 @@ def wait_until(predicate: Callable[[], T], timeout: float = WAIT_TIMEOUT_S, what
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(
-                f"{what or 'the awaited state'} not reached within {timeout}s (last: {last!r})")
+            described = what() if callable(what) else what
+            raise AssertionError(f"{described or 'the awaited state'} not reached within "
+                                 f"{timeout}s (last: {last!r})")
         time.sleep(interval)
 
 
