@@ -136,7 +136,7 @@ def wait_until(predicate: Callable[[], T], timeout: float = WAIT_TIMEOUT_S,
     while True:
         try:
             value = predicate()
-        except ignore as exc:  # noqa: PERF203 - a state that cannot be read yet
+        except ignore as exc:  # a state that cannot be read yet
             last, value = exc, None
         else:
             last = value
@@ -408,13 +408,6 @@ def executions_started(server: InferdServer, model: str) -> int:
     return model_stats(server, model)["execution_count"]
 
 
-def requests_answered(server: InferdServer, model: str) -> int:
-    """Requests of `model` that got their final response, successful or not
-    (a cancelled or timed-out request counts as failed)."""
-    stats = model_stats(server, model)["inference_stats"]
-    return stats["success"]["count"] + stats["fail"]["count"]
-
-
 def metrics_text(server: InferdServer, session: requests.Session | None = None) -> str:
     resp = (session or requests).get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5)
     assert resp.status_code == 200, f"metrics: HTTP {resp.status_code}: {resp.text}"
@@ -444,7 +437,12 @@ def idle(server: InferdServer, model: str, record_file: Path) -> bool:
     nothing queued and nothing executing: no request pending, and every
     execution that started has ended and been recorded (the backend appends
     its line when an execution ends). A request the server wrongly kept would
-    still be queued, or executing, or be recorded by then."""
+    still be queued, or executing, or be recorded by then. For a model without
+    warmup (warmup runs are recorded but not counted as executions).
+
+    Read in this order so that a request between its queue and its execution
+    (pending already 0, execution not yet counted) cannot look idle unless that
+    gap outlasts three HTTP round trips."""
     if pending_count(server, model) != 0:
         return False
     started = executions_started(server, model)
