@@ -5,8 +5,14 @@
 // It exists to test and measure the server itself. Two model parameters help
 // tests observe scheduling:
 //   execute_delay_ms  each execution sleeps this long (as Triton's identity)
-//   record_file       each execution appends one line to this file:
+//   record_file       each execution appends one line to this file when it
+//                     ends, before any of its responses is sent:
 //                     "<instance> <rows> <start_ns> <end_ns> <id>,<id>,..."
+// A request parameter "execute_delay_ms" (an integer, or a string holding one)
+// overrides the model's delay for that request, so that a request sent later
+// can finish executing first; an execution sleeps the longest delay among its
+// requests (the model's delay for those that set none).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +75,28 @@ void Record(ModelSettings& settings, INFERD_ModelInstance* instance, INFERD_Requ
                  static_cast<unsigned long long>(end_ns), ids.c_str());
     std::fclose(file);
   }
+}
+
+// The request's "execute_delay_ms" parameter, else `model_delay_ms`.
+int RequestDelayMs(INFERD_Request* request, int model_delay_ms) {
+  uint32_t count = 0;
+  if (INFERD_Error* err = INFERD_RequestParameterCount(request, &count)) {
+    INFERD_ErrorDelete(err);
+    return model_delay_ms;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    INFERD_ParameterType type;
+    const void* value = nullptr;
+    if (INFERD_Error* err = INFERD_RequestParameter(request, i, &name, &type, &value)) {
+      INFERD_ErrorDelete(err);
+      continue;
+    }
+    if (std::strcmp(name, "execute_delay_ms") != 0) continue;
+    if (type == INFERD_PARAMETER_INT) return static_cast<int>(*static_cast<const int64_t*>(value));
+    if (type == INFERD_PARAMETER_STRING) return std::atoi(static_cast<const char*>(value));
+  }
+  return model_delay_ms;
 }
 
 // The input an output copies: OUTPUT<k> -> INPUT<k>; other names map to themselves.
@@ -211,8 +239,12 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute
   INFERD_ErrorDelete(INFERD_ModelState(model, &state));
   auto& settings = *static_cast<ModelSettings*>(state);
   const uint64_t start_ns = NowNs();
-  if (settings.execute_delay_ms > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(settings.execute_delay_ms));
+  int delay_ms = 0;
+  for (uint32_t r = 0; r < request_count; ++r) {
+    delay_ms = std::max(delay_ms, RequestDelayMs(requests[r], settings.execute_delay_ms));
+  }
+  if (delay_ms > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     // The delay stands for the model's computation; copying outputs after it
     // counts as compute_output.
     INFERD_ErrorDelete(INFERD_ModelInstanceReportComputeTimes(instance, start_ns, NowNs()));

@@ -15,7 +15,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 import requests
@@ -27,6 +27,8 @@ EXAMPLES_MODELS = REPO_ROOT / "examples" / "models"
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
 REQUEST_TIMEOUT_S = 10.0
+WAIT_TIMEOUT_S = 10.0  # default bound of wait_until
+POLL_INTERVAL_S = 0.01  # pause between two checks of a polled state
 
 _STARTED_RE = re.compile(r"Started HTTPService at (\S+):(\d+)")
 _STARTED_GRPC_RE = re.compile(r"Started GRPCInferenceService at (\S+):(\d+)")
@@ -110,6 +112,41 @@ EDGE_VALUES = {
     "FP64": [[0.1, 1.0 / 3.0, -1.0e300], [2.5, 2.0**-1000, -0.0]],
     "BYTES": [[b"hello", b"", b"inferd"], [b"caf\xc3\xa9", b"a b\tc", b"x" * 300]],
 }
+
+
+# ---------------------------------------------------------------------------
+# Waiting on observable state
+
+T = TypeVar("T")
+
+
+def wait_until(predicate: Callable[[], T], timeout: float = WAIT_TIMEOUT_S,
+               what: str | Callable[[], str] = "", interval: float = POLL_INTERVAL_S,
+               ignore: tuple = ()) -> T:
+    """Polls `predicate()` until it returns a truthy value, which is returned.
+
+    Tests wait on state the server shows (a statistics counter, a log line, a
+    file, an index entry), never on a sleep: the pause between two checks only
+    spares the CPU. Fails with `what` and the last value seen when the state
+    has not come within `timeout` seconds (`what` may be a function, called
+    then, to describe what was seen last). Exceptions of the types in `ignore`
+    count as "not yet" (the last one is reported)."""
+    deadline = time.monotonic() + timeout
+    last: object = None
+    while True:
+        try:
+            value = predicate()
+        except ignore as exc:  # a state that cannot be read yet
+            last, value = exc, None
+        else:
+            last = value
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            described = what() if callable(what) else what
+            raise AssertionError(f"{described or 'the awaited state'} not reached within "
+                                 f"{timeout}s (last: {last!r})")
+        time.sleep(interval)
 
 
 # ---------------------------------------------------------------------------
@@ -351,6 +388,72 @@ class InferdServer:
             self.process.kill()
             self.process.wait(timeout=STOP_TIMEOUT_S)
         self._log_file.close()
+
+
+# ---------------------------------------------------------------------------
+# Server observations: statistics and metrics
+
+
+def model_stats(server: InferdServer, model: str) -> dict:
+    """The one entry of /v2/models/<model>/stats."""
+    resp = server.get(f"/v2/models/{model}/stats")
+    assert resp.status_code == 200, f"stats: HTTP {resp.status_code}: {resp.text}"
+    stats = resp.json()["model_stats"]
+    assert len(stats) == 1, stats
+    return stats[0]
+
+
+def executions_started(server: InferdServer, model: str) -> int:
+    """execution_count of `model`: counted as each backend execution starts."""
+    return model_stats(server, model)["execution_count"]
+
+
+def metrics_text(server: InferdServer, session: requests.Session | None = None) -> str:
+    resp = (session or requests).get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5)
+    assert resp.status_code == 200, f"metrics: HTTP {resp.status_code}: {resp.text}"
+    return resp.text
+
+
+def pending_count(server: InferdServer, model: str,
+                  session: requests.Session | None = None) -> int:
+    """nv_inference_pending_request_count{model=...}: the requests queued, not
+    yet handed to an instance."""
+    prefix = f'nv_inference_pending_request_count{{model="{model}",'
+    for line in metrics_text(server, session).splitlines():
+        if line.startswith(prefix):
+            return int(float(line.rsplit(" ", 1)[1]))
+    raise AssertionError(f"no pending count for model {model!r} in /metrics")
+
+
+def record_lines(path: Path) -> list[str]:
+    """The lines of an identity backend's record_file (one per finished execution)."""
+    if not path.exists():
+        return []
+    return [line for line in path.read_text().splitlines() if line.strip()]
+
+
+def idle(server: InferdServer, model: str, record_file: Path) -> bool:
+    """True when `model` (an identity model recording into `record_file`) has
+    nothing queued and nothing executing: no request pending, and every
+    execution that started has ended and been recorded (the backend appends
+    its line when an execution ends). A request the server wrongly kept would
+    still be queued, or executing, or be recorded by then. For a model without
+    warmup (warmup runs are recorded but not counted as executions).
+
+    Read in this order so that a request between its queue and its execution
+    (pending already 0, execution not yet counted) cannot look idle unless that
+    gap outlasts three HTTP round trips."""
+    if pending_count(server, model) != 0:
+        return False
+    started = executions_started(server, model)
+    finished = len(record_lines(record_file))
+    return finished == started and executions_started(server, model) == started
+
+
+def wait_idle(server: InferdServer, model: str, record_file: Path,
+              timeout: float = WAIT_TIMEOUT_S) -> None:
+    wait_until(lambda: idle(server, model, record_file), timeout,
+               f"model {model!r} idle (nothing queued, every started execution recorded)")
 
 
 # ---------------------------------------------------------------------------

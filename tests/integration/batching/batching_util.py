@@ -36,7 +36,8 @@ from typing import Sequence
 
 import requests
 
-from util import InferdServer
+from util import InferdServer, metrics_text, model_stats, pending_count, wait_idle
+from util import wait_until as util_wait_until
 
 WAIT_S = 10.0  # bound of every polling loop
 POLL_S = 0.01
@@ -105,56 +106,26 @@ def read_record(path: Path) -> list[Batch]:
 
 def wait_record(path: Path, executions: int, timeout_s: float = WAIT_S) -> list[Batch]:
     """Waits until the record holds at least `executions` lines."""
-    deadline = time.monotonic() + timeout_s
-    batches = read_record(path)
-    while len(batches) < executions and time.monotonic() < deadline:
-        time.sleep(POLL_S)
+    def enough():
         batches = read_record(path)
-    assert len(batches) >= executions, (
-        f"record {path} has {len(batches)} executions after {timeout_s}s, expected "
-        f"{executions}: {batches}")
+        return (batches,) if len(batches) >= executions else None
+
+    try:
+        (batches,) = util_wait_until(enough, timeout=timeout_s, interval=POLL_S)
+    except AssertionError:
+        batches = read_record(path)
+        raise AssertionError(f"record {path} has {len(batches)} executions after {timeout_s}s, "
+                             f"expected {executions}: {batches}") from None
     return batches
 
 
 # ---------------------------------------------------------------------------
-# Server observations
-
-
-def model_stats(server: InferdServer, model: str) -> dict:
-    resp = server.get(f"/v2/models/{model}/stats")
-    assert resp.status_code == 200, f"stats: HTTP {resp.status_code}: {resp.text}"
-    stats = resp.json()["model_stats"]
-    assert len(stats) == 1, stats
-    return stats[0]
-
-
-def metrics_text(server: InferdServer, session: requests.Session | None = None) -> str:
-    resp = (session or requests).get(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=5)
-    assert resp.status_code == 200, f"metrics: HTTP {resp.status_code}: {resp.text}"
-    return resp.text
-
-
-def pending_count(server: InferdServer, model: str,
-                  session: requests.Session | None = None) -> int:
-    """nv_inference_pending_request_count{model=...}: the requests queued (and,
-    as inferd counts today, executing)."""
-    prefix = f'nv_inference_pending_request_count{{model="{model}",'
-    for line in metrics_text(server, session).splitlines():
-        if line.startswith(prefix):
-            return int(float(line.rsplit(" ", 1)[1]))
-    raise AssertionError(f"no pending count for model {model!r} in /metrics")
+# Server observations (model_stats, metrics_text, pending_count come from util)
 
 
 def wait_until(what: str, probe, timeout_s: float = WAIT_S):
     """Polls `probe()` until it returns a truthy value; fails naming `what`."""
-    deadline = time.monotonic() + timeout_s
-    last = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(POLL_S)
-    raise AssertionError(f"{what} not reached within {timeout_s}s (last: {last!r})")
+    return util_wait_until(probe, timeout=timeout_s, what=what, interval=POLL_S)
 
 
 # ---------------------------------------------------------------------------
@@ -289,6 +260,11 @@ class Env:
 
     def wait_record(self, model: str, executions: int) -> list[Batch]:
         return wait_record(self.record_path(model), executions)
+
+    def wait_idle(self, model: str) -> None:
+        """Waits until nothing of `model` is queued or executing (util.idle):
+        a request the server wrongly kept has run, and is recorded, by then."""
+        wait_idle(self.server, model, self.record_path(model))
 
     def exchange(self, model: str, workers: int = 32) -> Exchange:
         return Exchange(self.server, model, workers=workers)

@@ -16,8 +16,6 @@ Each model has one instance (max_batch_size 1 unless said otherwise) kept busy
 by a blocking request; the record file shows what ran and in which order.
 """
 
-import time
-
 import pytest
 
 from batching_util import expect_ok, ids_in_order, start_env
@@ -103,7 +101,7 @@ def test_reject_fails_a_request_that_waited_past_the_default_timeout(env):
     assert "'reject'" in late.error, late.body
     # Generous: answered no later than shortly after the instance was free.
     assert late.elapsed_s < DELAY_MS / 1000 + 2.0, late
-    time.sleep(DELAY_MS / 1000)  # anything wrongly run would have been recorded by now
+    env.wait_idle("reject")  # anything wrongly kept would be queued, executing or recorded
     assert ids_in_order(env.record("reject")[before:]) == ["blocker"]
     assert blocker.status == 200
 
@@ -229,5 +227,5 @@ def test_tritonclient_timeout_argument(env):
     assert error is not None, "the request was served despite its 100 ms timeout"
     assert "timed out in the queue" in error.message(), error
     assert str(error.status()) == "503", error
-    time.sleep(DELAY_MS / 1000)
+    env.wait_idle("reject_override")
     assert "tc" not in all_ids(env, "reject_override")

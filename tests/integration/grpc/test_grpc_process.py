@@ -10,15 +10,14 @@ does not stop the server from exiting 0.
 
 import socket
 import subprocess
-import time
 
 import grpc
 import numpy as np
 import pytest
 import tritonclient.grpc as grpcclient
 
-from util import REPO_ROOT, InferdServer, backend_directory, inferd_binary, single_identity, \
-    write_repository
+from util import REPO_ROOT, InferdServer, backend_directory, executions_started, inferd_binary, \
+    single_identity, wait_until, write_repository
 
 REPO = {
     "identity_fp32": single_identity("identity_fp32", "FP32", [4]),
@@ -122,15 +121,19 @@ def test_sigterm_answers_the_request_in_flight_and_exits_0(tmp_path):
         results = []
         client.async_infer("slow", [inp], callback=lambda result, error: results.append(
             (result, error)))
-        # An idle stream stays open across the shutdown.
+        # An idle stream stays open across the shutdown: one answered request
+        # shows it is open, and nothing else is sent on it.
+        streamed = []
         stream_client = server.grpc_client()
-        stream_client.start_stream(callback=lambda result, error: None)
-        time.sleep(0.3)  # the request is executing
+        stream_client.start_stream(callback=lambda result, error: streamed.append(error))
+        stream_client.async_stream_infer("identity_fp32", [inp])
+        wait_until(lambda: streamed, what="the stream's first response")
+        assert streamed == [None], streamed
+        wait_until(lambda: executions_started(server, "slow") == 1, what="'slow' executing")
+        assert not results, "premise: the request is still executing when SIGTERM is sent"
     finally:
         assert server.stop() == 0
-    deadline = time.monotonic() + 5
-    while not results and time.monotonic() < deadline:
-        time.sleep(0.05)  # the client's callback thread delivers it
+    wait_until(lambda: results, timeout=5, what="the in-flight response at the client's callback")
     assert len(results) == 1
     result, error = results[0]
     assert error is None, error

@@ -13,7 +13,6 @@
 
 import queue
 import threading
-import time
 from functools import partial
 
 import grpc
@@ -22,14 +21,11 @@ import pytest
 import tritonclient.grpc as grpcclient
 
 from grpc_wire import infer_request, outputs_of
-from util import single_identity
+from util import executions_started, pending_count, record_lines, single_identity, \
+    wait_idle, wait_until
 
 IN_FLIGHT = 150
 WAIT_S = 20.0
-
-
-def record_lines(path):
-    return path.read_text().splitlines() if path.exists() else []
 
 
 @pytest.fixture(scope="module")
@@ -171,18 +167,11 @@ def test_tritonclient_stream_reports_errors_to_the_callback(server):
         client.stop_stream()
 
 
-def wait_until_stable(path, settle_s=1.0, timeout_s=10.0):
-    """The record's line count once it stopped growing for `settle_s`."""
-    deadline = time.monotonic() + timeout_s
-    count, since = len(record_lines(path)), time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        now = len(record_lines(path))
-        if now != count:
-            count, since = now, time.monotonic()
-        elif time.monotonic() - since >= settle_s:
-            break
-    return count
+def all_on_the_server(server, model, count):
+    """Each of `count` requests of `model` is executing or queued, and at least
+    one executes."""
+    started = executions_started(server, model)
+    return started >= 1 and started + pending_count(server, model) == count
 
 
 def test_closed_stream_cancels_its_queued_requests(server, stubs, records):
@@ -191,11 +180,12 @@ def test_closed_stream_cancels_its_queued_requests(server, stubs, records):
     responses = stub.ModelStreamInfer(iter(feed))
     for i in range(20):
         feed.put(infer_request(stubs, "slow", [("INPUT0", "INT32", row(i))], id=f"slow-{i}"))
-    deadline = time.monotonic() + WAIT_S
-    while not record_lines(records / "slow.txt") and time.monotonic() < deadline:
-        time.sleep(0.02)  # wait until the first one runs: the rest are queued
+    wait_until(lambda: all_on_the_server(server, "slow", 20), WAIT_S,
+               "the first request executing, the other 19 queued")
     responses.cancel()
-    executed = wait_until_stable(records / "slow.txt")
+    # Nothing queued or executing any more: what has not run never will.
+    wait_idle(server, "slow", records / "slow.txt", timeout=WAIT_S)
+    executed = len(record_lines(records / "slow.txt"))
     # 20 x 300 ms would take 6 s; only those already started may run.
     assert 1 <= executed <= 3, f"{executed} of 20 requests ran after the stream was cancelled"
     assert server.grpc_client().is_server_live()
@@ -211,5 +201,7 @@ def test_unary_call_past_its_deadline_is_cancelled(server, stubs, records):
             call.result()
         assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     # The first runs for 1 s, past every deadline; the others must never run.
-    executed = wait_until_stable(records / "slow_unary.txt", settle_s=1.5)
+    # Once nothing is queued or executing, what has not run never will.
+    wait_idle(server, "slow_unary", records / "slow_unary.txt", timeout=WAIT_S)
+    executed = len(record_lines(records / "slow_unary.txt"))
     assert executed <= 2, f"{executed} of 10 requests ran after their calls were cancelled"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,7 +20,8 @@ from typing import Callable, Sequence
 
 import requests
 
-from util import REQUEST_TIMEOUT_S, InferdServer, identity_config
+from util import REQUEST_TIMEOUT_S, InferdServer, identity_config, write_repository
+from util import wait_until as util_wait_until
 
 DIMS = (4,)
 PAYLOAD = [1.0, 2.0, 3.0, 4.0]
@@ -219,23 +221,38 @@ def warmups(path: Path, sample: str = "w") -> list[Execution]:
 def wait_until(predicate: Callable[[], object], timeout_s: float, what: str,
                interval_s: float = 0.05):
     """Polls `predicate` until it returns a truthy value (returned) or fails
-    after `timeout_s` naming `what`."""
-    deadline = time.monotonic() + timeout_s
-    last = None
-    while True:
-        try:
-            last = predicate()
-        except (AssertionError, requests.RequestException, KeyError, ValueError) as exc:
-            last = exc
-            value = None
-        else:
-            value = last
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(
-                f"timed out after {timeout_s}s waiting for {what} (last: {last!r})")
-        time.sleep(interval_s)
+    after `timeout_s` naming `what`; a failed assertion, request or lookup in
+    the predicate counts as "not yet"."""
+    return util_wait_until(predicate, timeout=timeout_s, what=what, interval=interval_s,
+                           ignore=(AssertionError, requests.RequestException, KeyError,
+                                   ValueError))
+
+
+POLL_CANARY = "poll_canary"
+
+
+def wait_for_polls(server: InferdServer, repo: Path, timeout_s: float,
+                   meanwhile: Callable[[], object] = lambda: None) -> None:
+    """Returns once the repository poller (POLL mode) has run at least three
+    whole polls from now, each scanning every model of `repo`: a new model
+    folder, POLL_CANARY, is loaded only once two polls in a row saw it
+    unchanged, and after it is removed a third poll unloads it (a poll loads
+    what it decided to before it unloads). `meanwhile()` is called before each
+    check, to keep doing something while the polls run."""
+    write_repository(repo, {POLL_CANARY: model_config(POLL_CANARY)})
+
+    def canary_ready():
+        meanwhile()
+        return states(server, POLL_CANARY) == {"1": "READY"}
+
+    wait_until(canary_ready, timeout_s, f"{POLL_CANARY} loaded by two polls")
+    shutil.rmtree(repo / POLL_CANARY)
+
+    def canary_gone():
+        meanwhile()
+        return "READY" not in states(server, POLL_CANARY).values()
+
+    wait_until(canary_gone, timeout_s, f"{POLL_CANARY} unloaded by a third poll")
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from lifecycle_helpers import (ClientPool, entries, infer_version, load, model_config,
-                               ready_versions, wait_until, warmups)
+                               ready_versions, wait_for_polls, wait_until, warmups)
 from util import Model, assert_error, write_repository
 
 RELOADS = 20
@@ -116,8 +116,9 @@ def test_hot_swap_poll_20_reloads(launch, tmp_path):
                        POLL_CHANGE_TIMEOUT_S, f"change {i} loaded (version {version})")
             swaps.append(Swap(started, time.monotonic(), version))
             assert len(warmups(rec)) == loads + INSTANCES, f"change {i} loaded more than once"
-        # One more settled poll period with no change: nothing else reloads.
-        time.sleep(2.2)
+        # More polls with no change (three, seen through a canary model): nothing
+        # else reloads.
+        wait_for_polls(server, repo, POLL_CHANGE_TIMEOUT_S)
     _check(pool, 1, swaps)
     assert infer_version(server, "m") == version == 1 + RELOADS // 2
     assert len(warmups(rec)) == INSTANCES * (1 + RELOADS)

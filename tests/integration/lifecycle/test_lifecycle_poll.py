@@ -7,15 +7,16 @@ leaves the old version serving with the failure in the index; and a folder
 still being written is not loaded until two polls in a row see it unchanged.
 
 Reloads are counted with the identity backend's record file: each load of a
-version runs the one-run warmup sample "w" once per instance.
+version runs the one-run warmup sample "w" once per instance. Where a test
+needs polls to have run, it waits until a canary model folder has been loaded
+and, once removed, unloaded (lifecycle_helpers.wait_for_polls): three polls.
 """
 
 from __future__ import annotations
 
-import time
-
-from lifecycle_helpers import (entries, index, infer, infer_version, is_ready, model_config,
-                               ready_versions, states, wait_until, warmups)
+from lifecycle_helpers import (POLL_CANARY, entries, index, infer, infer_version, is_ready,
+                               model_config, ready_versions, states, wait_for_polls, wait_until,
+                               warmups)
 from util import Model, write_repository
 
 POLL = ("--model-control-mode=poll", "--repository-poll-secs=1")
@@ -31,12 +32,12 @@ def _start(launch, tmp_path, models):
 
 def test_models_present_at_start_stay_served_across_polls(launch, tmp_path):
     repo, server = _start(launch, tmp_path, {"a": model_config("a"), "b": model_config("b")})
-    time.sleep(3.2)  # three polls with nothing changed
+    wait_for_polls(server, repo, SETTLE_S)  # three polls that found a and b unchanged
     assert states(server, "a") == {"1": "READY"}
     assert states(server, "b") == {"1": "READY"}
     assert infer_version(server, "a") == 1
     assert infer_version(server, "b") == 1
-    assert {e["name"] for e in index(server)} == {"a", "b"}, index(server)
+    assert {e["name"] for e in index(server)} - {POLL_CANARY} == {"a", "b"}, index(server)
     assert is_ready(server)
 
 
@@ -91,7 +92,7 @@ def test_changed_config_reloads_every_version(launch, tmp_path):
     (repo / "m" / "config.pbtxt").write_text(
         model_config("m", record=rec, warmup_count=1, version_policy=policy, delay_ms=1))
     wait_until(lambda: len(warmups(rec)) == 4, SETTLE_S, "both versions reloaded (4 warmups)")
-    time.sleep(2.2)
+    wait_for_polls(server, repo, SETTLE_S)
     assert len(warmups(rec)) == 4, "a settled change must be loaded exactly once"
     assert ready_versions(server, "m") == [1, 2]
 
@@ -104,7 +105,7 @@ def test_changed_model_file_reloads_only_its_version(launch, tmp_path):
     assert len(warmups(rec)) == 2
     (repo / "m" / "2" / "model.bin").write_text("two, changed")
     wait_until(lambda: len(warmups(rec)) == 3, SETTLE_S, "version 2 reloaded")
-    time.sleep(2.2)
+    wait_for_polls(server, repo, SETTLE_S)
     assert len(warmups(rec)) == 3, "version 1 did not change and must not be reloaded"
     assert ready_versions(server, "m") == [1, 2]
     assert infer_version(server, "m", 1) == 1 and infer_version(server, "m", 2) == 2
@@ -150,14 +151,15 @@ def test_a_folder_still_being_written_is_not_loaded_half_done(launch, tmp_path):
     (folder / "1").mkdir(parents=True)
     full = model_config("late")
     config = folder / "config.pbtxt"
-    # Keep the folder changing (a truncated, invalid config each time) for ~3.5
-    # polls: no two polls in a row see the same files, so nothing may load.
-    deadline = time.monotonic() + 3.5
-    n = 0
-    while time.monotonic() < deadline:
-        n += 1
-        config.write_text(full[: 20 + n % 30])
-        time.sleep(0.1)
+    # Keep the folder changing (a truncated, invalid config each time) while
+    # three polls run: no two polls in a row see the same files, so nothing may load.
+    writes = []
+
+    def rewrite():
+        writes.append(None)
+        config.write_text(full[: 20 + len(writes) % 30])
+
+    wait_for_polls(server, repo, SETTLE_S, meanwhile=rewrite)
     assert "'late'" not in server.log(), "the poller touched a model that was still changing"
     config.write_text(full)
     wait_until(lambda: states(server, "late") == {"1": "READY"}, SETTLE_S, "late READY")

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from util import InferdServer, write_repository
+from util import InferdServer, wait_until, write_repository
 
 DEFAULT_LINE = re.compile(
     r"^(?P<level>[IWE])(?P<mmdd>\d{4}) \d\d:\d\d:\d\d\.\d{6} (?P<pid>\d+) "
@@ -43,15 +42,9 @@ def lines_with(text: str, needle: str) -> list[str]:
 
 def wait_for_line(read: Callable[[], str], needle: str, timeout_s: float = WAIT_S) -> str:
     """The first line of read() containing `needle`, waiting up to timeout_s."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        found = lines_with(read(), needle)
-        if found:
-            return found[0]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no log line with {needle!r} within {timeout_s}s:\n"
-                                 f"{read()[-3000:]}")
-        time.sleep(0.05)
+    found = wait_until(lambda: lines_with(read(), needle), timeout=timeout_s, interval=0.05,
+                       what=lambda: f"a log line with {needle!r}:\n{read()[-3000:]}")
+    return found[0]
 
 
 def read_text(path: Path) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,7 @@ import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
-from util import assert_error, inferd_binary, single_identity
+from util import assert_error, inferd_binary, single_identity, wait_until
 
 MODEL = "simple"
 OTHER = "other"
@@ -66,16 +65,30 @@ def read_traces(path: Path) -> list[dict]:
     return traces
 
 
+def complete_traces(path: Path) -> list[dict] | None:
+    """The traces of a trace file once it is completely written (a whole JSON
+    array), else None (not there yet, or still being written)."""
+    try:
+        traces = json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return traces if isinstance(traces, list) else None
+
+
 def wait_for_files(path: Path, count: int, timeout_s: float = 5.0) -> list[list[dict]]:
-    """The contents of <path>.0 .. <path>.<count-1>, waiting for them to appear
-    (a trace is written when its request is released, just after the response)."""
-    deadline = time.monotonic() + timeout_s
+    """The contents of <path>.0 .. <path>.<count-1>, waiting until each is there
+    and completely written (a trace is written when its request is released,
+    just after the response)."""
     files = [Path(f"{path}.{i}") for i in range(count)]
-    while not all(f.exists() for f in files):
-        assert time.monotonic() < deadline, f"missing trace files among {files}"
-        time.sleep(0.02)
-    time.sleep(0.05)  # let the last write finish
-    return [read_traces(f) for f in files]
+    contents = [complete_traces(f) for f in files]
+
+    def all_complete():
+        contents[:] = [complete_traces(f) for f in files]
+        return all(c is not None for c in contents)
+
+    wait_until(all_complete, timeout=timeout_s,
+               what=lambda: f"complete trace files {[f.name for f in files]} (read: {contents})")
+    return contents
 
 
 def assert_complete_trace(trace: dict, model: str) -> None:
