@@ -340,6 +340,17 @@ TEST_F(DynamicBatcherTest, ARequestTimeoutOverridesTheDefaultWhenAllowed) {
   EXPECT_EQ(requests_.log().responses()[1].request_id, "default");
 }
 
+TEST_F(DynamicBatcherTest, ARequestTimeoutCannotExtendTheDefault) {
+  StartBatcher(R"(default_queue_policy { default_timeout_microseconds: 100000
+                                         allow_timeout_override: true })");
+  Enqueue("long", 1, {4}, 0, /*timeout_us=*/300000);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  clock_.Advance(milliseconds(100));
+  ASSERT_TRUE(requests_.log().AwaitResponses(1));
+  EXPECT_EQ(requests_.log().responses()[0].request_id, "long");
+  EXPECT_EQ(requests_.log().responses()[0].status.code(), Status::Code::kUnavailable);
+}
+
 TEST_F(DynamicBatcherTest, ARequestTimeoutIsIgnoredWithoutOverride) {
   StartBatcher("default_queue_policy { default_timeout_microseconds: 100000 }");
   Enqueue("a", 1, {4}, 0, /*timeout_us=*/20000);

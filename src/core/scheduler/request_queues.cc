@@ -37,7 +37,12 @@ Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns, uint64_t*
                                ")");
   }
   uint64_t timeout_us = level.default_timeout_us;
-  if (level.allow_override && request->timeout_us > 0) timeout_us = request->timeout_us;
+  // A request may shorten its level's timeout, never extend it (Triton's rule);
+  // with no default it may set one.
+  if (level.allow_override && request->timeout_us > 0 &&
+      (timeout_us == 0 || request->timeout_us < timeout_us)) {
+    timeout_us = request->timeout_us;
+  }
   *deadline_ns = timeout_us ? now_ns + timeout_us * 1000 : 0;
   level.queue.push_back({request, now_ns, *deadline_ns, level.reject});
   ++size_;

@@ -183,16 +183,30 @@ TEST_F(RequestQueuesTest, EachLevelHasItsOwnPolicy) {
   EXPECT_THAT(Order(queues), ElementsAre("later", "low"));
 }
 
-TEST_F(RequestQueuesTest, ARequestTimeoutReplacesTheDefaultWhenOverrideIsAllowed) {
+TEST_F(RequestQueuesTest, ARequestTimeoutMayShortenTheDefaultWhenOverrideIsAllowed) {
   RequestQueues queues(Batching(R"(
       default_queue_policy { default_timeout_microseconds: 100000 allow_timeout_override: true })"));
   EXPECT_EQ(Push(queues, "short", kStart, 0, /*timeout_us=*/20000), kStart + 20 * kMs);
-  EXPECT_EQ(Push(queues, "long", kStart, 0, /*timeout_us=*/300000), kStart + 300 * kMs);
   EXPECT_EQ(Push(queues, "unset", kStart, 0, /*timeout_us=*/0), kStart + 100 * kMs);
 
   EXPECT_THAT(Expire(queues, kStart + 20 * kMs).timed_out, ElementsAre("short"));
   EXPECT_THAT(Expire(queues, kStart + 100 * kMs).timed_out, ElementsAre("unset"));
-  EXPECT_THAT(Order(queues), ElementsAre("long"));
+  EXPECT_TRUE(queues.empty());
+}
+
+// As Triton documents allow_timeout_override: a request "can set a timeout that
+// is less than the default timeout value but may not increase the timeout".
+TEST_F(RequestQueuesTest, ARequestTimeoutCannotExtendTheDefault) {
+  RequestQueues queues(Batching(R"(
+      default_queue_policy { default_timeout_microseconds: 100000 allow_timeout_override: true })"));
+  EXPECT_EQ(Push(queues, "long", kStart, 0, /*timeout_us=*/300000), kStart + 100 * kMs);
+  EXPECT_THAT(Expire(queues, kStart + 100 * kMs).timed_out, ElementsAre("long"));
+}
+
+TEST_F(RequestQueuesTest, WithoutADefaultTimeoutARequestMaySetOneWhenOverrideIsAllowed) {
+  RequestQueues queues(Batching("default_queue_policy { allow_timeout_override: true }"));
+  EXPECT_EQ(Push(queues, "a", kStart, 0, /*timeout_us=*/20000), kStart + 20 * kMs);
+  EXPECT_EQ(Push(queues, "b", kStart), 0u);
 }
 
 TEST_F(RequestQueuesTest, ARequestTimeoutIsIgnoredWhenOverrideIsNotAllowed) {
