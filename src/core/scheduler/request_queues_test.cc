@@ -113,6 +113,36 @@ TEST_F(RequestQueuesTest, RefusesARequestWhenItsLevelIsFullNamingTheLevel) {
   EXPECT_THAT(Order(queues), ElementsAre("high2", "low1", "low2"));
 }
 
+// max_queue_size bounds what a level holds, delayed requests included (as
+// Triton counts them): otherwise DELAY would let the queue grow without limit,
+// max_queue_size more requests every timeout.
+TEST_F(RequestQueuesTest, DelayedRequestsStillCountTowardsTheirLevelsMaxQueueSize) {
+  RequestQueues queues(Batching(R"(
+      priority_levels: 2 default_priority_level: 2
+      default_queue_policy { max_queue_size: 2 default_timeout_microseconds: 10000
+                             timeout_action: DELAY })"));
+  Push(queues, "a", kStart, 2);
+  Push(queues, "b", kStart, 2);
+  Expire(queues, kStart + 10 * kMs);  // both delayed
+  ASSERT_THAT(Order(queues), ElementsAre("a", "b"));
+
+  InferenceRequest* c = requests_.Make("c");
+  c->priority = 2;
+  uint64_t deadline = 0;
+  const Status full = queues.Push(c, kStart + 10 * kMs, &deadline);
+  EXPECT_EQ(full.code(), Status::Code::kUnavailable);
+  EXPECT_THAT(full.message(), HasSubstr("priority level 2 is full (max_queue_size 2)"));
+  Push(queues, "high", kStart + 10 * kMs, 1);  // the other level has room
+
+  // Room again once a delayed one leaves, served or cancelled.
+  EXPECT_THAT(Ids(queues.PopFront(2)), ElementsAre("high", "a"));
+  EXPECT_TRUE(queues.Push(c, kStart + 10 * kMs, &deadline).ok());
+  queues.InOrder()[1]->request->Cancel();  // b, delayed behind c
+  Expire(queues, kStart + 10 * kMs);
+  Push(queues, "d", kStart + 10 * kMs, 2);
+  EXPECT_THAT(Order(queues), ElementsAre("c", "d"));
+}
+
 TEST_F(RequestQueuesTest, WithoutATimeoutARequestWaitsForever) {
   RequestQueues queues(Batching(""));
   EXPECT_EQ(Push(queues, "a", kStart, 0, /*timeout_us=*/5000), 0u);  // no override allowed
@@ -185,7 +215,8 @@ TEST_F(RequestQueuesTest, EachLevelHasItsOwnPolicy) {
 
 TEST_F(RequestQueuesTest, ARequestTimeoutMayShortenTheDefaultWhenOverrideIsAllowed) {
   RequestQueues queues(Batching(R"(
-      default_queue_policy { default_timeout_microseconds: 100000 allow_timeout_override: true })"));
+      default_queue_policy { default_timeout_microseconds: 100000
+                             allow_timeout_override: true })"));
   EXPECT_EQ(Push(queues, "short", kStart, 0, /*timeout_us=*/20000), kStart + 20 * kMs);
   EXPECT_EQ(Push(queues, "unset", kStart, 0, /*timeout_us=*/0), kStart + 100 * kMs);
 
@@ -198,7 +229,8 @@ TEST_F(RequestQueuesTest, ARequestTimeoutMayShortenTheDefaultWhenOverrideIsAllow
 // is less than the default timeout value but may not increase the timeout".
 TEST_F(RequestQueuesTest, ARequestTimeoutCannotExtendTheDefault) {
   RequestQueues queues(Batching(R"(
-      default_queue_policy { default_timeout_microseconds: 100000 allow_timeout_override: true })"));
+      default_queue_policy { default_timeout_microseconds: 100000
+                             allow_timeout_override: true })"));
   EXPECT_EQ(Push(queues, "long", kStart, 0, /*timeout_us=*/300000), kStart + 100 * kMs);
   EXPECT_THAT(Expire(queues, kStart + 100 * kMs).timed_out, ElementsAre("long"));
 }
