@@ -316,7 +316,7 @@ TEST_F(DynamicBatcherTest, DelayMovesATimedOutRequestBehindTheOthersAndStillServ
   }
 }
 
-TEST_F(DynamicBatcherTest, ARequestTimeoutOverridesTheDefaultWhenAllowed) {
+TEST_F(DynamicBatcherTest, ARequestTimeoutMayShortenTheDefaultWhenAllowed) {
   StartBatcher(R"(default_queue_policy { default_timeout_microseconds: 100000
                                          allow_timeout_override: true })");
   Enqueue("short", 1, {4}, 0, /*timeout_us=*/20000);
