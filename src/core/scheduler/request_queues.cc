@@ -23,21 +23,30 @@ RequestQueues::RequestQueues(const inference::ModelDynamicBatching& batching) {
   }
 }
 
+uint32_t RequestQueues::PriorityOf(const InferenceRequest& request) const {
+  // As Triton: 0 or a level the model does not have means the default level.
+  return request.priority == 0 || request.priority > levels_.size() ? default_level_
+                                                                    : request.priority;
+}
+
 Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns, uint64_t* deadline_ns) {
   *deadline_ns = 0;
-  // As Triton: 0 or a level the model does not have means the default level.
-  const uint32_t priority = request->priority == 0 || request->priority > levels_.size()
-                                ? default_level_
-                                : request->priority;
+  const uint32_t priority = PriorityOf(*request);
   Level& level = levels_[priority - 1];
-  if (level.max_size > 0 && level.queue.size() >= level.max_size) {
+  // Delayed requests are still held, as Triton counts them.
+  if (level.max_size > 0 && level.queue.size() + level.delayed >= level.max_size) {
     return Status::Unavailable("model '" + request->model_name() +
                                "': the queue of priority level " + std::to_string(priority) +
                                " is full (max_queue_size " + std::to_string(level.max_size) +
                                ")");
   }
   uint64_t timeout_us = level.default_timeout_us;
-  if (level.allow_override && request->timeout_us > 0) timeout_us = request->timeout_us;
+  // A request may shorten its level's timeout, never extend it (Triton's rule);
+  // with no default it may set one.
+  if (level.allow_override && request->timeout_us > 0 &&
+      (timeout_us == 0 || request->timeout_us < timeout_us)) {
+    timeout_us = request->timeout_us;
+  }
   *deadline_ns = timeout_us ? now_ns + timeout_us * 1000 : 0;
   level.queue.push_back({request, now_ns, *deadline_ns, level.reject});
   ++size_;
@@ -50,12 +59,14 @@ void RequestQueues::Expire(uint64_t now_ns, std::vector<InferenceRequest*>* canc
     std::erase_if(queue, [&](QueuedRequest& queued) {
       if (queued.request->cancelled()) {
         cancelled->push_back(queued.request);
+        if (!may_delay) --levels_[PriorityOf(*queued.request) - 1].delayed;  // it left delayed_
       } else if (queued.deadline_ns != 0 && queued.deadline_ns <= now_ns) {
         if (queued.reject_on_timeout) {
           timed_out->push_back(queued.request);
         } else if (may_delay) {
           queued.deadline_ns = 0;  // a delayed request waits without limit
           delayed_.push_back(queued);
+          ++levels_[PriorityOf(*queued.request) - 1].delayed;
         } else {
           return false;
         }
@@ -87,15 +98,16 @@ std::vector<const QueuedRequest*> RequestQueues::InOrder() const {
 std::vector<InferenceRequest*> RequestQueues::PopFront(size_t count) {
   std::vector<InferenceRequest*> taken;
   taken.reserve(count);
-  auto take = [&](std::deque<QueuedRequest>& queue) {
+  auto take = [&](std::deque<QueuedRequest>& queue, bool delayed) {
     while (taken.size() < count && !queue.empty()) {
       taken.push_back(queue.front().request);
+      if (delayed) --levels_[PriorityOf(*queue.front().request) - 1].delayed;
       queue.pop_front();
       --size_;
     }
   };
-  for (Level& level : levels_) take(level.queue);
-  take(delayed_);
+  for (Level& level : levels_) take(level.queue, false);
+  take(delayed_, true);
   return taken;
 }
 

@@ -55,11 +55,15 @@ class RequestQueues {
  private:
   struct Level {
     std::deque<QueuedRequest> queue;
+    size_t delayed = 0;     // this level's requests in delayed_ (count towards max_size)
     uint64_t max_size = 0;  // 0: unlimited
     uint64_t default_timeout_us = 0;
     bool allow_override = false;
     bool reject = true;
   };
+  // The priority level `request` waits at (1 = levels_[0]).
+  uint32_t PriorityOf(const InferenceRequest& request) const;
+
   std::vector<Level> levels_;  // levels_[0] is priority 1
   uint32_t default_level_ = 1;
   std::deque<QueuedRequest> delayed_;
