@@ -76,7 +76,7 @@ class ModelLifecycleTest : public testing::Test {
     LifecycleOptions options;
     options.mode = mode;
     options.policy = policy;
-    options.repositories = {repo_.path()};
+    options.source = std::make_shared<FolderSource>(std::vector<std::filesystem::path>{repo_.path()});
     options.load_threads = 2;
     LoaderContext context;
     context.backends = &backends_;
