@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 5
+#define INFERD_API_VERSION_MINOR 6
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -199,6 +199,28 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions*
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
                                                                const char* setting,
                                                                const char* value);
+
+// Checks the repositories of `options` the way INFERD_ServerNew would load
+// them, loading nothing: every config.pbtxt is parsed, completed with Triton's
+// defaults and validated, the version policy is applied to the version folders,
+// and the backend library each version would use is looked for (in the
+// backend directory of `options`, after the model's own folders). Only the
+// repositories, the backend directory and strict-model-config are read from
+// `options`. Errors only a backend finds (an unreadable model file, shapes the
+// model rejects) are not seen.
+// \param model_names The models to check (`model_count` of them); NULL with
+//   a count of 0 checks every model of the repositories.
+// \param report Set to a new message the caller frees with INFERD_MessageDelete:
+//   {"models": [{"name", "in_repository", "ok", "errors": [line, ...],
+//   "versions": [...], "backend", "libraries": [...], "completed_by_backend"}]}
+//   with one entry per model, by name, then one per requested name that no
+//   repository holds (in_repository false). Error lines name the model and
+//   version, as the server's repository index would.
+// \return NULL, or an error when a repository cannot be read at all.
+INFERD_EXPORT INFERD_Error* INFERD_RepositoryCheck(const INFERD_ServerOptions* options,
+                                                   const char* const* model_names,
+                                                   uint32_t model_count,
+                                                   INFERD_Message** report);
 
 // ---------------------------------------------------------------------------
 // Server

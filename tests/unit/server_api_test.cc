@@ -281,5 +281,48 @@ TEST_F(ServerApiTest, StopRefusesNewRequests) {
   INFERD_InferenceRequestDelete(request);
 }
 
+TEST(ServerApiRepositoryCheckTest, ReportsEachModelWithoutLoadingIt) {
+  TempDir repo;
+  repo.WriteFile("identity/config.pbtxt", kIdentityConfig);
+  repo.MakeDir("identity/1");
+  repo.WriteFile("broken/config.pbtxt", "name: \"broken\" max_batch_size: [oops");
+  repo.MakeDir("broken/1");
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  INFERD_ServerOptionsAddModelRepositoryPath(options, repo.path().c_str());
+  INFERD_ServerOptionsSetBackendDirectory(options, INFERD_BINARY_DIR "/backends");
+  INFERD_Message* report = nullptr;
+  INFERD_Error* error = INFERD_RepositoryCheck(options, nullptr, 0, &report);
+  INFERD_ServerOptionsDelete(options);
+  ASSERT_EQ(error, nullptr) << INFERD_ErrorMessage(error);
+  const char* base = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(INFERD_MessageSerializeToJson(report, &base, &size), nullptr);
+  const std::string json(base, size);
+  INFERD_MessageDelete(report);
+  // By name: broken first, with its reason; identity would load from the build's backend.
+  EXPECT_NE(json.find("{\"name\":\"broken\",\"in_repository\":true,\"ok\":false,\"errors\":"
+                      "[\"broken: "),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("{\"name\":\"identity\",\"in_repository\":true,\"ok\":true,\"errors\":[],"
+                      "\"versions\":[1],\"backend\":\"identity\""),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("libinferd_identity.so"), std::string::npos) << json;
+}
+
+TEST(ServerApiRepositoryCheckTest, NeedsARepository) {
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  INFERD_Message* report = nullptr;
+  INFERD_Error* error = INFERD_RepositoryCheck(options, nullptr, 0, &report);
+  INFERD_ServerOptionsDelete(options);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_INVALID_ARG);
+  INFERD_ErrorDelete(error);
+  EXPECT_EQ(report, nullptr);
+}
+
 }  // namespace
 }  // namespace inferd

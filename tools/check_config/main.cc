@@ -6,26 +6,21 @@
 // problem) and exits 0 when every model would load, 1 otherwise, 2 on a bad
 // command line or an unreadable repository.
 //
-// What it cannot see: errors only the backend finds (a model file it cannot
-// read, a config it completes from the model file, shapes the model rejects).
-#include <unistd.h>
+// It asks the server API (INFERD_RepositoryCheck in server.h), so its reasons
+// are the loader's own. What it cannot see: errors only the backend finds (a
+// model file it cannot read, a config it completes from the model file,
+// shapes the model rejects).
+#include <rapidjson/document.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <map>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "core/backend/backend_manager.h"
-#include "core/lifecycle/model_plan.h"
-#include "core/repository/model_repository.h"
+#include "inferd/server.h"
 
 namespace {
-
-using inferd::ModelLocation;
-using inferd::ModelPlan;
 
 struct Flags {
   std::vector<std::string> repositories;
@@ -42,52 +37,62 @@ std::string DefaultBackendDirectory() {
   return ec ? "backends" : (exe.parent_path().parent_path() / "backends").string();
 }
 
-// The first existing backend library for `version`, or "" with *looked set to
-// the paths tried.
-std::string FindBackend(const inferd::BackendManager& backends, const ModelPlan& plan,
-                        int64_t version, std::string* looked) {
-  for (const auto& path : backends.Candidates(plan.config.backend(), plan.context.model_dir,
-                                              version)) {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) return path.string();
-    *looked += (looked->empty() ? "" : ", ") + path.string();
-  }
-  return "";
+// Prints `error`'s message to stderr, frees it and returns true; false for OK.
+bool Failed(INFERD_Error* error) {
+  if (error == nullptr) return false;
+  std::fprintf(stderr, "error: %s\n", INFERD_ErrorMessage(error));
+  INFERD_ErrorDelete(error);
+  return true;
 }
 
-// Checks one model; prints its lines; returns whether it would load.
-bool CheckModel(const ModelLocation& location, const Flags& flags,
-                const inferd::BackendManager& backends) {
-  auto planned = inferd::PlanModel(location, std::nullopt, flags.strict_model_config);
-  if (!planned.ok()) {
-    std::printf("error  %s: %s\n", location.name.c_str(), planned.status().message().c_str());
-    return false;
+// The server API's report as JSON text, or "" after printing why not.
+std::string CheckReport(const Flags& flags) {
+  INFERD_ServerOptions* options = nullptr;
+  if (Failed(INFERD_ServerOptionsNew(&options))) return "";
+  bool ok = true;
+  for (const std::string& repository : flags.repositories) {
+    ok = ok && !Failed(INFERD_ServerOptionsAddModelRepositoryPath(options, repository.c_str()));
   }
-  const ModelPlan& plan = planned.value();
-  bool ok = plan.missing.empty();
-  for (const auto& [version, reason] : plan.missing) std::printf("error  %s\n", reason.c_str());
-  std::string versions, libraries;
-  for (int64_t version : plan.load) {
-    std::string looked;
-    const std::string library = FindBackend(backends, plan, version, &looked);
-    if (library.empty()) {
-      std::printf("error  model '%s' version %lld: backend '%s' not found (looked for %s)\n",
-                  location.name.c_str(), static_cast<long long>(version),
-                  plan.config.backend().c_str(), looked.c_str());
-      ok = false;
-    } else if (libraries.find(library) == std::string::npos) {
-      libraries += (libraries.empty() ? "" : ", ") + library;
-    }
-    versions += (versions.empty() ? "" : ",") + std::to_string(version);
+  const std::string backends =
+      flags.backend_directory.empty() ? DefaultBackendDirectory() : flags.backend_directory;
+  ok = ok && !Failed(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
+  ok = ok && !Failed(INFERD_ServerOptionsSetStrictModelConfig(options, flags.strict_model_config));
+  std::vector<const char*> names;
+  for (const std::string& name : flags.models) names.push_back(name.c_str());
+  INFERD_Message* report = nullptr;
+  ok = ok && !Failed(INFERD_RepositoryCheck(options, names.data(),
+                                            static_cast<uint32_t>(names.size()), &report));
+  INFERD_ServerOptionsDelete(options);
+  if (!ok) return "";
+  const char* base = nullptr;
+  size_t size = 0;
+  std::string json;
+  if (!Failed(INFERD_MessageSerializeToJson(report, &base, &size))) json.assign(base, size);
+  INFERD_MessageDelete(report);
+  return json;
+}
+
+std::string Joined(const rapidjson::Value& values, const char* separator) {
+  std::string joined;
+  for (const auto& value : values.GetArray()) {
+    if (!joined.empty()) joined += separator;
+    joined += value.IsString() ? value.GetString() : std::to_string(value.GetInt64());
   }
-  if (ok && !flags.quiet) {
-    std::printf("ok     %s: versions %s, backend '%s' (%s)%s\n", location.name.c_str(),
-                versions.c_str(), plan.config.backend().c_str(), libraries.c_str(),
-                plan.completed_by_backend
-                    ? "; no config.pbtxt: the backend completes the configuration at load"
-                    : "");
+  return joined;
+}
+
+// Prints one model's lines.
+void PrintModel(const rapidjson::Value& model, bool quiet) {
+  for (const auto& error : model["errors"].GetArray()) {
+    std::printf("error  %s\n", error.GetString());
   }
-  return ok;
+  if (!model["ok"].GetBool() || quiet) return;
+  std::printf("ok     %s: versions %s, backend '%s' (%s)%s\n", model["name"].GetString(),
+              Joined(model["versions"], ",").c_str(), model["backend"].GetString(),
+              Joined(model["libraries"], ", ").c_str(),
+              model["completed_by_backend"].GetBool()
+                  ? "; no config.pbtxt: the backend completes the configuration at load"
+                  : "");
 }
 
 }  // namespace
@@ -107,25 +112,19 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", flags.quiet, "Print only errors");
   CLI11_PARSE(app, argc, argv);
 
-  std::vector<std::filesystem::path> roots(flags.repositories.begin(), flags.repositories.end());
-  auto scanned = inferd::ScanRepositories(roots);
-  if (!scanned.ok()) {
-    std::fprintf(stderr, "error: %s\n", scanned.status().message().c_str());
+  const std::string json = CheckReport(flags);
+  if (json.empty()) return 2;
+  rapidjson::Document report;
+  report.Parse(json.data(), json.size());
+  if (report.HasParseError() || !report.HasMember("models")) {
+    std::fprintf(stderr, "error: the server API returned an unreadable report\n");
     return 2;
   }
-  inferd::BackendManager backends(
-      flags.backend_directory.empty() ? DefaultBackendDirectory() : flags.backend_directory, {});
-  std::set<std::string> wanted(flags.models.begin(), flags.models.end());
-  const bool every_model = wanted.empty();
   int checked = 0, failed = 0;
-  for (const ModelLocation& location : scanned.value()) {
-    if (!every_model && wanted.erase(location.name) == 0) continue;
-    ++checked;
-    if (!CheckModel(location, flags, backends)) ++failed;
-  }
-  for (const std::string& name : wanted) {
-    std::printf("error  %s: no such model in the repositories\n", name.c_str());
-    ++failed;
+  for (const auto& model : report["models"].GetArray()) {
+    if (model["in_repository"].GetBool()) ++checked;
+    if (!model["ok"].GetBool()) ++failed;
+    PrintModel(model, flags.quiet);
   }
   if (!flags.quiet) std::printf("%d model(s) checked, %d with errors\n", checked, failed);
   return failed == 0 ? 0 : 1;

@@ -1,10 +1,7 @@
 // C ABI: server options and the server (server.h).
 #include "core/api/error.h"
+#include "core/api/server_options_handle.h"
 #include "core/server/inference_server.h"
-
-struct INFERD_ServerOptions {
-  inferd::ServerOptions options;
-};
 
 using inferd::GuardedCall;
 using inferd::InferenceServer;

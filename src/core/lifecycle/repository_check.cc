@@ -1,0 +1,118 @@
+#include "core/lifecycle/repository_check.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/backend/backend_manager.h"
+#include "core/lifecycle/model_plan.h"
+#include "core/repository/model_repository.h"
+
+namespace inferd {
+namespace {
+
+// The first existing library for `version`, or "" with *looked set to the
+// paths tried, comma-separated.
+std::string FindBackend(const BackendManager& backends, const ModelPlan& plan, int64_t version,
+                        std::string* looked) {
+  for (const auto& path :
+       backends.Candidates(plan.config.backend(), plan.context.model_dir, version)) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) return path.string();
+    *looked += (looked->empty() ? "" : ", ") + path.string();
+  }
+  return "";
+}
+
+ModelCheck CheckModel(const ModelLocation& location, bool strict_config,
+                      const BackendManager& backends) {
+  ModelCheck check;
+  check.name = location.name;
+  auto planned = PlanModel(location, std::nullopt, strict_config);
+  if (!planned.ok()) {
+    check.errors.push_back(location.name + ": " + planned.status().message());
+    return check;
+  }
+  const ModelPlan& plan = planned.value();
+  check.backend = plan.config.backend();
+  check.completed_by_backend = plan.completed_by_backend;
+  for (const auto& [version, reason] : plan.missing) check.errors.push_back(reason);
+  for (int64_t version : plan.load) {
+    std::string looked;
+    const std::string library = FindBackend(backends, plan, version, &looked);
+    if (library.empty()) {
+      check.errors.push_back("model '" + location.name + "' version " + std::to_string(version) +
+                             ": backend '" + check.backend + "' not found (looked for " + looked +
+                             ")");
+    } else if (std::find(check.libraries.begin(), check.libraries.end(), library) ==
+               check.libraries.end()) {
+      check.libraries.push_back(library);
+    }
+    check.versions.push_back(version);
+  }
+  return check;
+}
+
+}  // namespace
+
+StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& options) {
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> locations,
+                   ScanRepositories(options.repositories));
+  // Only the search order is used: nothing is opened.
+  const BackendManager backends(options.backend_directory, {});
+  std::set<std::string> wanted(options.models.begin(), options.models.end());
+  const bool every_model = wanted.empty();
+  std::vector<ModelCheck> checks;
+  for (const ModelLocation& location : locations) {
+    if (!every_model && wanted.erase(location.name) == 0) continue;
+    checks.push_back(CheckModel(location, options.strict_model_config, backends));
+  }
+  for (const std::string& name : wanted) {
+    ModelCheck& missing = checks.emplace_back();
+    missing.name = name;
+    missing.in_repository = false;
+    missing.errors.push_back(name + ": no such model in the repositories");
+  }
+  return checks;
+}
+
+std::string RepositoryCheckJson(const std::vector<ModelCheck>& checks) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto strings = [&](const char* key, const std::vector<std::string>& values) {
+    w.Key(key);
+    w.StartArray();
+    for (const std::string& value : values) w.String(value.c_str(), value.size());
+    w.EndArray();
+  };
+  w.StartObject();
+  w.Key("models");
+  w.StartArray();
+  for (const ModelCheck& check : checks) {
+    w.StartObject();
+    w.Key("name");
+    w.String(check.name.c_str(), check.name.size());
+    w.Key("in_repository");
+    w.Bool(check.in_repository);
+    w.Key("ok");
+    w.Bool(check.ok());
+    strings("errors", check.errors);
+    w.Key("versions");
+    w.StartArray();
+    for (int64_t version : check.versions) w.Int64(version);
+    w.EndArray();
+    w.Key("backend");
+    w.String(check.backend.c_str(), check.backend.size());
+    strings("libraries", check.libraries);
+    w.Key("completed_by_backend");
+    w.Bool(check.completed_by_backend);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace inferd
