@@ -62,9 +62,7 @@ class GrpcServer::Impl {
   ~Impl() { Stop(); }
 
   std::string Start() {
-    if (grpc::Status s = allocator_.Init(); !s.ok()) {
-      return "response allocator: " + s.error_message();
-    }
+    if (Status s = allocator_.Init(); !s.ok()) return "response allocator: " + s.message();
     context_.allocator = allocator_.get();
     std::string error;
     std::shared_ptr<grpc::ServerCredentials> credentials = MakeServerCredentials(options_, &error);

@@ -45,9 +45,8 @@ TEST(LogSettingsHandlerTest, SettingsDocumentFillsTheResponseMap) {
 
 TEST(LogSettingsHandlerTest, UnrepresentableDocumentIsInternal) {
   inference::LogSettingsResponse response;
-  EXPECT_EQ(LogSettingsFromJson("[]", &response).error_code(), grpc::StatusCode::INTERNAL);
-  EXPECT_EQ(LogSettingsFromJson(R"({"x":-1})", &response).error_code(),
-            grpc::StatusCode::INTERNAL);
+  EXPECT_EQ(LogSettingsFromJson("[]", &response).code(), Status::Code::kInternal);
+  EXPECT_EQ(LogSettingsFromJson(R"({"x":-1})", &response).code(), Status::Code::kInternal);
 }
 
 class LogSettingsRpcTest : public ::testing::Test {
@@ -85,10 +84,10 @@ TEST_F(LogSettingsRpcTest, LogFileChangeIsUnimplementedAndChangesNothing) {
     (*request.mutable_settings())["log_file"].set_string_param(other);
     (*request.mutable_settings())["log_verbose_level"].set_uint32_param(2);
     inference::LogSettingsResponse response;
-    const grpc::Status status = LogSettings(server_, request, &response);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED) << other;
-    EXPECT_NE(status.error_message().find("--log-file"), std::string::npos)
-        << status.error_message();
+    const Status status = LogSettings(server_, request, &response);
+    EXPECT_EQ(status.code(), Status::Code::kUnsupported) << other;
+    EXPECT_NE(status.message().find("--log-file"), std::string::npos)
+        << status.message();
     const inference::LogSettingsResponse now = Read();
     EXPECT_EQ(now.settings().at("log_file").string_param(), log_path_);
     EXPECT_EQ(now.settings().at("log_verbose_level").uint32_param(), 0u);

@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 #include "grpc/output_destination.h"
 
 namespace inferd::grpc_frontend {
@@ -13,7 +13,7 @@ OutputAllocator::~OutputAllocator() {
   if (allocator_ != nullptr) DiscardServerError(INFERD_ResponseAllocatorDelete(allocator_));
 }
 
-grpc::Status OutputAllocator::Init() {
+Status OutputAllocator::Init() {
   return StatusFromServerError(INFERD_ResponseAllocatorNew(&allocator_, Allocate, Release));
 }
 

@@ -10,9 +10,8 @@
 #ifndef INFERD_FRONTENDS_GRPC_OUTPUT_ALLOCATOR_H_
 #define INFERD_FRONTENDS_GRPC_OUTPUT_ALLOCATOR_H_
 
-#include <grpcpp/support/status.h>
-
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -25,7 +24,7 @@ class OutputAllocator {
   OutputAllocator& operator=(const OutputAllocator&) = delete;
 
   // Creates the server allocator; call once before get().
-  grpc::Status Init();
+  Status Init();
 
   // The allocator to give INFERD_InferenceRequestSetResponseCallback, with an
   // OutputDestination* as allocator_userp.

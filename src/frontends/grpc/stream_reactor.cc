@@ -40,7 +40,7 @@ void StreamReactor::OnReadDone(bool ok) {
 }
 
 void StreamReactor::Submit(StreamRequest* submitted) {
-  if (const grpc::Status status = submitted->Submit(service_); !status.ok()) {
+  if (const Status status = submitted->Submit(service_); !status.ok()) {
     Send(submitted->ErrorResponse(status));
     submitted->Unref();  // the server's two references: nothing is in flight
     submitted->Unref();

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/server_error.h"
 #include "http/http_session.h"
 
 namespace inferd::http {
@@ -57,7 +58,7 @@ class HttpServer::Impl {
   std::string Start() {
     if (INFERD_Error* error = INFERD_ResponseAllocatorNew(
             &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput)) {
-      return "response allocator: " + Status::FromServerError(error).message();
+      return "response allocator: " + StatusFromServerError(error).message();
     }
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/server_error.h"
 #include "http/http_session.h"
 #include "http/infer_request_builder.h"
 
@@ -39,9 +40,7 @@ Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
     const std::string what = std::string("input '") + input.name + "'";
     if (registry == nullptr) return NoSharedMemory(what);
     SharedMemorySlice& slice = input_slices_.emplace_back();
-    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
-      return Status::FromServerError(error);
-    }
+    RETURN_IF_ERROR(registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice));
     input.data = slice.data;
   }
   const auto in_shared_memory = [](const ParsedOutput& output) {
@@ -56,9 +55,7 @@ Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
     if (ref.region.empty()) continue;
     const std::string what = "output '" + output.name + "'";
     if (registry == nullptr) return NoSharedMemory(what);
-    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
-      return Status::FromServerError(error);
-    }
+    RETURN_IF_ERROR(registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice));
     output_format_.any_shared_memory = true;
   }
   return Status::Ok();
@@ -83,17 +80,17 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
   // The response is rendered after the body is gone: keep the output names.
   self.output_format_.requested = std::move(parsed.outputs);
   self.output_format_.binary_by_default = parsed.binary_data_output;
-  if (Status s = Status::FromServerError(
+  if (Status s = StatusFromServerError(
           INFERD_InferenceRequestSetReleaseCallback(self.request_, OnRelease, &self));
       !s.ok()) {
     return s;
   }
-  if (Status s = Status::FromServerError(INFERD_InferenceRequestSetResponseCallback(
+  if (Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
           self.request_, allocator, &self, OnResponse, &self));
       !s.ok()) {
     return s;
   }
-  return Status::FromServerError(INFERD_ServerInferAsync(server, self.request_));
+  return StatusFromServerError(INFERD_ServerInferAsync(server, self.request_));
 }
 
 void InferContext::Cancel() {

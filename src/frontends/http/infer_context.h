@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "common/shared_memory_registry.h"
-#include "http/http_errors.h"
 #include "http/infer_request_parser.h"
 #include "http/infer_response_writer.h"
 #include "http/router.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {
