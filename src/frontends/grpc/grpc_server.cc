@@ -9,7 +9,6 @@
 #include <climits>
 
 #include "common/blocking_worker.h"
-#include "grpc/grpc_status.h"
 #include "grpc/inference_service.h"
 #include "grpc/output_allocator.h"
 #include "grpc/server_credentials.h"
@@ -61,12 +60,11 @@ class GrpcServer::Impl {
 
   ~Impl() { Stop(); }
 
-  std::string Start() {
-    if (Status s = allocator_.Init(); !s.ok()) return "response allocator: " + s.message();
+  Status Start() {
+    if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     context_.allocator = allocator_.get();
-    std::string error;
-    std::shared_ptr<grpc::ServerCredentials> credentials = MakeServerCredentials(options_, &error);
-    if (credentials == nullptr) return error;
+    ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                     MakeServerCredentials(options_));
     grpc::ServerBuilder builder;
     const std::string address = options_.address + ":" + std::to_string(options_.port);
     int bound_port = 0;
@@ -79,10 +77,10 @@ class GrpcServer::Impl {
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port == 0) {
       server_.reset();
-      return "cannot listen on " + address + " (address in use or invalid?)";
+      return Status::Unavailable("cannot listen on " + address + " (address in use or invalid?)");
     }
     port_ = static_cast<uint16_t>(bound_port);
-    return "";
+    return Status::Ok();
   }
 
   uint16_t port() const { return port_; }
@@ -114,7 +112,7 @@ GrpcServer::GrpcServer(INFERD_Server* server, GrpcOptions options)
 
 GrpcServer::~GrpcServer() = default;
 
-std::string GrpcServer::Start() { return impl_->Start(); }
+Status GrpcServer::Start() { return impl_->Start(); }
 
 uint16_t GrpcServer::port() const { return impl_->port(); }
 

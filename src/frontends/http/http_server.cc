@@ -55,23 +55,27 @@ class HttpServer::Impl {
 
   ~Impl() { Stop(); }
 
-  std::string Start() {
-    if (INFERD_Error* error = INFERD_ResponseAllocatorNew(
-            &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput)) {
-      return "response allocator: " + StatusFromServerError(error).message();
+  Status Start() {
+    if (Status s = StatusFromServerError(INFERD_ResponseAllocatorNew(
+            &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput));
+        !s.ok()) {
+      return s.WithPrefix("response allocator: ");
     }
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
-    if (ec) return "invalid address '" + options_.address + "': " + ec.message();
+    if (ec) {
+      return Status::InvalidArg("invalid address '" + options_.address + "': " + ec.message());
+    }
     const tcp::endpoint endpoint(address, options_.port);
-    if (acceptor_.open(endpoint.protocol(), ec)) return "socket: " + ec.message();
+    const auto failed = [&ec](const char* step) {
+      return Status::Unavailable(std::string(step) + ": " + ec.message());
+    };
+    if (acceptor_.open(endpoint.protocol(), ec)) return failed("socket");
     if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) {
-      return "SO_REUSEADDR: " + ec.message();
+      return failed("SO_REUSEADDR");
     }
-    if (acceptor_.bind(endpoint, ec)) return "bind: " + ec.message();
-    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
-      return "listen: " + ec.message();
-    }
+    if (acceptor_.bind(endpoint, ec)) return failed("bind");
+    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return failed("listen");
     port_ = acceptor_.local_endpoint(ec).port();
     started_ = true;
     Accept();
@@ -79,7 +83,7 @@ class HttpServer::Impl {
     if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
     threads_.reserve(threads);
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
-    return "";
+    return Status::Ok();
   }
 
   uint16_t port() const { return port_; }
@@ -161,7 +165,7 @@ HttpServer::HttpServer(INFERD_Server* server, HttpOptions options)
 
 HttpServer::~HttpServer() = default;
 
-std::string HttpServer::Start() { return impl_->Start(); }
+Status HttpServer::Start() { return impl_->Start(); }
 
 uint16_t HttpServer::port() const { return impl_->port(); }
 
