@@ -9,8 +9,9 @@
 #include <climits>
 
 #include "common/blocking_worker.h"
+#include "common/output_allocator.h"
 #include "grpc/inference_service.h"
-#include "grpc/output_allocator.h"
+#include "grpc/output_destination.h"
 #include "grpc/server_credentials.h"
 #include "grpc/service_context.h"
 
@@ -98,7 +99,7 @@ class GrpcServer::Impl {
  private:
   // Constant after Start.
   GrpcOptions options_;
-  OutputAllocator allocator_;  // outlives server_: declared before it
+  OutputAllocator<OutputDestination> allocator_;  // outlives server_: declared before it
   BlockingWorker worker_;      // likewise
   ServiceContext context_;
   InferenceService service_;

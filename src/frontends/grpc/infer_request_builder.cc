@@ -242,7 +242,7 @@ Status AddRequestedOutput(const BuildContext& build, INFERD_InferenceRequest* re
   }
   if (in_shared_memory) {
     target.name = output.name();
-    build.outputs->shared_memory.push_back(std::move(target));
+    build.outputs->shared_memory.Add(std::move(target));
   }
   if (Status s = StatusFromServerError(
           INFERD_InferenceRequestAddRequestedOutput(request, output.name().c_str()));

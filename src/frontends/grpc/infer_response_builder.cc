@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common/output_allocator.h"
 #include "common/server_error.h"
 
 namespace inferd::grpc_frontend {
@@ -66,8 +67,8 @@ Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
   output->set_name(name);
   output->set_datatype(INFERD_DataTypeString(datatype));
   output->mutable_shape()->Add(shape, shape + dim_count);
-  const SharedMemoryOutput* target = destination.Find(name);
-  *in_shared_memory = target != nullptr && buffer_userp == target;
+  const SharedMemoryOutput* target = destination.shared_memory.Find(name);
+  *in_shared_memory = target != nullptr && IsSharedMemoryBuffer(buffer_userp);
   if (*in_shared_memory) SetSharedMemoryParameters(*target, byte_size, output);
   PlaceRawOutput(static_cast<int>(index), buffer_userp, base, byte_size, *in_shared_memory,
                  message);

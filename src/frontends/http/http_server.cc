@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/server_error.h"
+#include "common/output_allocator.h"
 #include "http/http_session.h"
 
 namespace inferd::http {
@@ -56,11 +56,8 @@ class HttpServer::Impl {
   ~Impl() { Stop(); }
 
   Status Start() {
-    if (Status s = StatusFromServerError(INFERD_ResponseAllocatorNew(
-            &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput));
-        !s.ok()) {
-      return s.WithPrefix("response allocator: ");
-    }
+    if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
+    shared_.allocator = allocator_.get();
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
     if (ec) {
@@ -110,10 +107,6 @@ class HttpServer::Impl {
     for (std::thread& thread : threads_) thread.join();
     threads_.clear();
     if (worker_) worker_->Stop();  // idle: each task held the io threads until it was answered
-    if (shared_.allocator != nullptr) {
-      DiscardServerError(INFERD_ResponseAllocatorDelete(shared_.allocator));
-      shared_.allocator = nullptr;
-    }
   }
 
  private:
@@ -142,6 +135,7 @@ class HttpServer::Impl {
 
   // Constant after construction.
   HttpOptions options_;
+  OutputAllocator<InferContext> allocator_;  // created by Start
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads
