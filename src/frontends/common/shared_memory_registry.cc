@@ -67,7 +67,7 @@ SharedMemoryRegistry::~SharedMemoryRegistry() = default;
 Status SharedMemoryRegistry::Register(const std::string& name, const std::string& key,
                                       uint64_t offset, uint64_t byte_size) {
   if (name.empty()) return Status::InvalidArg("a shared memory region needs a name");
-  std::lock_guard<std::mutex> lock(update_mutex_);
+  MutexLock lock(&mu_);
   std::shared_ptr<const Table> current = Snapshot();
   if (current->count(name) != 0) {
     return Status::AlreadyExists("shared memory region " + Quote(name) +
@@ -82,7 +82,7 @@ Status SharedMemoryRegistry::Register(const std::string& name, const std::string
 }
 
 Status SharedMemoryRegistry::Unregister(const std::string& name) {
-  std::lock_guard<std::mutex> lock(update_mutex_);
+  MutexLock lock(&mu_);
   std::shared_ptr<const Table> current = Snapshot();
   if (!name.empty() && current->count(name) == 0) return Status::Ok();
   auto next = std::make_shared<Table>();

@@ -16,11 +16,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "inferd/base/mutex.h"
 #include "inferd/base/status.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 
@@ -74,10 +75,10 @@ class SharedMemoryRegistry {
   // INVALID_ARG for a key that cannot be opened or is smaller than
   // offset + byte_size.
   Status Register(const std::string& name, const std::string& key, uint64_t offset,
-                  uint64_t byte_size);
+                  uint64_t byte_size) EXCLUDES(mu_);
 
   // Removes `name` (every region when empty). Unknown names are no error.
-  Status Unregister(const std::string& name);
+  Status Unregister(const std::string& name) EXCLUDES(mu_);
 
   // The regions named `name` (every one when empty), sorted by name;
   // NOT_FOUND for a name that is not registered.
@@ -94,7 +95,9 @@ class SharedMemoryRegistry {
 
   std::shared_ptr<const Table> Snapshot() const { return table_.load(std::memory_order_acquire); }
 
-  std::mutex update_mutex_;  // serializes writers; readers never take it
+  // Serializes writers, each of which loads table_, copies it and stores the
+  // copy. Readers never take it, so table_ is atomic rather than GUARDED_BY.
+  Mutex mu_;
   std::atomic<std::shared_ptr<const Table>> table_;
 };
 
