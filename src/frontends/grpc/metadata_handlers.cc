@@ -69,12 +69,12 @@ Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& req
     return s;
   }
   bool ready = false;
-  INFERD_Error* error = INFERD_ServerModelIsReady(server, request.name().c_str(), version, &ready);
-  if (error != nullptr && INFERD_ErrorCode(error) == INFERD_ERROR_NOT_FOUND) {
-    DiscardServerError(error);
+  const Status status = StatusFromServerError(
+      INFERD_ServerModelIsReady(server, request.name().c_str(), version, &ready));
+  if (status.code() == Status::Code::kNotFound) {
     ready = false;
-  } else if (Status s = StatusFromServerError(error); !s.ok()) {
-    return s;
+  } else if (!status.ok()) {
+    return status;
   }
   response->set_ready(ready);
   return Status::Ok();
