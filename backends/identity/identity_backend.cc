@@ -16,13 +16,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include <rapidjson/document.h>
 
 #include "inferd/backend.h"
+#include "inferd/base/mutex.h"
 
 namespace {
 
@@ -30,7 +30,9 @@ namespace {
 struct ModelSettings {
   int execute_delay_ms = 0;
   std::string record_file;
-  std::mutex record_mu;  // instances of one model append to one file
+  // Instances of one model append to one file: held while a line is written,
+  // so lines never interleave. It guards the file, not a member.
+  inferd::Mutex record_mu;
 };
 
 std::string StringParameter(const rapidjson::Document& config, const char* name) {
@@ -68,7 +70,7 @@ void Record(ModelSettings& settings, INFERD_ModelInstance* instance, INFERD_Requ
     INFERD_ErrorDelete(INFERD_RequestId(requests[r], &id));
     ids += (r ? "," : "") + std::string(*id ? id : "-");
   }
-  std::lock_guard<std::mutex> lock(settings.record_mu);
+  inferd::MutexLock lock(&settings.record_mu);
   if (FILE* file = std::fopen(settings.record_file.c_str(), "a")) {
     std::fprintf(file, "%s %lld %llu %llu %s\n", instance_name, static_cast<long long>(rows),
                  static_cast<unsigned long long>(start_ns),

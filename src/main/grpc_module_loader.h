@@ -1,35 +1,25 @@
 // Loads libinferd_grpc_frontend.so (see frontends/grpc/grpc_module.h) and
-// runs the gRPC frontend from it. Used by main only; not thread-safe.
+// creates the gRPC frontend from it. Used by main only.
 #ifndef INFERD_GRPC_MODULE_LOADER_H_
 #define INFERD_GRPC_MODULE_LOADER_H_
 
-#include <cstdint>
+#include <memory>
 #include <string>
 
-#include "grpc/grpc_module.h"
+#include "common/frontend.h"
+#include "grpc/grpc_server.h"
+#include "inferd/base/status.h"
+#include "inferd/server.h"
 
 namespace inferd {
 
-class GrpcModule {
- public:
-  GrpcModule() = default;
-  ~GrpcModule();  // stops the frontend if it runs; the module stays loaded
-  GrpcModule(const GrpcModule&) = delete;
-  GrpcModule& operator=(const GrpcModule&) = delete;
-
-  // Loads the module from `folder` and starts the frontend; returns "" or
-  // what went wrong (the module missing or broken, the port in use, ...).
-  std::string Start(const std::string& folder, INFERD_Server* server,
-                    const grpc_frontend::GrpcOptions& options);
-  uint16_t port() const { return port_; }
-  // Stops the frontend (idempotent).
-  void Stop();
-
- private:
-  grpc_frontend::StopGrpcFn stop_ = nullptr;
-  grpc_frontend::GrpcServer* frontend_ = nullptr;
-  uint16_t port_ = 0;
-};
+// Loads the module from `folder` (it stays loaded for the process's life) and
+// creates its frontend for `server` and `options`, not started yet.
+// UNAVAILABLE when the module is missing, cannot be loaded or lacks its
+// entry point.
+StatusOr<std::unique_ptr<Frontend>> LoadGrpcFrontend(const std::string& folder,
+                                                     INFERD_Server* server,
+                                                     const grpc_frontend::GrpcOptions& options);
 
 }  // namespace inferd
 

@@ -8,15 +8,35 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 
+#include "common/frontend.h"
 #include "common/shared_memory_registry.h"
-#include "http/http_server.h"
 #include "grpc_module_loader.h"
+#include "http/http_server.h"
 #include "inferd/server.h"
 #include "server_flags.h"
 
 using inferd::ExecutableDirectory;
 using inferd::Failed;
+using inferd::Frontend;
+
+namespace {
+
+// Starts `frontend` and logs "Started <service> at <address>:<port>"; on
+// failure logs why, naming `what` and where it was to listen, and returns false.
+bool StartFrontend(Frontend& frontend, std::string_view service, std::string_view what,
+                   const std::string& address, int port) {
+  if (const inferd::Status s = frontend.Start(); !s.ok()) {
+    SPDLOG_ERROR("failed to start the {} on {}:{}: {}", what, address, port, s.message());
+    return false;
+  }
+  SPDLOG_INFO("Started {} at {}:{}", service, address, frontend.port());
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"inferd: a model-inference server for Triton-style model repositories"};
@@ -37,71 +57,68 @@ int main(int argc, char** argv) {
   // One set of regions for both protocols; declared before the frontends
   // so it outlives them.
   inferd::SharedMemoryRegistry shared_memory;
+  std::unique_ptr<Frontend> http;
+  std::unique_ptr<Frontend> metrics;
+  std::unique_ptr<Frontend> grpc;
+  // Stops and deletes the frontends (their destructors stop them) before the
+  // server goes: HTTP first and metrics last, so metrics can be read to the end.
+  const auto close_frontends = [&] {
+    for (std::unique_ptr<Frontend>* frontend : {&http, &grpc, &metrics}) frontend->reset();
+  };
+  const auto fail = [&] {
+    close_frontends();
+    INFERD_ServerDelete(server);
+    return 1;
+  };
 
-  std::unique_ptr<inferd::http::HttpServer> http;
   if (flags.allow_http) {
-    inferd::http::HttpOptions http_options;
-    http_options.address = flags.http_address;
-    http_options.port = static_cast<uint16_t>(flags.http_port);
-    http_options.thread_count = flags.http_thread_count;
-    http_options.shared_memory = &shared_memory;
-    http = std::make_unique<inferd::http::HttpServer>(server, http_options);
-    const std::string error = http->Start();
-    if (!error.empty()) {
-      SPDLOG_ERROR("failed to start the HTTP service on {}:{}: {}", flags.http_address,
-                    flags.http_port, error);
-      INFERD_ServerDelete(server);
-      return 1;
+    inferd::http::HttpOptions options;
+    options.address = flags.http_address;
+    options.port = static_cast<uint16_t>(flags.http_port);
+    options.thread_count = flags.http_thread_count;
+    options.shared_memory = &shared_memory;
+    http = std::make_unique<inferd::http::HttpServer>(server, options);
+    if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {
+      return fail();
     }
-    SPDLOG_INFO("Started HTTPService at {}:{}", flags.http_address, http->port());
   }
-
-  std::unique_ptr<inferd::http::HttpServer> metrics;
   if (flags.allow_metrics) {
-    inferd::http::HttpOptions metrics_options;
-    metrics_options.address = flags.metrics_address;
-    metrics_options.port = static_cast<uint16_t>(flags.metrics_port);
-    metrics_options.thread_count = 1;
-    metrics_options.metrics_only = true;
-    metrics = std::make_unique<inferd::http::HttpServer>(server, metrics_options);
-    const std::string error = metrics->Start();
-    if (!error.empty()) {
-      SPDLOG_ERROR("failed to start the metrics service on {}:{}: {}", flags.metrics_address,
-                    flags.metrics_port, error);
-      if (http) http->Stop();
-      INFERD_ServerDelete(server);
-      return 1;
+    inferd::http::HttpOptions options;
+    options.address = flags.metrics_address;
+    options.port = static_cast<uint16_t>(flags.metrics_port);
+    options.thread_count = 1;
+    options.metrics_only = true;
+    metrics = std::make_unique<inferd::http::HttpServer>(server, options);
+    if (!StartFrontend(*metrics, "Metrics Service", "metrics service", flags.metrics_address,
+                       flags.metrics_port)) {
+      return fail();
     }
-    SPDLOG_INFO("Started Metrics Service at {}:{}", flags.metrics_address, metrics->port());
   }
-
   // Last: HTTP already serves while gRPC's libraries load.
-  std::unique_ptr<inferd::GrpcModule> grpc;
   if (flags.allow_grpc) {
     flags.grpc.shared_memory = &shared_memory;
-    grpc = std::make_unique<inferd::GrpcModule>();
-    const std::string error = grpc->Start(ExecutableDirectory(), server, flags.grpc);
-    if (!error.empty()) {
+    inferd::StatusOr<std::unique_ptr<Frontend>> loaded =
+        inferd::LoadGrpcFrontend(ExecutableDirectory(), server, flags.grpc);
+    if (!loaded.ok()) {
       SPDLOG_ERROR("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
-                    flags.grpc.port, error);
-      if (http) http->Stop();
-      if (metrics) metrics->Stop();
-      INFERD_ServerDelete(server);
-      return 1;
+                   flags.grpc.port, loaded.status().message());
+      return fail();
     }
-    SPDLOG_INFO("Started GRPCInferenceService at {}:{}", flags.grpc.address, grpc->port());
+    grpc = std::move(loaded).value();
+    if (!StartFrontend(*grpc, "GRPCInferenceService", "gRPC service", flags.grpc.address,
+                       flags.grpc.port)) {
+      return fail();
+    }
   }
 
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   SPDLOG_INFO("received signal {}; waiting up to {}s for in-flight requests", signal_number,
-               flags.exit_timeout_secs);
+              flags.exit_timeout_secs);
   // Stop the server first (new requests are refused, in-flight ones finish and
-  // are answered over the still-running frontend), then the frontend.
+  // are answered over the still-running frontends), then the frontends.
   const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
-  if (http) http->Stop();
-  if (grpc) grpc->Stop();
-  if (metrics) metrics->Stop();
+  close_frontends();
   INFERD_ServerDelete(server);
   SPDLOG_INFO("inferd exited");
   return clean ? 0 : 1;

@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <map>
 
+#include "common/server_error.h"
+
 namespace inferd {
 
 bool Failed(INFERD_Error* error, const char* what) {
-  if (error == nullptr) return false;
-  std::fprintf(stderr, "error: %s: %s\n", what, INFERD_ErrorMessage(error));
-  INFERD_ErrorDelete(error);
+  const Status status = StatusFromServerError(error);
+  if (status.ok()) return false;
+  std::fprintf(stderr, "error: %s: %s\n", what, status.message().c_str());
   return true;
 }
 

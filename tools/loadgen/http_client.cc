@@ -170,7 +170,7 @@ void HttpClient::PrepareRequest(const ModelInfo& info, const std::vector<Generat
 void HttpClient::AsyncInfer(InferCallback done) {
   Connection* connection = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (!idle_.empty()) {
       connection = idle_.back();
       idle_.pop_back();
@@ -189,7 +189,7 @@ void HttpClient::AsyncInfer(InferCallback done) {
 void HttpClient::Release(Connection* connection) {
   InferCallback next;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (waiting_.empty()) {
       idle_.push_back(connection);
       return;
@@ -201,7 +201,7 @@ void HttpClient::Release(Connection* connection) {
 }
 
 size_t HttpClient::connection_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return connections_.size();
 }
 

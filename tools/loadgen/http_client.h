@@ -13,11 +13,11 @@
 
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "inferd/base/mutex.h"
 #include "inferd/base/thread_annotations.h"
 #include "loadgen/infer_client.h"
 
@@ -32,8 +32,8 @@ class HttpClient final : public InferClient {
 
   std::string FetchModelInfo(ModelInfo* info) override;
   void PrepareRequest(const ModelInfo& info, const std::vector<GeneratedTensor>& inputs) override;
-  void AsyncInfer(InferCallback done) override;
-  size_t connection_count() const override;
+  void AsyncInfer(InferCallback done) override EXCLUDES(mu_);
+  size_t connection_count() const override EXCLUDES(mu_);
 
   // GET `target` on a connection of its own, blocking up to 10 s. Returns ""
   // with *status and *body set, or an error naming the URL.
@@ -42,7 +42,7 @@ class HttpClient final : public InferClient {
  private:
   class Connection;
   // Hands `connection` the next waiting request, or puts it back in the pool.
-  void Release(Connection* connection);
+  void Release(Connection* connection) EXCLUDES(mu_);
   // Resolves host:port once; returns "" or an error naming them.
   std::string Resolve();
 
@@ -56,7 +56,7 @@ class HttpClient final : public InferClient {
   boost::asio::ip::tcp::resolver::results_type endpoints_;
   std::string request_;             // the complete HTTP request, written by every connection
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::vector<std::unique_ptr<Connection>> connections_ GUARDED_BY(mu_);  // never shrinks
   std::vector<Connection*> idle_ GUARDED_BY(mu_);       // open or closed, no request
   std::deque<InferCallback> waiting_ GUARDED_BY(mu_);   // open loop: no connection free

@@ -36,20 +36,20 @@ LatencySummary Summarize(std::vector<int64_t>& latencies_ns, uint64_t errors, do
 
 void LatencyRecorder::RecordSuccess(int64_t latency_ns) {
   total_successes_.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (recording_) latencies_.push_back(latency_ns);
 }
 
 void LatencyRecorder::RecordError(std::string_view message) {
   total_errors_.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!recording_) return;
   ++errors_;
   if (first_error_.empty()) first_error_ = std::string(message);
 }
 
 void LatencyRecorder::StartWindow() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   latencies_.clear();
   latencies_.reserve(1 << 16);
   errors_ = 0;
@@ -62,7 +62,7 @@ LatencySummary LatencyRecorder::EndWindow(double seconds) {
   uint64_t errors;
   std::string first_error;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     recording_ = false;
     latencies.swap(latencies_);
     errors = errors_;

@@ -6,11 +6,11 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "inferd/base/mutex.h"
 #include "inferd/base/thread_annotations.h"
 
 namespace inferd::loadgen {
@@ -50,13 +50,13 @@ class LatencyRecorder {
   LatencyRecorder& operator=(const LatencyRecorder&) = delete;
 
   // Records one completion: a success with its latency, or a failure with its message.
-  void RecordSuccess(int64_t latency_ns);
-  void RecordError(std::string_view message);
+  void RecordSuccess(int64_t latency_ns) EXCLUDES(mu_);
+  void RecordError(std::string_view message) EXCLUDES(mu_);
 
   // Opens the measurement window, dropping anything kept before.
-  void StartWindow();
+  void StartWindow() EXCLUDES(mu_);
   // Closes the window and summarizes it; `seconds` is its length.
-  LatencySummary EndWindow(double seconds);
+  LatencySummary EndWindow(double seconds) EXCLUDES(mu_);
 
   // Completions since construction, successful and failed.
   uint64_t total_successes() const { return total_successes_.load(std::memory_order_relaxed); }
@@ -66,7 +66,7 @@ class LatencyRecorder {
   std::atomic<uint64_t> total_successes_{0};
   std::atomic<uint64_t> total_errors_{0};
 
-  std::mutex mu_;
+  Mutex mu_;
   bool recording_ GUARDED_BY(mu_) = false;  // inside the window
   std::vector<int64_t> latencies_ GUARDED_BY(mu_);
   uint64_t errors_ GUARDED_BY(mu_) = 0;

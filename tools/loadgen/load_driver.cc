@@ -4,13 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <thread>
 
+#include "inferd/base/mutex.h"
 #include "inferd/base/thread_annotations.h"
 #include "loadgen/report.h"
 
@@ -25,11 +24,11 @@ class Step : public std::enable_shared_from_this<Step> {
  public:
   Step(InferClient& client, const StepPlan& plan) : client_(client), plan_(plan) {}
 
-  StepResult Run();
+  StepResult Run() EXCLUDES(mu_);
 
  private:
   // Sends one request, its latency counted from `start`.
-  void Issue(Clock::time_point start);
+  void Issue(Clock::time_point start) EXCLUDES(mu_);
   void PrintProgress(Clock::time_point now, Clock::time_point t0, bool measuring);
 
   InferClient& client_;
@@ -39,14 +38,14 @@ class Step : public std::enable_shared_from_this<Step> {
   uint64_t last_total_ = 0;              // progress: completions at the last line
   Clock::time_point last_progress_{};    // progress: time of the last line
 
-  std::mutex mu_;
-  std::condition_variable drained_;
+  Mutex mu_;
+  CondVar drained_;  // signalled when in_flight_ drops to 0
   int64_t in_flight_ GUARDED_BY(mu_) = 0;
 };
 
 void Step::Issue(Clock::time_point start) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ++in_flight_;
   }
   client_.AsyncInfer([self = shared_from_this(), start](bool ok, std::string_view error) {
@@ -57,8 +56,8 @@ void Step::Issue(Clock::time_point start) {
     }
     // Closed loop: the next request goes out before this one stops counting.
     if (!self->plan_.open_loop && self->running_.load()) self->Issue(Clock::now());
-    std::lock_guard<std::mutex> lock(self->mu_);
-    if (--self->in_flight_ == 0) self->drained_.notify_all();
+    MutexLock lock(&self->mu_);
+    if (--self->in_flight_ == 0) self->drained_.SignalAll();
   });
 }
 
@@ -126,8 +125,12 @@ StepResult Step::Run() {
   running_ = false;
   StepResult result{plan_, summary, 0, true};
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    result.drained = drained_.wait_for(lock, std::chrono::seconds(30), [&] { return in_flight_ == 0; });
+    const Clock::time_point give_up = Clock::now() + std::chrono::seconds(30);
+    MutexLock lock(&mu_);
+    while (in_flight_ != 0) {
+      if (!drained_.WaitUntil(&mu_, give_up)) break;
+    }
+    result.drained = in_flight_ == 0;
   }
   if (plan_.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   result.connections = client_.connection_count();

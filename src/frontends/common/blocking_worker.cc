@@ -11,10 +11,10 @@ BlockingWorker::~BlockingWorker() { Stop(); }
 
 void BlockingWorker::Post(std::function<void()> task) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (!stopping_) {
       tasks_.push_back(std::move(task));
-      wake_.notify_one();
+      wake_.Signal();
       return;
     }
   }
@@ -23,23 +23,23 @@ void BlockingWorker::Post(std::function<void()> task) {
 
 void BlockingWorker::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
-    wake_.notify_one();
+    wake_.Signal();
   }
   if (thread_.joinable()) thread_.join();
 }
 
 void BlockingWorker::Run() {
-  std::unique_lock lock(mu_);
+  MutexLock lock(&mu_);
   while (true) {
-    wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+    while (!stopping_ && tasks_.empty()) wake_.Wait(&mu_);
     if (tasks_.empty()) return;  // stopping, and nothing left to run
     std::function<void()> task = std::move(tasks_.front());
     tasks_.pop_front();
-    lock.unlock();
+    lock.Unlock();
     task();
-    lock.lock();
+    lock.Lock();
   }
 }
 

@@ -4,11 +4,12 @@
 #ifndef INFERD_FRONTENDS_COMMON_BLOCKING_WORKER_H_
 #define INFERD_FRONTENDS_COMMON_BLOCKING_WORKER_H_
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
+
+#include "inferd/base/mutex.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 
@@ -21,19 +22,19 @@ class BlockingWorker {
 
   // Queues `task` behind those already posted. Tasks posted after Stop run
   // on the caller's thread.
-  void Post(std::function<void()> task);
+  void Post(std::function<void()> task) EXCLUDES(mu_);
 
   // Runs the tasks already queued, then joins the thread. Idempotent.
-  void Stop();
+  void Stop() EXCLUDES(mu_);
 
  private:
-  void Run();
+  void Run() EXCLUDES(mu_);
 
-  std::mutex mu_;
-  std::condition_variable wake_;                // notified on Post and Stop
-  std::deque<std::function<void()>> tasks_;     // guarded by mu_
-  bool stopping_ = false;                       // guarded by mu_
-  std::thread thread_;                          // started last, joined by Stop
+  Mutex mu_;
+  CondVar wake_;  // signalled on Post and Stop
+  std::deque<std::function<void()>> tasks_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::thread thread_;  // started last, joined by Stop
 };
 
 }  // namespace inferd

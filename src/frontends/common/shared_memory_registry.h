@@ -16,22 +16,24 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "inferd/server.h"
+#include "inferd/base/mutex.h"
+#include "inferd/base/status.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd {
 
 // One registered region: `byte_size` bytes at `offset` of the object `key`.
 class SharedMemoryRegion {
  public:
-  // Maps the region; on error *error is set (owned by the caller) and the
-  // result is null.
-  static std::shared_ptr<const SharedMemoryRegion> Map(const std::string& name,
-                                                       const std::string& key, uint64_t offset,
-                                                       uint64_t byte_size, INFERD_Error** error);
+  // Maps the region; INVALID_ARG naming it when the key cannot be opened or
+  // mapped, or holds fewer than offset + byte_size bytes.
+  static StatusOr<std::shared_ptr<const SharedMemoryRegion>> Map(const std::string& name,
+                                                                 const std::string& key,
+                                                                 uint64_t offset,
+                                                                 uint64_t byte_size);
   ~SharedMemoryRegion();
   SharedMemoryRegion(const SharedMemoryRegion&) = delete;
   SharedMemoryRegion& operator=(const SharedMemoryRegion&) = delete;
@@ -71,29 +73,31 @@ class SharedMemoryRegistry {
 
   // Maps and registers a region. ALREADY_EXISTS for a name in use;
   // INVALID_ARG for a key that cannot be opened or is smaller than
-  // offset + byte_size. Errors are owned by the caller; null on success.
-  INFERD_Error* Register(const std::string& name, const std::string& key, uint64_t offset,
-                         uint64_t byte_size);
+  // offset + byte_size.
+  Status Register(const std::string& name, const std::string& key, uint64_t offset,
+                  uint64_t byte_size) EXCLUDES(mu_);
 
   // Removes `name` (every region when empty). Unknown names are no error.
-  INFERD_Error* Unregister(const std::string& name);
+  Status Unregister(const std::string& name) EXCLUDES(mu_);
 
   // The regions named `name` (every one when empty), sorted by name;
   // NOT_FOUND for a name that is not registered.
-  INFERD_Error* List(const std::string& name,
-                     std::vector<std::shared_ptr<const SharedMemoryRegion>>* regions) const;
+  Status List(const std::string& name,
+              std::vector<std::shared_ptr<const SharedMemoryRegion>>* regions) const;
 
   // `byte_size` bytes at `offset` of region `name`, for the tensor `what`
   // ("input 'x'"). INVALID_ARG when the region is unknown or too small.
-  INFERD_Error* Slice(const std::string& name, uint64_t offset, uint64_t byte_size,
-                      const std::string& what, SharedMemorySlice* slice) const;
+  Status Slice(const std::string& name, uint64_t offset, uint64_t byte_size,
+               const std::string& what, SharedMemorySlice* slice) const;
 
  private:
   using Table = std::map<std::string, std::shared_ptr<const SharedMemoryRegion>, std::less<>>;
 
   std::shared_ptr<const Table> Snapshot() const { return table_.load(std::memory_order_acquire); }
 
-  std::mutex update_mutex_;  // serializes writers; readers never take it
+  // Serializes writers, each of which loads table_, copies it and stores the
+  // copy. Readers never take it, so table_ is atomic rather than GUARDED_BY.
+  Mutex mu_;
   std::atomic<std::shared_ptr<const Table>> table_;
 };
 

@@ -39,22 +39,16 @@ class SharedObject {
   size_t size_ = 0;
 };
 
-// The code of `error` (freed); -1 when there is none.
-int CodeOf(INFERD_Error* error) {
-  if (error == nullptr) return -1;
-  const int code = INFERD_ErrorCode(error);
-  INFERD_ErrorDelete(error);
-  return code;
-}
+using Code = Status::Code;
 
 TEST(SharedMemoryRegistryTest, SliceSeesTheClientsBytesBothWays) {
   SharedObject object(4096 + 64);
   SharedMemoryRegistry registry;
   // An offset that is not page-aligned still maps.
-  ASSERT_EQ(CodeOf(registry.Register("r", object.key(), 100, 64)), -1);
+  ASSERT_TRUE(registry.Register("r", object.key(), 100, 64).ok());
   std::memcpy(object.data() + 100 + 8, "hello", 5);
   SharedMemorySlice slice;
-  ASSERT_EQ(CodeOf(registry.Slice("r", 8, 5, "input 'x'", &slice)), -1);
+  ASSERT_TRUE(registry.Slice("r", 8, 5, "input 'x'", &slice).ok());
   EXPECT_EQ(std::string(slice.data, 5), "hello");
   std::memcpy(slice.data, "HELLO", 5);
   EXPECT_EQ(std::string(object.data() + 108, 5), "HELLO");
@@ -63,60 +57,60 @@ TEST(SharedMemoryRegistryTest, SliceSeesTheClientsBytesBothWays) {
 TEST(SharedMemoryRegistryTest, ListsRegionsByName) {
   SharedObject object(256);
   SharedMemoryRegistry registry;
-  ASSERT_EQ(CodeOf(registry.Register("b", object.key(), 0, 128)), -1);
-  ASSERT_EQ(CodeOf(registry.Register("a", object.key(), 128, 128)), -1);
+  ASSERT_TRUE(registry.Register("b", object.key(), 0, 128).ok());
+  ASSERT_TRUE(registry.Register("a", object.key(), 128, 128).ok());
   std::vector<std::shared_ptr<const SharedMemoryRegion>> regions;
-  ASSERT_EQ(CodeOf(registry.List("", &regions)), -1);
+  ASSERT_TRUE(registry.List("", &regions).ok());
   ASSERT_EQ(regions.size(), 2u);
   EXPECT_EQ(regions[0]->name(), "a");
   EXPECT_EQ(regions[0]->offset(), 128u);
   EXPECT_EQ(regions[1]->key(), object.key());
-  ASSERT_EQ(CodeOf(registry.List("b", &regions)), -1);
+  ASSERT_TRUE(registry.List("b", &regions).ok());
   ASSERT_EQ(regions.size(), 1u);
   EXPECT_EQ(regions[0]->byte_size(), 128u);
-  EXPECT_EQ(CodeOf(registry.List("zzz", &regions)), INFERD_ERROR_NOT_FOUND);
+  EXPECT_EQ(registry.List("zzz", &regions).code(), Code::kNotFound);
 }
 
 TEST(SharedMemoryRegistryTest, BadRegistrationsChangeNothing) {
   SharedObject object(64);
   SharedMemoryRegistry registry;
-  EXPECT_EQ(CodeOf(registry.Register("r", "/inferd_no_such_key", 0, 8)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Register("r", object.key(), 32, 64)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Register("r", object.key(), 0, 0)), INFERD_ERROR_INVALID_ARG);
+  EXPECT_EQ(registry.Register("r", "/inferd_no_such_key", 0, 8).code(), Code::kInvalidArg);
+  EXPECT_EQ(registry.Register("r", object.key(), 32, 64).code(), Code::kInvalidArg);
+  EXPECT_EQ(registry.Register("r", object.key(), 0, 0).code(), Code::kInvalidArg);
   std::vector<std::shared_ptr<const SharedMemoryRegion>> regions;
-  ASSERT_EQ(CodeOf(registry.List("", &regions)), -1);
+  ASSERT_TRUE(registry.List("", &regions).ok());
   EXPECT_TRUE(regions.empty());
-  ASSERT_EQ(CodeOf(registry.Register("r", object.key(), 0, 64)), -1);
-  EXPECT_EQ(CodeOf(registry.Register("r", object.key(), 0, 8)), INFERD_ERROR_ALREADY_EXISTS);
+  ASSERT_TRUE(registry.Register("r", object.key(), 0, 64).ok());
+  EXPECT_EQ(registry.Register("r", object.key(), 0, 8).code(), Code::kAlreadyExists);
 }
 
 TEST(SharedMemoryRegistryTest, SlicesMustFitTheRegion) {
   SharedObject object(64);
   SharedMemoryRegistry registry;
-  ASSERT_EQ(CodeOf(registry.Register("r", object.key(), 0, 64)), -1);
+  ASSERT_TRUE(registry.Register("r", object.key(), 0, 64).ok());
   SharedMemorySlice slice;
-  EXPECT_EQ(CodeOf(registry.Slice("r", 60, 8, "input 'x'", &slice)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Slice("r", ~0ull, 2, "input 'x'", &slice)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Slice("other", 0, 8, "input 'x'", &slice)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Slice("r", 0, 64, "input 'x'", &slice)), -1);
+  EXPECT_EQ(registry.Slice("r", 60, 8, "input 'x'", &slice).code(), Code::kInvalidArg);
+  EXPECT_EQ(registry.Slice("r", ~0ull, 2, "input 'x'", &slice).code(), Code::kInvalidArg);
+  EXPECT_EQ(registry.Slice("other", 0, 8, "input 'x'", &slice).code(), Code::kInvalidArg);
+  EXPECT_TRUE(registry.Slice("r", 0, 64, "input 'x'", &slice).ok());
 }
 
 TEST(SharedMemoryRegistryTest, UnregisterKeepsSlicesInUseMapped) {
   SharedObject object(64);
   SharedMemoryRegistry registry;
-  ASSERT_EQ(CodeOf(registry.Register("r", object.key(), 0, 64)), -1);
-  ASSERT_EQ(CodeOf(registry.Register("s", object.key(), 0, 64)), -1);
+  ASSERT_TRUE(registry.Register("r", object.key(), 0, 64).ok());
+  ASSERT_TRUE(registry.Register("s", object.key(), 0, 64).ok());
   SharedMemorySlice slice;
-  ASSERT_EQ(CodeOf(registry.Slice("r", 0, 4, "input 'x'", &slice)), -1);
-  EXPECT_EQ(CodeOf(registry.Unregister("r")), -1);
-  EXPECT_EQ(CodeOf(registry.Unregister("r")), -1);  // unknown names are no error
-  std::memcpy(slice.data, "abcd", 4);                // still mapped
+  ASSERT_TRUE(registry.Slice("r", 0, 4, "input 'x'", &slice).ok());
+  EXPECT_TRUE(registry.Unregister("r").ok());
+  EXPECT_TRUE(registry.Unregister("r").ok());  // unknown names are no error
+  std::memcpy(slice.data, "abcd", 4);           // still mapped
   EXPECT_EQ(std::string(object.data(), 4), "abcd");
   SharedMemorySlice gone;
-  EXPECT_EQ(CodeOf(registry.Slice("r", 0, 4, "input 'x'", &gone)), INFERD_ERROR_INVALID_ARG);
-  EXPECT_EQ(CodeOf(registry.Unregister("")), -1);  // every region
+  EXPECT_EQ(registry.Slice("r", 0, 4, "input 'x'", &gone).code(), Code::kInvalidArg);
+  EXPECT_TRUE(registry.Unregister("").ok());  // every region
   std::vector<std::shared_ptr<const SharedMemoryRegion>> regions;
-  ASSERT_EQ(CodeOf(registry.List("", &regions)), -1);
+  ASSERT_TRUE(registry.List("", &regions).ok());
   EXPECT_TRUE(regions.empty());
 }
 

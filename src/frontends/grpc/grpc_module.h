@@ -5,13 +5,12 @@
 // serving; with --allow-grpc=false they are never loaded at all.
 //
 // The boundary is internal (module and binary come from one build), so C++
-// types cross it; the entry points have C linkage only to be found by dlsym.
+// types cross it; the entry point has C linkage only to be found by dlsym.
+// What it returns is a Frontend, started and stopped as the binary's others.
 #ifndef INFERD_FRONTENDS_GRPC_GRPC_MODULE_H_
 #define INFERD_FRONTENDS_GRPC_GRPC_MODULE_H_
 
-#include <cstdint>
-#include <string>
-
+#include "common/frontend.h"
 #include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
@@ -20,15 +19,12 @@ namespace inferd::grpc_frontend {
 // The module's file name, looked up in the binary's folder.
 inline constexpr const char* kGrpcModuleFile = "libinferd_grpc_frontend.so";
 
-// Creates and starts a GrpcServer; on success returns it and sets *port, on
-// failure returns null and sets *error.
-using StartGrpcFn = GrpcServer* (*)(INFERD_Server* server, const GrpcOptions& options,
-                                    uint16_t* port, std::string* error);
-// Stops (see GrpcServer::Stop) and deletes a server StartGrpcFn returned.
-using StopGrpcFn = void (*)(GrpcServer* server);
+// Creates a GrpcServer for `server` with `options`, not started yet. The
+// caller owns it and deletes it through Frontend (which stops it); the module
+// must stay loaded until then.
+using NewGrpcFrontendFn = Frontend* (*)(INFERD_Server* server, const GrpcOptions& options);
 
-inline constexpr const char* kStartGrpcSymbol = "InferdGrpcFrontendStart";
-inline constexpr const char* kStopGrpcSymbol = "InferdGrpcFrontendStop";
+inline constexpr const char* kNewGrpcFrontendSymbol = "InferdGrpcFrontendNew";
 
 }  // namespace inferd::grpc_frontend
 

@@ -9,9 +9,9 @@
 #include <climits>
 
 #include "common/blocking_worker.h"
-#include "grpc/grpc_status.h"
+#include "common/output_allocator.h"
 #include "grpc/inference_service.h"
-#include "grpc/output_allocator.h"
+#include "grpc/output_destination.h"
 #include "grpc/server_credentials.h"
 #include "grpc/service_context.h"
 
@@ -61,14 +61,11 @@ class GrpcServer::Impl {
 
   ~Impl() { Stop(); }
 
-  std::string Start() {
-    if (grpc::Status s = allocator_.Init(); !s.ok()) {
-      return "response allocator: " + s.error_message();
-    }
+  Status Start() {
+    if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     context_.allocator = allocator_.get();
-    std::string error;
-    std::shared_ptr<grpc::ServerCredentials> credentials = MakeServerCredentials(options_, &error);
-    if (credentials == nullptr) return error;
+    ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                     MakeServerCredentials(options_));
     grpc::ServerBuilder builder;
     const std::string address = options_.address + ":" + std::to_string(options_.port);
     int bound_port = 0;
@@ -81,10 +78,10 @@ class GrpcServer::Impl {
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port == 0) {
       server_.reset();
-      return "cannot listen on " + address + " (address in use or invalid?)";
+      return Status::Unavailable("cannot listen on " + address + " (address in use or invalid?)");
     }
     port_ = static_cast<uint16_t>(bound_port);
-    return "";
+    return Status::Ok();
   }
 
   uint16_t port() const { return port_; }
@@ -102,7 +99,7 @@ class GrpcServer::Impl {
  private:
   // Constant after Start.
   GrpcOptions options_;
-  OutputAllocator allocator_;  // outlives server_: declared before it
+  OutputAllocator<OutputDestination> allocator_;  // outlives server_: declared before it
   BlockingWorker worker_;      // likewise
   ServiceContext context_;
   InferenceService service_;
@@ -116,7 +113,7 @@ GrpcServer::GrpcServer(INFERD_Server* server, GrpcOptions options)
 
 GrpcServer::~GrpcServer() = default;
 
-std::string GrpcServer::Start() { return impl_->Start(); }
+Status GrpcServer::Start() { return impl_->Start(); }
 
 uint16_t GrpcServer::port() const { return impl_->port(); }
 

@@ -2,10 +2,8 @@
 // on one address and port, optionally over TLS or mutual TLS, with Triton's
 // keepalive settings and optional compression of infer responses. Asynchronous
 // on gRPC's callback API: no thread per call or stream. Talks to the server
-// only through the in-process API (inferd/server.h).
-//
-// Start, port and Stop are called from one controlling thread; not thread-safe
-// otherwise.
+// only through the in-process API (inferd/server.h). A Frontend: Start, port
+// and Stop are called from one controlling thread; not thread-safe otherwise.
 #ifndef INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
 #define INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
 
@@ -13,7 +11,9 @@
 #include <memory>
 #include <string>
 
+#include "common/frontend.h"
 #include "common/shared_memory_registry.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -45,26 +45,23 @@ struct GrpcOptions {
   SharedMemoryRegistry* shared_memory = nullptr;
 };
 
-class GrpcServer {
+class GrpcServer final : public Frontend {
  public:
   // Does not take ownership of server; it must outlive this object.
   GrpcServer(INFERD_Server* server, GrpcOptions options);
-  ~GrpcServer();  // stops
-  GrpcServer(const GrpcServer&) = delete;
-  GrpcServer& operator=(const GrpcServer&) = delete;
+  ~GrpcServer() override;  // stops
 
-  // Binds and starts serving; returns "" or an error message (unreadable
-  // certificate, address in use, ...). Call once.
-  std::string Start();
+  // INVALID_ARG for a certificate or key that is missing or unreadable,
+  // UNAVAILABLE when the address cannot be listened on.
+  Status Start() override;
 
-  // The bound port after Start.
-  uint16_t port() const;
+  uint16_t port() const override;
 
   // Stops accepting calls, lets calls in progress finish for a grace period,
   // then cancels the rest (a cancelled call cancels its queued requests) and
   // waits until every call is done, since the server's callbacks reach into
-  // this object. Idempotent.
-  void Stop();
+  // this object.
+  void Stop() override;
 
  private:
   class Impl;

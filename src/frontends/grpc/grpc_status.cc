@@ -1,52 +1,35 @@
-// Error-code to gRPC-status mapping.
+// Status-code to gRPC-status mapping.
 #include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 
-grpc::StatusCode GrpcCodeFromErrorCode(INFERD_Error_Code code) {
+grpc::StatusCode GrpcCodeFromCode(Status::Code code) {
   switch (code) {
-    case INFERD_ERROR_UNKNOWN:
+    case Status::Code::kOk:
+      return grpc::StatusCode::OK;
+    case Status::Code::kUnknown:
       return grpc::StatusCode::UNKNOWN;
-    case INFERD_ERROR_INTERNAL:
+    case Status::Code::kInternal:
       return grpc::StatusCode::INTERNAL;
-    case INFERD_ERROR_NOT_FOUND:
+    case Status::Code::kNotFound:
       return grpc::StatusCode::NOT_FOUND;
-    case INFERD_ERROR_INVALID_ARG:
+    case Status::Code::kInvalidArg:
       return grpc::StatusCode::INVALID_ARGUMENT;
-    case INFERD_ERROR_UNAVAILABLE:
+    case Status::Code::kUnavailable:
       return grpc::StatusCode::UNAVAILABLE;
-    case INFERD_ERROR_UNSUPPORTED:
+    case Status::Code::kUnsupported:
       return grpc::StatusCode::UNIMPLEMENTED;
-    case INFERD_ERROR_ALREADY_EXISTS:
+    case Status::Code::kAlreadyExists:
       return grpc::StatusCode::ALREADY_EXISTS;
-    case INFERD_ERROR_CANCELLED:
+    case Status::Code::kCancelled:
       return grpc::StatusCode::CANCELLED;
   }
   return grpc::StatusCode::UNKNOWN;
 }
 
-grpc::Status StatusFromBorrowedError(INFERD_Error* error) {
-  if (error == nullptr) return grpc::Status::OK;
-  const char* message = INFERD_ErrorMessage(error);
-  return grpc::Status(GrpcCodeFromErrorCode(INFERD_ErrorCode(error)), message ? message : "");
-}
-
-grpc::Status StatusFromServerError(INFERD_Error* error) {
-  grpc::Status status = StatusFromBorrowedError(error);
-  DiscardServerError(error);
-  return status;
-}
-
-grpc::Status InvalidArgument(std::string message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::move(message));
-}
-
-grpc::Status Unimplemented(std::string message) {
-  return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, std::move(message));
-}
-
-void DiscardServerError(INFERD_Error* error) {
-  if (error != nullptr) INFERD_ErrorDelete(error);
+grpc::Status ToGrpcStatus(const Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(GrpcCodeFromCode(status.code()), status.message());
 }
 
 }  // namespace inferd::grpc_frontend

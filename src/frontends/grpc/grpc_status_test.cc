@@ -1,4 +1,4 @@
-// The error-code table and server-error conversion of the gRPC frontend.
+// The status-code table of the gRPC frontend and the conversion at its edge.
 #include "grpc/grpc_status.h"
 
 #include <gtest/gtest.h>
@@ -6,29 +6,27 @@
 namespace inferd::grpc_frontend {
 namespace {
 
-TEST(GrpcStatusTest, MapsEveryErrorCodeToTritonsGrpcCode) {
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_UNKNOWN), grpc::StatusCode::UNKNOWN);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_INTERNAL), grpc::StatusCode::INTERNAL);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_NOT_FOUND), grpc::StatusCode::NOT_FOUND);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_INVALID_ARG), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_UNAVAILABLE), grpc::StatusCode::UNAVAILABLE);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_UNSUPPORTED), grpc::StatusCode::UNIMPLEMENTED);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_ALREADY_EXISTS),
-            grpc::StatusCode::ALREADY_EXISTS);
-  EXPECT_EQ(GrpcCodeFromErrorCode(INFERD_ERROR_CANCELLED), grpc::StatusCode::CANCELLED);
+using Code = Status::Code;
+
+TEST(GrpcStatusTest, MapsEveryCodeToTritonsGrpcCode) {
+  EXPECT_EQ(GrpcCodeFromCode(Code::kOk), grpc::StatusCode::OK);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kUnknown), grpc::StatusCode::UNKNOWN);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kInternal), grpc::StatusCode::INTERNAL);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kNotFound), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kInvalidArg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kUnavailable), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kUnsupported), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kAlreadyExists), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kCancelled), grpc::StatusCode::CANCELLED);
 }
 
-TEST(GrpcStatusTest, ConvertsServerErrorWithItsMessage) {
-  const grpc::Status status =
-      StatusFromServerError(INFERD_ErrorNew(INFERD_ERROR_NOT_FOUND, "model 'm' not found"));
+TEST(GrpcStatusTest, KeepsTheMessage) {
+  const grpc::Status status = ToGrpcStatus(Status::NotFound("model 'm' not found"));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(status.error_message(), "model 'm' not found");
 }
 
-TEST(GrpcStatusTest, NullErrorIsOk) {
-  EXPECT_TRUE(StatusFromServerError(nullptr).ok());
-  EXPECT_TRUE(StatusFromBorrowedError(nullptr).ok());
-}
+TEST(GrpcStatusTest, OkIsOk) { EXPECT_TRUE(ToGrpcStatus(Status::Ok()).ok()); }
 
 }  // namespace
 }  // namespace inferd::grpc_frontend

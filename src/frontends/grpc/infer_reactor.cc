@@ -1,6 +1,7 @@
 // A unary ModelInfer call driven by server callbacks.
 #include "grpc/infer_reactor.h"
 
+#include "common/server_error.h"
 #include "grpc/grpc_status.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
@@ -25,20 +26,20 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }
-  if (grpc::Status s = reactor->Submit(service); !s.ok()) {
-    reactor->Finish(s);
+  if (Status s = reactor->Submit(service); !s.ok()) {
+    reactor->Finish(ToGrpcStatus(s));
   }
   return reactor;
 }
 
-grpc::Status InferReactor::Submit(const ServiceContext& service) {
+Status InferReactor::Submit(const ServiceContext& service) {
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
-  if (grpc::Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
+  if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }
   submitted_ = true;
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 void InferReactor::OnCancel() {
@@ -65,7 +66,7 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
   }
   if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) == 0) return;
   if (!self->responded_) {
-    self->status_ = grpc::Status(grpc::StatusCode::INTERNAL, "the model returned no response");
+    self->status_ = Status::Internal("the model returned no response");
   }
   // Entries the dropped responses allocated.
   auto* raw = self->response_.mutable_raw_output_contents();
@@ -74,7 +75,7 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
 }
 
 void InferReactor::Arrive() {
-  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish(status_);
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish(ToGrpcStatus(status_));
 }
 
 }  // namespace inferd::grpc_frontend

@@ -42,7 +42,7 @@ class InferReactor : public grpc::ServerUnaryReactor {
                inference::ModelInferResponse& response);
   ~InferReactor() override;
 
-  grpc::Status Submit(const ServiceContext& service);
+  Status Submit(const ServiceContext& service);
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
   // The release and the FINAL response each arrive once; the second finishes.
@@ -60,7 +60,7 @@ class InferReactor : public grpc::ServerUnaryReactor {
   // Written by the response callback only, read by the last Arrive.
   bool responded_ = false;
   int raw_outputs_ = 0;  // raw_output_contents the answered response holds
-  grpc::Status status_;
+  Status status_;
   std::atomic<int> pending_{2};
 };
 

@@ -10,14 +10,13 @@
 #ifndef INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 
-#include <grpcpp/support/status.h>
-
 #include <memory>
 #include <vector>
 
 #include "common/shared_memory_registry.h"
 #include "grpc/output_destination.h"
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -38,10 +37,10 @@ struct BuildContext {
 
 // Creates *request from `message`. On success the caller owns *request; on
 // error nothing is left to free and the status names the model, input,
-// output or parameter at fault: INVALID_ARGUMENT or the server's error.
-grpc::Status BuildInferRequest(const BuildContext& build,
-                               const inference::ModelInferRequest& message,
-                               INFERD_InferenceRequest** request);
+// output or parameter at fault: INVALID_ARG or the server's error.
+Status BuildInferRequest(const BuildContext& build,
+                         const inference::ModelInferRequest& message,
+                         INFERD_InferenceRequest** request);
 
 // Where a submitted request's release and responses go.
 struct RequestCallbacks {
@@ -54,10 +53,10 @@ struct RequestCallbacks {
 // BuildInferRequest, then the callbacks, then INFERD_ServerInferAsync. On
 // error nothing was queued; a request already built stays in *request for the
 // caller to delete.
-grpc::Status SubmitInferRequest(const BuildContext& build,
-                                const inference::ModelInferRequest& message,
-                                INFERD_InferenceRequest** request,
-                                const RequestCallbacks& callbacks);
+Status SubmitInferRequest(const BuildContext& build,
+                          const inference::ModelInferRequest& message,
+                          INFERD_InferenceRequest** request,
+                          const RequestCallbacks& callbacks);
 
 }  // namespace inferd::grpc_frontend
 

@@ -3,7 +3,8 @@
 
 #include <string>
 
-#include "grpc/grpc_status.h"
+#include "common/output_allocator.h"
+#include "common/server_error.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -40,8 +41,8 @@ void SetSharedMemoryParameters(const SharedMemoryOutput& target, size_t byte_siz
 }
 
 // Adds output `index`; *in_shared_memory tells whether it went there.
-grpc::Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
-                       const OutputDestination& destination, bool* in_shared_memory) {
+Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
+                 const OutputDestination& destination, bool* in_shared_memory) {
   const char* name = nullptr;
   INFERD_DataType datatype = INFERD_TYPE_INVALID;
   const int64_t* shape = nullptr;
@@ -51,48 +52,48 @@ grpc::Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
   INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
   int64_t memory_type_id = 0;
   void* buffer_userp = nullptr;
-  if (grpc::Status s = StatusFromServerError(INFERD_InferenceResponseOutput(
+  if (Status s = StatusFromServerError(INFERD_InferenceResponseOutput(
           response, index, &name, &datatype, &shape, &dim_count, &base, &byte_size, &memory_type,
           &memory_type_id, &buffer_userp));
       !s.ok()) {
     return s;
   }
   if (memory_type == INFERD_MEMORY_GPU) {
-    return Unimplemented("output '" + std::string(name) +
-                         "' is in GPU memory, which the gRPC frontend cannot return yet");
+    return Status::Unsupported("output '" + std::string(name) +
+                               "' is in GPU memory, which the gRPC frontend cannot return yet");
   }
   ModelInferResponse* message = destination.message;
   ModelInferResponse::InferOutputTensor* output = message->add_outputs();
   output->set_name(name);
   output->set_datatype(INFERD_DataTypeString(datatype));
   output->mutable_shape()->Add(shape, shape + dim_count);
-  const SharedMemoryOutput* target = destination.Find(name);
-  *in_shared_memory = target != nullptr && buffer_userp == target;
+  const SharedMemoryOutput* target = destination.shared_memory.Find(name);
+  *in_shared_memory = target != nullptr && IsSharedMemoryBuffer(buffer_userp);
   if (*in_shared_memory) SetSharedMemoryParameters(*target, byte_size, output);
   PlaceRawOutput(static_cast<int>(index), buffer_userp, base, byte_size, *in_shared_memory,
                  message);
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status Fill(INFERD_InferenceResponse* response, const OutputDestination& destination) {
+Status Fill(INFERD_InferenceResponse* response, const OutputDestination& destination) {
   ModelInferResponse* message = destination.message;
-  if (grpc::Status s = StatusFromBorrowedError(INFERD_InferenceResponseError(response)); !s.ok()) {
+  if (Status s = StatusFromBorrowedError(INFERD_InferenceResponseError(response)); !s.ok()) {
     return s;
   }
   const char* model_name = nullptr;
   int64_t model_version = -1;
   const char* id = nullptr;
   uint32_t output_count = 0;
-  if (grpc::Status s = StatusFromServerError(
+  if (Status s = StatusFromServerError(
           INFERD_InferenceResponseModel(response, &model_name, &model_version));
       !s.ok()) {
     return s;
   }
-  if (grpc::Status s = StatusFromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
+  if (Status s = StatusFromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
     return s;
   }
-  if (grpc::Status s =
-          StatusFromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
+  if (Status s =
+      StatusFromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
       !s.ok()) {
     return s;
   }
@@ -101,7 +102,7 @@ grpc::Status Fill(INFERD_InferenceResponse* response, const OutputDestination& d
   if (id != nullptr) message->set_id(id);
   for (uint32_t i = 0; i < output_count; ++i) {
     bool in_shared_memory = false;
-    if (grpc::Status s = AddOutput(response, i, destination, &in_shared_memory); !s.ok()) {
+    if (Status s = AddOutput(response, i, destination, &in_shared_memory); !s.ok()) {
       return s;
     }
   }
@@ -110,14 +111,14 @@ grpc::Status Fill(INFERD_InferenceResponse* response, const OutputDestination& d
   // (perf_analyzer's) reads raw_output_contents by output index.
   auto* raw = message->mutable_raw_output_contents();
   while (raw->size() > static_cast<int>(output_count)) raw->RemoveLast();
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 }  // namespace
 
-grpc::Status BuildInferResponse(INFERD_InferenceResponse* response,
-                                const OutputDestination& destination) {
-  grpc::Status status = Fill(response, destination);
+Status BuildInferResponse(INFERD_InferenceResponse* response,
+                          const OutputDestination& destination) {
+  Status status = Fill(response, destination);
   if (!status.ok()) destination.message->Clear();
   return status;
 }

@@ -8,10 +8,9 @@
 #ifndef INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_RESPONSE_BUILDER_H_
 
-#include <grpcpp/support/status.h>
-
 #include "grpc/output_destination.h"
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -19,8 +18,8 @@ namespace inferd::grpc_frontend {
 // Fills *destination.message from `response` (which the caller still owns and
 // deletes). The error the response carries, if any, is returned and the
 // message cleared.
-grpc::Status BuildInferResponse(INFERD_InferenceResponse* response,
-                                const OutputDestination& destination);
+Status BuildInferResponse(INFERD_InferenceResponse* response,
+                          const OutputDestination& destination);
 
 }  // namespace inferd::grpc_frontend
 

@@ -18,14 +18,14 @@ namespace {
 using Unary = InferenceService::Unary;
 
 // Finishes a call whose answer is ready now.
-Unary* Answer(grpc::CallbackServerContext* context, const grpc::Status& status) {
+Unary* Answer(grpc::CallbackServerContext* context, const Status& status) {
   Unary* reactor = context->DefaultReactor();
-  reactor->Finish(status);
+  reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }
 
 Unary* NoGpu(grpc::CallbackServerContext* context) {
-  return Answer(context, Unimplemented("CUDA shared memory: no GPU support on this server"));
+  return Answer(context, Status::Unsupported("CUDA shared memory: no GPU support on this server"));
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ Unary* InferenceService::RepositoryModelLoad(Context* context,
   INFERD_Server* server = context_.server;
   // The request lives until Finish; the load blocks, so it runs on the worker.
   context_.worker->Post([server, request, reactor] {
-    reactor->Finish(LoadModel(server, *request));
+    reactor->Finish(ToGrpcStatus(LoadModel(server, *request)));
   });
   return reactor;
 }
@@ -101,7 +101,7 @@ Unary* InferenceService::RepositoryModelUnload(
   Unary* reactor = context->DefaultReactor();
   INFERD_Server* server = context_.server;
   context_.worker->Post([server, request, reactor] {
-    reactor->Finish(UnloadModel(server, *request));
+    reactor->Finish(ToGrpcStatus(UnloadModel(server, *request)));
   });
   return reactor;
 }

@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 
 namespace inferd::grpc_frontend {
 
@@ -42,11 +42,11 @@ std::string LogSettingsUpdateJson(const inference::LogSettingsRequest& request) 
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-grpc::Status LogSettingsFromJson(std::string_view json, inference::LogSettingsResponse* response) {
+Status LogSettingsFromJson(std::string_view json, inference::LogSettingsResponse* response) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, "the server's log settings are not a JSON object");
+    return Status::Internal("the server's log settings are not a JSON object");
   }
   auto& settings = *response->mutable_settings();
   for (const auto& member : doc.GetObject()) {
@@ -59,15 +59,14 @@ grpc::Status LogSettingsFromJson(std::string_view json, inference::LogSettingsRe
     } else if (value.IsString()) {
       settings[key].set_string_param(std::string(value.GetString(), value.GetStringLength()));
     } else {
-      return grpc::Status(grpc::StatusCode::INTERNAL,
-                          "log setting '" + key + "' has no gRPC representation");
+      return Status::Internal("log setting '" + key + "' has no gRPC representation");
     }
   }
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequest& request,
-                         inference::LogSettingsResponse* response) {
+Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequest& request,
+                   inference::LogSettingsResponse* response) {
   INFERD_Message* message = nullptr;
   INFERD_Error* error = nullptr;
   if (request.settings().empty()) {
@@ -79,7 +78,7 @@ grpc::Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequ
   if (error != nullptr) return StatusFromServerError(error);
   const char* base = nullptr;
   size_t size = 0;
-  grpc::Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
+  Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
   if (status.ok()) status = LogSettingsFromJson(std::string_view(base, size), response);
   DiscardServerError(INFERD_MessageDelete(message));
   return status;

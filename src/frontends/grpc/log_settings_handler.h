@@ -7,12 +7,11 @@
 #ifndef INFERD_FRONTENDS_GRPC_LOG_SETTINGS_HANDLER_H_
 #define INFERD_FRONTENDS_GRPC_LOG_SETTINGS_HANDLER_H_
 
-#include <grpcpp/support/status.h>
-
 #include <string>
 #include <string_view>
 
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -25,13 +24,13 @@ std::string LogSettingsUpdateJson(const inference::LogSettingsRequest& request);
 
 // Fills `response` from the server's settings document: booleans, unsigned
 // integers and strings become bool_param, uint32_param and string_param.
-grpc::Status LogSettingsFromJson(std::string_view json, inference::LogSettingsResponse* response);
+Status LogSettingsFromJson(std::string_view json, inference::LogSettingsResponse* response);
 
-// INVALID_ARGUMENT naming the setting for an unknown key or a value of the
-// wrong kind, UNIMPLEMENTED for a log_file other than the one in force (set
+// INVALID_ARG naming the setting for an unknown key or a value of the
+// wrong kind, UNSUPPORTED for a log_file other than the one in force (set
 // only at start, with --log-file); no setting changes then.
-grpc::Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequest& request,
-                         inference::LogSettingsResponse* response);
+Status LogSettings(INFERD_Server* server, const inference::LogSettingsRequest& request,
+                   inference::LogSettingsResponse* response);
 
 }  // namespace inferd::grpc_frontend
 

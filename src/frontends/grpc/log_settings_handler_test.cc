@@ -1,11 +1,16 @@
 // Conversions between the LogSettings messages and the server's JSON, and the
-// RPC against a server: a log file change is UNIMPLEMENTED.
+// RPC against a server: a log file change is UNSUPPORTED (UNIMPLEMENTED over
+// gRPC). Like the frontend, the test reaches the server through server.h only.
 #include "grpc/log_settings_handler.h"
+
+#include <stdlib.h>
 
 #include <gtest/gtest.h>
 
-#include "core/common/logging.h"
-#include "core/test_util/temp_dir.h"
+#include <filesystem>
+#include <string>
+
+#include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -45,27 +50,45 @@ TEST(LogSettingsHandlerTest, SettingsDocumentFillsTheResponseMap) {
 
 TEST(LogSettingsHandlerTest, UnrepresentableDocumentIsInternal) {
   inference::LogSettingsResponse response;
-  EXPECT_EQ(LogSettingsFromJson("[]", &response).error_code(), grpc::StatusCode::INTERNAL);
-  EXPECT_EQ(LogSettingsFromJson(R"({"x":-1})", &response).error_code(),
-            grpc::StatusCode::INTERNAL);
+  EXPECT_EQ(LogSettingsFromJson("[]", &response).code(), Status::Code::kInternal);
+  EXPECT_EQ(LogSettingsFromJson(R"({"x":-1})", &response).code(), Status::Code::kInternal);
+}
+
+// A server on the (empty) repository `repo`, logging to `log_file`, or to
+// stderr when it is null.
+INFERD_Server* NewServer(const std::filesystem::path& repo, const char* log_file) {
+  INFERD_ServerOptions* options = nullptr;
+  EXPECT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  EXPECT_EQ(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()), nullptr);
+  if (log_file != nullptr) {
+    EXPECT_EQ(INFERD_ServerOptionsSetLogFile(options, log_file), nullptr);
+  }
+  INFERD_Server* server = nullptr;
+  EXPECT_EQ(INFERD_ServerNew(&server, options), nullptr);
+  INFERD_ServerOptionsDelete(options);
+  return server;
 }
 
 class LogSettingsRpcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.MakeDir("repo");
-    log_path_ = (dir_.path() / "server.log").string();
-    INFERD_ServerOptions* options = nullptr;
-    ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
-    const std::string repo = (dir_.path() / "repo").string();
-    ASSERT_EQ(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()), nullptr);
-    ASSERT_EQ(INFERD_ServerOptionsSetLogFile(options, log_path_.c_str()), nullptr);
-    ASSERT_EQ(INFERD_ServerNew(&server_, options), nullptr);
-    INFERD_ServerOptionsDelete(options);
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "inferd-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    std::filesystem::create_directory(dir_ / "repo");
+    log_path_ = (dir_ / "server.log").string();
+    server_ = NewServer(dir_ / "repo", log_path_.c_str());
+    ASSERT_NE(server_, nullptr);
   }
   void TearDown() override {
-    EXPECT_TRUE(ConfigureLogging(inferd::LogSettings()).ok());  // defaults for later tests
-    INFERD_ServerDelete(server_);
+    if (server_ != nullptr) INFERD_ServerDelete(server_);
+    if (dir_.empty()) return;
+    // Log settings belong to the process and the last server created sets
+    // them: one with default options gives later tests the defaults back.
+    if (INFERD_Server* defaults = NewServer(dir_ / "repo", nullptr)) INFERD_ServerDelete(defaults);
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
   }
 
   inference::LogSettingsResponse Read() {
@@ -74,21 +97,21 @@ class LogSettingsRpcTest : public ::testing::Test {
     return response;
   }
 
-  TempDir dir_;
+  std::filesystem::path dir_;
   std::string log_path_;
   INFERD_Server* server_ = nullptr;
 };
 
 TEST_F(LogSettingsRpcTest, LogFileChangeIsUnimplementedAndChangesNothing) {
-  for (const std::string& other : {std::string(""), (dir_.path() / "other.log").string()}) {
+  for (const std::string& other : {std::string(""), (dir_ / "other.log").string()}) {
     inference::LogSettingsRequest request;
     (*request.mutable_settings())["log_file"].set_string_param(other);
     (*request.mutable_settings())["log_verbose_level"].set_uint32_param(2);
     inference::LogSettingsResponse response;
-    const grpc::Status status = LogSettings(server_, request, &response);
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED) << other;
-    EXPECT_NE(status.error_message().find("--log-file"), std::string::npos)
-        << status.error_message();
+    const Status status = LogSettings(server_, request, &response);
+    EXPECT_EQ(status.code(), Status::Code::kUnsupported) << other;
+    EXPECT_NE(status.message().find("--log-file"), std::string::npos)
+        << status.message();
     const inference::LogSettingsResponse now = Read();
     EXPECT_EQ(now.settings().at("log_file").string_param(), log_path_);
     EXPECT_EQ(now.settings().at("log_verbose_level").uint32_param(), 0u);

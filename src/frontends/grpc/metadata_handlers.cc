@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 #include "grpc/model_version.h"
 
 namespace inferd::grpc_frontend {
@@ -19,13 +19,13 @@ enum class Fields { kStrict, kIgnoreUnknown };
 // Parses the JSON of a message the server returned into `out` and frees the
 // message; `error` is the call that produced it. `wrap_key`, when set, nests
 // the document under that key first (the index is a bare JSON array).
-grpc::Status FromMessage(INFERD_Error* error, INFERD_Message* message,
-                         google::protobuf::Message* out, const char* what, Fields fields,
-                         const char* wrap_key = nullptr) {
+Status FromMessage(INFERD_Error* error, INFERD_Message* message,
+                   google::protobuf::Message* out, const char* what, Fields fields,
+                   const char* wrap_key = nullptr) {
   if (error != nullptr) return StatusFromServerError(error);
   const char* base = nullptr;
   size_t size = 0;
-  grpc::Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
+  Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
   if (status.ok()) {
     std::string json(base, size);
     if (wrap_key != nullptr) json = std::string("{\"") + wrap_key + "\":" + json + "}";
@@ -33,7 +33,7 @@ grpc::Status FromMessage(INFERD_Error* error, INFERD_Message* message,
     options.ignore_unknown_fields = fields == Fields::kIgnoreUnknown;
     const auto parsed = google::protobuf::util::JsonStringToMessage(json, out, options);
     if (!parsed.ok()) {
-      status = grpc::Status(grpc::StatusCode::INTERNAL, std::string("could not convert the ") +
+      status = Status::Internal(std::string("could not convert the ") +
                                                             what + " to its gRPC message: " +
                                                             std::string(parsed.message()));
     }
@@ -44,52 +44,52 @@ grpc::Status FromMessage(INFERD_Error* error, INFERD_Message* message,
 
 }  // namespace
 
-grpc::Status ServerLive(INFERD_Server* server, inference::ServerLiveResponse* response) {
+Status ServerLive(INFERD_Server* server, inference::ServerLiveResponse* response) {
   bool live = false;
-  if (grpc::Status s = StatusFromServerError(INFERD_ServerIsLive(server, &live)); !s.ok()) {
+  if (Status s = StatusFromServerError(INFERD_ServerIsLive(server, &live)); !s.ok()) {
     return s;
   }
   response->set_live(live);
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status ServerReady(INFERD_Server* server, inference::ServerReadyResponse* response) {
+Status ServerReady(INFERD_Server* server, inference::ServerReadyResponse* response) {
   bool ready = false;
-  if (grpc::Status s = StatusFromServerError(INFERD_ServerIsReady(server, &ready)); !s.ok()) {
+  if (Status s = StatusFromServerError(INFERD_ServerIsReady(server, &ready)); !s.ok()) {
     return s;
   }
   response->set_ready(ready);
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& request,
-                        inference::ModelReadyResponse* response) {
+Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& request,
+                  inference::ModelReadyResponse* response) {
   int64_t version = -1;
-  if (grpc::Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
+  if (Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
     return s;
   }
   bool ready = false;
-  INFERD_Error* error = INFERD_ServerModelIsReady(server, request.name().c_str(), version, &ready);
-  if (error != nullptr && INFERD_ErrorCode(error) == INFERD_ERROR_NOT_FOUND) {
-    DiscardServerError(error);
+  const Status status = StatusFromServerError(
+      INFERD_ServerModelIsReady(server, request.name().c_str(), version, &ready));
+  if (status.code() == Status::Code::kNotFound) {
     ready = false;
-  } else if (grpc::Status s = StatusFromServerError(error); !s.ok()) {
-    return s;
+  } else if (!status.ok()) {
+    return status;
   }
   response->set_ready(ready);
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status ServerMetadata(INFERD_Server* server, inference::ServerMetadataResponse* response) {
+Status ServerMetadata(INFERD_Server* server, inference::ServerMetadataResponse* response) {
   INFERD_Message* message = nullptr;
   INFERD_Error* error = INFERD_ServerMetadata(server, &message);
   return FromMessage(error, message, response, "server metadata", Fields::kIgnoreUnknown);
 }
 
-grpc::Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadataRequest& request,
-                           inference::ModelMetadataResponse* response) {
+Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadataRequest& request,
+                     inference::ModelMetadataResponse* response) {
   int64_t version = -1;
-  if (grpc::Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
+  if (Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
     return s;
   }
   INFERD_Message* message = nullptr;
@@ -98,10 +98,10 @@ grpc::Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadata
   return FromMessage(error, message, response, "model metadata", Fields::kIgnoreUnknown);
 }
 
-grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
-                         inference::ModelConfigResponse* response) {
+Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
+                   inference::ModelConfigResponse* response) {
   int64_t version = -1;
-  if (grpc::Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
+  if (Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
     return s;
   }
   INFERD_Message* message = nullptr;
@@ -110,11 +110,11 @@ grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequ
                      Fields::kStrict);
 }
 
-grpc::Status ModelStatistics(INFERD_Server* server,
-                             const inference::ModelStatisticsRequest& request,
-                             inference::ModelStatisticsResponse* response) {
+Status ModelStatistics(INFERD_Server* server,
+                       const inference::ModelStatisticsRequest& request,
+                       inference::ModelStatisticsResponse* response) {
   int64_t version = -1;
-  if (grpc::Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
+  if (Status s = ParseModelVersion(request.name(), request.version(), &version); !s.ok()) {
     return s;
   }
   INFERD_Message* message = nullptr;
@@ -123,9 +123,9 @@ grpc::Status ModelStatistics(INFERD_Server* server,
   return FromMessage(error, message, response, "model statistics", Fields::kIgnoreUnknown);
 }
 
-grpc::Status RepositoryIndex(INFERD_Server* server,
-                             const inference::RepositoryIndexRequest& request,
-                             inference::RepositoryIndexResponse* response) {
+Status RepositoryIndex(INFERD_Server* server,
+                       const inference::RepositoryIndexRequest& request,
+                       inference::RepositoryIndexResponse* response) {
   INFERD_Message* message = nullptr;
   INFERD_Error* error =
       INFERD_ServerModelIndex(server, request.ready() ? INFERD_INDEX_FLAG_READY : 0, &message);

@@ -7,40 +7,39 @@
 #ifndef INFERD_FRONTENDS_GRPC_METADATA_HANDLERS_H_
 #define INFERD_FRONTENDS_GRPC_METADATA_HANDLERS_H_
 
-#include <grpcpp/support/status.h>
-
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 
-grpc::Status ServerLive(INFERD_Server* server, inference::ServerLiveResponse* response);
-grpc::Status ServerReady(INFERD_Server* server, inference::ServerReadyResponse* response);
+Status ServerLive(INFERD_Server* server, inference::ServerLiveResponse* response);
+Status ServerReady(INFERD_Server* server, inference::ServerReadyResponse* response);
 
 // As Triton: an unknown model or version is not ready, not an error.
-grpc::Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& request,
-                        inference::ModelReadyResponse* response);
+Status ModelReady(INFERD_Server* server, const inference::ModelReadyRequest& request,
+                  inference::ModelReadyResponse* response);
 
-grpc::Status ServerMetadata(INFERD_Server* server, inference::ServerMetadataResponse* response);
-grpc::Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadataRequest& request,
-                           inference::ModelMetadataResponse* response);
+Status ServerMetadata(INFERD_Server* server, inference::ServerMetadataResponse* response);
+Status ModelMetadata(INFERD_Server* server, const inference::ModelMetadataRequest& request,
+                     inference::ModelMetadataResponse* response);
 
 // The complete configuration as the ModelConfig message (field numbers as
 // Triton's, so Triton clients decode it).
-grpc::Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
-                         inference::ModelConfigResponse* response);
+Status ModelConfig(INFERD_Server* server, const inference::ModelConfigRequest& request,
+                   inference::ModelConfigResponse* response);
 
 // Statistics of `name` (every model when empty) at `version` (every ready
 // version when empty), as the statistics extension defines them.
-grpc::Status ModelStatistics(INFERD_Server* server,
-                             const inference::ModelStatisticsRequest& request,
-                             inference::ModelStatisticsResponse* response);
+Status ModelStatistics(INFERD_Server* server,
+                       const inference::ModelStatisticsRequest& request,
+                       inference::ModelStatisticsResponse* response);
 
 // Every model and version with its state and reason; `ready` lists only
 // ready ones. Repositories are not told apart: repository_name is ignored.
-grpc::Status RepositoryIndex(INFERD_Server* server,
-                             const inference::RepositoryIndexRequest& request,
-                             inference::RepositoryIndexResponse* response);
+Status RepositoryIndex(INFERD_Server* server,
+                       const inference::RepositoryIndexRequest& request,
+                       inference::RepositoryIndexResponse* response);
 
 }  // namespace inferd::grpc_frontend
 

@@ -3,25 +3,23 @@
 
 #include <charconv>
 
-#include "grpc/grpc_status.h"
-
 namespace inferd::grpc_frontend {
 
-grpc::Status ParseModelVersion(const std::string& model_name, const std::string& version,
-                               int64_t* out) {
+Status ParseModelVersion(const std::string& model_name, const std::string& version,
+                         int64_t* out) {
   if (version.empty()) {
     *out = -1;
-    return grpc::Status::OK;
+    return Status::Ok();
   }
   int64_t value = -1;
   const char* end = version.data() + version.size();
   const auto [stop, error] = std::from_chars(version.data(), end, value);
   if (error != std::errc() || stop != end || value < 0) {
-    return InvalidArgument("model '" + model_name + "': version '" + version +
-                           "' is not a non-negative integer");
+    return Status::InvalidArg("model '" + model_name + "': version '" + version +
+                              "' is not a non-negative integer");
   }
   *out = value;
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 }  // namespace inferd::grpc_frontend

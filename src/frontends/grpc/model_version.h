@@ -3,17 +3,17 @@
 #ifndef INFERD_FRONTENDS_GRPC_MODEL_VERSION_H_
 #define INFERD_FRONTENDS_GRPC_MODEL_VERSION_H_
 
-#include <grpcpp/support/status.h>
-
 #include <cstdint>
 #include <string>
+
+#include "inferd/base/status.h"
 
 namespace inferd::grpc_frontend {
 
 // "" -> -1 (latest), "3" -> 3. Anything but a non-negative decimal integer is
-// INVALID_ARGUMENT naming `model_name` and the version.
-grpc::Status ParseModelVersion(const std::string& model_name, const std::string& version,
-                               int64_t* out);
+// INVALID_ARG naming `model_name` and the version.
+Status ParseModelVersion(const std::string& model_name, const std::string& version,
+                         int64_t* out);
 
 }  // namespace inferd::grpc_frontend
 

@@ -1,37 +1,37 @@
-// Where the outputs of one gRPC infer request go: the ModelInferResponse
-// their raw_output_contents are allocated in, or, for outputs the request put
-// in system shared memory, the client's region. The OutputAllocator's userp;
-// the response builder reads it to describe shared memory outputs. Filled
-// while the request is built, constant once it is submitted.
+// Where the outputs of one gRPC infer request go: the OutputTarget half of
+// the frontend's OutputAllocator (common/output_allocator.h), given with the
+// request as its allocator_userp. Each output not bound for system shared
+// memory is allocated as a new raw_output_contents entry of the
+// ModelInferResponse being built (resized, then its memory handed out), so
+// the backend writes it straight into the message gRPC serializes and no
+// output is copied again; the message owns that memory. The response builder
+// reads it too, to describe shared memory outputs. Filled while the request
+// is built, constant once it is submitted; allocation for one message happens
+// on the thread producing its response.
 #ifndef INFERD_FRONTENDS_GRPC_OUTPUT_DESTINATION_H_
 #define INFERD_FRONTENDS_GRPC_OUTPUT_DESTINATION_H_
 
-#include <string>
-#include <vector>
+#include <cstddef>
 
-#include "common/shared_memory_registry.h"
+#include "common/shared_memory_outputs.h"
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 
 namespace inferd::grpc_frontend {
 
-// An output the request asked to have written into shared memory.
-struct SharedMemoryOutput {
-  std::string name;    // the output tensor
-  std::string region;  // the region's registered name
-  SharedMemorySlice slice;
-};
-
 struct OutputDestination {
   inference::ModelInferResponse* message = nullptr;  // not owned
-  std::vector<SharedMemoryOutput> shared_memory;
+  SharedMemoryOutputs shared_memory;  // outputs the request bound for shared memory
 
-  // The shared memory target of output `name`, or null.
-  const SharedMemoryOutput* Find(const char* name) const {
-    for (const SharedMemoryOutput& output : shared_memory) {
-      if (output.name == name) return &output;
-    }
-    return nullptr;
-  }
+  const SharedMemoryOutputs& shared_memory_outputs() const { return shared_memory; }
+
+  // A new raw_output_contents entry of `byte_size` bytes for output `name`;
+  // *buffer_userp is the entry, for the response builder to find it again.
+  // INTERNAL when there is no memory for it.
+  Status AllocateOutput(const char* name, size_t byte_size, void** buffer, void** buffer_userp);
+
+  // Nothing to free: the message owns the memory.
+  static void ReleaseOutput(void* buffer, void* buffer_userp) {}
 };
 
 }  // namespace inferd::grpc_frontend

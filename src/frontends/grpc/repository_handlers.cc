@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -16,8 +16,8 @@ constexpr std::string_view kFilePrefix = "file:";
 
 }  // namespace
 
-grpc::Status LoadModel(INFERD_Server* server,
-                       const inference::RepositoryModelLoadRequest& request) {
+Status LoadModel(INFERD_Server* server,
+                 const inference::RepositoryModelLoadRequest& request) {
   const std::string* config = nullptr;
   std::vector<const char*> paths;
   std::vector<const void*> contents;
@@ -25,12 +25,13 @@ grpc::Status LoadModel(INFERD_Server* server,
   for (const auto& [name, value] : request.parameters()) {
     if (name == "config") {
       if (value.parameter_choice_case() != ModelRepositoryParameter::kStringParam) {
-        return InvalidArgument("parameter 'config' must be a string (the configuration as JSON)");
+        return Status::InvalidArg(
+            "parameter 'config' must be a string (the configuration as JSON)");
       }
       config = &value.string_param();
     } else if (std::string_view(name).substr(0, kFilePrefix.size()) == kFilePrefix) {
       if (value.parameter_choice_case() != ModelRepositoryParameter::kBytesParam) {
-        return InvalidArgument("parameter '" + name + "' must be bytes (the file's content)");
+        return Status::InvalidArg("parameter '" + name + "' must be bytes (the file's content)");
       }
       // Map keys and values live as long as the request.
       paths.push_back(name.c_str() + kFilePrefix.size());
@@ -43,13 +44,13 @@ grpc::Status LoadModel(INFERD_Server* server,
       paths.data(), contents.data(), sizes.data(), static_cast<uint32_t>(paths.size())));
 }
 
-grpc::Status UnloadModel(INFERD_Server* server,
-                         const inference::RepositoryModelUnloadRequest& request) {
+Status UnloadModel(INFERD_Server* server,
+                   const inference::RepositoryModelUnloadRequest& request) {
   bool unload_dependents = false;
   const auto found = request.parameters().find("unload_dependents");
   if (found != request.parameters().end()) {
     if (found->second.parameter_choice_case() != ModelRepositoryParameter::kBoolParam) {
-      return InvalidArgument("parameter 'unload_dependents' must be a boolean");
+      return Status::InvalidArg("parameter 'unload_dependents' must be a boolean");
     }
     unload_dependents = found->second.bool_param();
   }

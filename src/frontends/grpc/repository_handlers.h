@@ -8,17 +8,16 @@
 #ifndef INFERD_FRONTENDS_GRPC_REPOSITORY_HANDLERS_H_
 #define INFERD_FRONTENDS_GRPC_REPOSITORY_HANDLERS_H_
 
-#include <grpcpp/support/status.h>
-
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 
-grpc::Status LoadModel(INFERD_Server* server,
-                       const inference::RepositoryModelLoadRequest& request);
-grpc::Status UnloadModel(INFERD_Server* server,
-                         const inference::RepositoryModelUnloadRequest& request);
+Status LoadModel(INFERD_Server* server,
+                 const inference::RepositoryModelLoadRequest& request);
+Status UnloadModel(INFERD_Server* server,
+                   const inference::RepositoryModelUnloadRequest& request);
 
 }  // namespace inferd::grpc_frontend
 

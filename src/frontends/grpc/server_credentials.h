@@ -7,17 +7,17 @@
 #include <grpcpp/security/server_credentials.h>
 
 #include <memory>
-#include <string>
 
 #include "grpc/grpc_server.h"
+#include "inferd/base/status.h"
 
 namespace inferd::grpc_frontend {
 
-// Credentials for `options`. On error (a file missing or unreadable, TLS
-// without a certificate or key, mutual TLS without a root certificate)
-// returns null and sets *error to a message naming the flag and file.
-std::shared_ptr<grpc::ServerCredentials> MakeServerCredentials(const GrpcOptions& options,
-                                                               std::string* error);
+// Credentials for `options`. INVALID_ARG naming the flag and file when a
+// file is missing or unreadable, TLS lacks a certificate or key, or mutual
+// TLS a root certificate.
+StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
+    const GrpcOptions& options);
 
 }  // namespace inferd::grpc_frontend
 

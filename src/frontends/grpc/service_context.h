@@ -15,7 +15,7 @@ namespace inferd::grpc_frontend {
 
 struct ServiceContext {
   INFERD_Server* server = nullptr;                  // not owned
-  INFERD_ResponseAllocator* allocator = nullptr;    // an OutputAllocator's
+  INFERD_ResponseAllocator* allocator = nullptr;    // OutputAllocator<OutputDestination>
   BlockingWorker* worker = nullptr;                 // runs model loads and unloads
   grpc_compression_level infer_compression = GRPC_COMPRESS_LEVEL_NONE;
   SharedMemoryRegistry* shared_memory = nullptr;    // not owned; null: the extension is off

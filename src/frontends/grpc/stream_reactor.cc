@@ -23,16 +23,22 @@ void StreamReactor::ReadNext() {
 
 void StreamReactor::OnReadDone(bool ok) {
   if (!ok) {
-    std::unique_lock lock(mu_);
-    reads_done_ = true;
-    return MaybeFinish(lock);
+    grpc::Status status;
+    bool finish = false;
+    {
+      MutexLock lock(&mu_);
+      reads_done_ = true;
+      finish = TakeFinish(&status);
+    }
+    if (finish) Finish(status);
+    return;
   }
   // Owned by its references from here on; Submit holds the submitter's.
   StreamRequest* request = reading_.release();
   {
     // Registered before the next read: while a request is in flight the
     // stream cannot finish, even if that read ends it at once.
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     in_flight_.insert(request);
   }
   ReadNext();  // the next request may arrive while this one runs
@@ -40,14 +46,14 @@ void StreamReactor::OnReadDone(bool ok) {
 }
 
 void StreamReactor::Submit(StreamRequest* submitted) {
-  if (const grpc::Status status = submitted->Submit(service_); !status.ok()) {
+  if (const Status status = submitted->Submit(service_); !status.ok()) {
     Send(submitted->ErrorResponse(status));
     submitted->Unref();  // the server's two references: nothing is in flight
     submitted->Unref();
   } else {
     bool cancelled = false;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       cancelled = broken_;
     }
     // OnCancel may have looked before the request was submitted.
@@ -56,39 +62,49 @@ void StreamReactor::Submit(StreamRequest* submitted) {
   submitted->Unref();
 }
 
-void StreamReactor::Send(inference::ModelStreamInferResponse message) {
-  std::unique_lock lock(mu_);
-  if (broken_) return;
-  writes_.push_back(std::move(message));
-  WriteNext(lock);
+void StreamReactor::Send(Message message) {
+  const Message* next = nullptr;
+  {
+    MutexLock lock(&mu_);
+    if (broken_) return;
+    writes_.push_back(std::move(message));
+    next = TakeNextWrite();
+  }
+  if (next != nullptr) StartWrite(next);
 }
 
-void StreamReactor::WriteNext(std::unique_lock<std::mutex>& lock) {
-  if (writing_ || writes_.empty()) return;
+const StreamReactor::Message* StreamReactor::TakeNextWrite() {
+  if (writing_ || writes_.empty()) return nullptr;
   writing_ = true;
-  // push_back never moves the front element, so the pointer stays valid.
-  const inference::ModelStreamInferResponse* next = &writes_.front();
-  lock.unlock();
-  StartWrite(next);
-  lock.lock();
+  // push_back never moves the front element, so the pointer stays valid
+  // until OnWriteDone pops it.
+  return &writes_.front();
 }
 
 void StreamReactor::OnWriteDone(bool ok) {
-  std::unique_lock lock(mu_);
-  writes_.pop_front();
-  writing_ = false;
-  if (!ok) {
-    broken_ = true;  // the client is gone; OnCancel cancels what is in flight
-    writes_.clear();
+  const Message* next = nullptr;
+  grpc::Status status;
+  bool finish = false;
+  {
+    MutexLock lock(&mu_);
+    writes_.pop_front();
+    writing_ = false;
+    if (!ok) {
+      broken_ = true;  // the client is gone; OnCancel cancels what is in flight
+      writes_.clear();
+    }
+    next = TakeNextWrite();
+    // A write started now finishes the call from its own OnWriteDone.
+    if (next == nullptr) finish = TakeFinish(&status);
   }
-  WriteNext(lock);
-  MaybeFinish(lock);
+  if (next != nullptr) StartWrite(next);
+  if (finish) Finish(status);
 }
 
 void StreamReactor::OnCancel() {
   std::vector<StreamRequest*> to_cancel;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     broken_ = true;
     // The write in progress, if any, stays until OnWriteDone.
     while (writes_.size() > (writing_ ? 1u : 0u)) writes_.pop_back();
@@ -104,19 +120,24 @@ void StreamReactor::OnCancel() {
 }
 
 void StreamReactor::RequestDone(StreamRequest* request) {
-  std::unique_lock lock(mu_);
-  in_flight_.erase(request);
-  delete request;
-  MaybeFinish(lock);
+  grpc::Status status;
+  bool finish = false;
+  {
+    MutexLock lock(&mu_);
+    in_flight_.erase(request);
+    delete request;
+    finish = TakeFinish(&status);
+  }
+  if (finish) Finish(status);
 }
 
-void StreamReactor::MaybeFinish(std::unique_lock<std::mutex>& lock) {
-  if (finished_ || !reads_done_ || writing_ || !writes_.empty() || !in_flight_.empty()) return;
+bool StreamReactor::TakeFinish(grpc::Status* status) {
+  if (finished_ || !reads_done_ || writing_ || !writes_.empty() || !in_flight_.empty()) {
+    return false;
+  }
   finished_ = true;
-  const bool cancelled = broken_;
-  lock.unlock();
-  // Last use of this object: OnDone may delete it as soon as Finish is called.
-  Finish(cancelled ? grpc::Status::CANCELLED : grpc::Status::OK);
+  *status = broken_ ? grpc::Status::CANCELLED : grpc::Status::OK;
+  return true;
 }
 
 void StreamReactor::OnDone() { delete this; }

@@ -17,12 +17,13 @@
 
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <unordered_set>
 
 #include "grpc/service_context.h"
 #include "grpc/stream_request.h"
 #include "grpc_service.pb.h"
+#include "inferd/base/mutex.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd::grpc_frontend {
 
@@ -35,27 +36,33 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   StreamReactor(const StreamReactor&) = delete;
   StreamReactor& operator=(const StreamReactor&) = delete;
 
-  void OnReadDone(bool ok) override;
-  void OnWriteDone(bool ok) override;
-  void OnCancel() override;
+  void OnReadDone(bool ok) override EXCLUDES(mu_);
+  void OnWriteDone(bool ok) override EXCLUDES(mu_);
+  void OnCancel() override EXCLUDES(mu_);
   void OnDone() override;
 
   // Queues `message` for the client; dropped once the stream is cancelled or
   // broken. Any thread.
-  void Send(inference::ModelStreamInferResponse message);
+  void Send(inference::ModelStreamInferResponse message) EXCLUDES(mu_);
 
   // Takes back a request the server is done with and deletes it. Any thread.
-  void RequestDone(StreamRequest* request);
+  void RequestDone(StreamRequest* request) EXCLUDES(mu_);
 
  private:
+  using Message = inference::ModelStreamInferResponse;
+
   void ReadNext();
   // Submits a request registered in in_flight_ and drops the submitter's
   // reference; a request that fails is answered with its error.
-  void Submit(StreamRequest* request);
-  // Starts the next write if one is queued and none is running.
-  void WriteNext(std::unique_lock<std::mutex>& lock);
-  // Finishes the call when nothing is outstanding any more; releases `lock`.
-  void MaybeFinish(std::unique_lock<std::mutex>& lock);
+  void Submit(StreamRequest* request) EXCLUDES(mu_);
+  // The next message to write, with the write marked as running; null when a
+  // write runs already or nothing is queued. The caller starts the write
+  // once it has released mu_.
+  const Message* TakeNextWrite() REQUIRES(mu_);
+  // Whether the call is to finish now, nothing being outstanding any more;
+  // true only once. The caller then calls Finish(*status) after releasing
+  // mu_, and touches nothing after it (OnDone may delete this at once).
+  bool TakeFinish(grpc::Status* status) REQUIRES(mu_);
 
   // Constant after construction.
   const ServiceContext& service_;
@@ -63,14 +70,14 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // never run concurrently.
   std::unique_ptr<StreamRequest> reading_;
 
-  std::mutex mu_;
+  Mutex mu_;
   // Messages to write; the front one is being written while writing_.
-  std::deque<inference::ModelStreamInferResponse> writes_;  // guarded by mu_
-  bool writing_ = false;                                     // guarded by mu_
-  bool reads_done_ = false;  // the client closed its side, or the call ended; guarded by mu_
-  bool broken_ = false;      // cancelled, or a write failed: nothing more is sent; guarded by mu_
-  bool finished_ = false;    // Finish was called; guarded by mu_
-  std::unordered_set<StreamRequest*> in_flight_;  // submitted requests; guarded by mu_
+  std::deque<Message> writes_ GUARDED_BY(mu_);
+  bool writing_ GUARDED_BY(mu_) = false;
+  bool reads_done_ GUARDED_BY(mu_) = false;  // the client closed its side, or the call ended
+  bool broken_ GUARDED_BY(mu_) = false;      // cancelled, or a write failed: nothing more is sent
+  bool finished_ GUARDED_BY(mu_) = false;    // TakeFinish said yes
+  std::unordered_set<StreamRequest*> in_flight_ GUARDED_BY(mu_);  // submitted requests
 };
 
 }  // namespace inferd::grpc_frontend

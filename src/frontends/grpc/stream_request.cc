@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
 #include "grpc/stream_reactor.h"
@@ -18,20 +18,20 @@ StreamRequest::~StreamRequest() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
 }
 
-grpc::Status StreamRequest::Submit(const ServiceContext& service) {
+Status StreamRequest::Submit(const ServiceContext& service) {
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
-  if (grpc::Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
+  if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }
   submitted_.store(true, std::memory_order_release);
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 inference::ModelStreamInferResponse StreamRequest::ErrorResponse(
-    const grpc::Status& status) const {
+    const Status& status) const {
   inference::ModelStreamInferResponse response;
-  response.set_error_message(status.error_message());
+  response.set_error_message(status.message());
   // The id tells the client which of its requests failed.
   inference::ModelInferResponse* infer = response.mutable_infer_response();
   infer->set_id(message_.id());
@@ -66,7 +66,7 @@ void StreamRequest::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* us
 void StreamRequest::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* self = static_cast<StreamRequest*>(userp);
   if (response != nullptr) {
-    const grpc::Status status = BuildInferResponse(response, self->outputs_);
+    const Status status = BuildInferResponse(response, self->outputs_);
     DiscardServerError(INFERD_InferenceResponseDelete(response));
     if (status.ok()) {
       inference::ModelStreamInferResponse message;

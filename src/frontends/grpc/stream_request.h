@@ -11,8 +11,6 @@
 #ifndef INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
 #define INFERD_FRONTENDS_GRPC_STREAM_REQUEST_H_
 
-#include <grpcpp/support/status.h>
-
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -21,6 +19,7 @@
 #include "grpc/output_destination.h"
 #include "grpc/service_context.h"
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -39,10 +38,10 @@ class StreamRequest {
 
   // Builds and submits the server request. On error nothing is in flight and
   // the server's two references are the caller's to drop.
-  grpc::Status Submit(const ServiceContext& service);
+  Status Submit(const ServiceContext& service);
 
   // The stream message reporting `status` for this request.
-  inference::ModelStreamInferResponse ErrorResponse(const grpc::Status& status) const;
+  inference::ModelStreamInferResponse ErrorResponse(const Status& status) const;
 
   // Asks the server to drop the request if it was submitted (best effort).
   // The caller holds a reference.

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "inferd/base/half_float.h"
-#include "grpc/grpc_status.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -107,23 +106,23 @@ TensorData Borrow(const google::protobuf::RepeatedField<T>& values) {
 
 // Narrows each value to To, refusing values outside its range.
 template <typename To, typename From>
-grpc::Status Narrow(const google::protobuf::RepeatedField<From>& values, INFERD_DataType datatype,
-                    std::string_view input_name, std::vector<std::unique_ptr<char[]>>* owned,
-                    TensorData* out) {
+Status Narrow(const google::protobuf::RepeatedField<From>& values, INFERD_DataType datatype,
+              std::string_view input_name, std::vector<std::unique_ptr<char[]>>* owned,
+              TensorData* out) {
   auto buffer = std::make_unique<char[]>(values.size() * sizeof(To));
   for (int i = 0; i < values.size(); ++i) {
     const From value = values.Get(i);
     if (!std::in_range<To>(value)) {
-      return InvalidArgument(Where(input_name) + "value " + std::to_string(value) + " at index " +
-                             std::to_string(i) + " is out of range for " +
-                             INFERD_DataTypeString(datatype));
+      return Status::InvalidArg(Where(input_name) + "value " + std::to_string(value) +
+                                " at index " + std::to_string(i) + " is out of range for " +
+                                INFERD_DataTypeString(datatype));
     }
     const To narrowed = static_cast<To>(value);
     std::memcpy(buffer.get() + i * sizeof(To), &narrowed, sizeof(To));
   }
   *out = TensorData{buffer.get(), values.size() * sizeof(To)};
   owned->push_back(std::move(buffer));
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 // FP32 values -> FP16 or BF16 bits, rounding to nearest even.
@@ -140,13 +139,13 @@ TensorData ToHalfWidth(const google::protobuf::RepeatedField<float>& values, boo
 }
 
 // Each element as a 4-byte little-endian length followed by its bytes.
-grpc::Status SerializeBytes(const google::protobuf::RepeatedPtrField<std::string>& values,
-                            std::string_view input_name,
-                            std::vector<std::unique_ptr<char[]>>* owned, TensorData* out) {
+Status SerializeBytes(const google::protobuf::RepeatedPtrField<std::string>& values,
+                      std::string_view input_name,
+                      std::vector<std::unique_ptr<char[]>>* owned, TensorData* out) {
   size_t total = 0;
   for (const std::string& value : values) {
     if (value.size() > std::numeric_limits<uint32_t>::max()) {
-      return InvalidArgument(Where(input_name) + "a BYTES element is larger than 4 GiB");
+      return Status::InvalidArg(Where(input_name) + "a BYTES element is larger than 4 GiB");
     }
     total += sizeof(uint32_t) + value.size();
   }
@@ -160,68 +159,68 @@ grpc::Status SerializeBytes(const google::protobuf::RepeatedPtrField<std::string
   }
   *out = TensorData{buffer.get(), total};
   owned->push_back(std::move(buffer));
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
 }  // namespace
 
-grpc::Status ContentsToTensor(const InferTensorContents& contents, INFERD_DataType datatype,
-                              uint64_t element_count, std::string_view input_name,
-                              std::vector<std::unique_ptr<char[]>>* owned, TensorData* out) {
+Status ContentsToTensor(const InferTensorContents& contents, INFERD_DataType datatype,
+                        uint64_t element_count, std::string_view input_name,
+                        std::vector<std::unique_ptr<char[]>>* owned, TensorData* out) {
   const Field field = FieldFor(datatype);
   for (const Field other : kAllFields) {
     if (other != field && FieldSize(contents, other) > 0) {
-      return InvalidArgument(Where(input_name) + INFERD_DataTypeString(datatype) +
-                             " data goes in " + FieldName(field) + ", but " + FieldName(other) +
-                             " is set");
+      return Status::InvalidArg(Where(input_name) + INFERD_DataTypeString(datatype) +
+                                " data goes in " + FieldName(field) + ", but " + FieldName(other) +
+                                " is set");
     }
   }
   const uint64_t count = static_cast<uint64_t>(FieldSize(contents, field));
   if (count != element_count) {
-    return InvalidArgument(Where(input_name) + FieldName(field) + " holds " +
-                           std::to_string(count) + " elements but its shape needs " +
-                           std::to_string(element_count));
+    return Status::InvalidArg(Where(input_name) + FieldName(field) + " holds " +
+                              std::to_string(count) + " elements but its shape needs " +
+                              std::to_string(element_count));
   }
   switch (datatype) {
     case INFERD_TYPE_BOOL:
       *out = Borrow(contents.bool_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_INT8:
       return Narrow<int8_t>(contents.int_contents(), datatype, input_name, owned, out);
     case INFERD_TYPE_INT16:
       return Narrow<int16_t>(contents.int_contents(), datatype, input_name, owned, out);
     case INFERD_TYPE_INT32:
       *out = Borrow(contents.int_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_INT64:
       *out = Borrow(contents.int64_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_UINT8:
       return Narrow<uint8_t>(contents.uint_contents(), datatype, input_name, owned, out);
     case INFERD_TYPE_UINT16:
       return Narrow<uint16_t>(contents.uint_contents(), datatype, input_name, owned, out);
     case INFERD_TYPE_UINT32:
       *out = Borrow(contents.uint_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_UINT64:
       *out = Borrow(contents.uint64_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_FP16:
     case INFERD_TYPE_BF16:
       *out = ToHalfWidth(contents.fp32_contents(), datatype == INFERD_TYPE_BF16, owned);
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_FP32:
       *out = Borrow(contents.fp32_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_FP64:
       *out = Borrow(contents.fp64_contents());
-      return grpc::Status::OK;
+      return Status::Ok();
     case INFERD_TYPE_BYTES:
       return SerializeBytes(contents.bytes_contents(), input_name, owned, out);
     case INFERD_TYPE_INVALID:
       break;
   }
-  return InvalidArgument(Where(input_name) + "invalid datatype");
+  return Status::InvalidArg(Where(input_name) + "invalid datatype");
 }
 
 }  // namespace inferd::grpc_frontend

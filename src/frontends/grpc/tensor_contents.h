@@ -16,9 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include <grpcpp/support/status.h>
-
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -32,12 +31,12 @@ struct TensorData {
 // Locates the data of input `input_name` in `contents`: `element_count`
 // elements of `datatype`. Converted data goes into a new buffer appended to
 // *owned, which (like `contents`) must outlive the returned TensorData.
-// INVALID_ARGUMENT naming the input when another field than the datatype's is
+// INVALID_ARG naming the input when another field than the datatype's is
 // set, the element count differs, or a value does not fit the datatype.
-grpc::Status ContentsToTensor(const inference::InferTensorContents& contents,
-                              INFERD_DataType datatype, uint64_t element_count,
-                              std::string_view input_name,
-                              std::vector<std::unique_ptr<char[]>>* owned, TensorData* out);
+Status ContentsToTensor(const inference::InferTensorContents& contents,
+                        INFERD_DataType datatype, uint64_t element_count,
+                        std::string_view input_name,
+                        std::vector<std::unique_ptr<char[]>>* owned, TensorData* out);
 
 }  // namespace inferd::grpc_frontend
 

@@ -38,10 +38,10 @@ TEST(TensorContentsTest, NarrowsInt8AndRefusesOutOfRangeValues) {
   EXPECT_EQ(Bytes(data), std::string("\x80\x7f", 2));
 
   contents.add_int_contents(128);
-  const grpc::Status status = ContentsToTensor(contents, INFERD_TYPE_INT8, 3, "IN", &owned, &data);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("'IN'"), std::string::npos);
-  EXPECT_NE(status.error_message().find("out of range for INT8"), std::string::npos);
+  const Status status = ContentsToTensor(contents, INFERD_TYPE_INT8, 3, "IN", &owned, &data);
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("'IN'"), std::string::npos);
+  EXPECT_NE(status.message().find("out of range for INT8"), std::string::npos);
 }
 
 TEST(TensorContentsTest, ConvertsFp32ContentsToFp16AndBf16) {
@@ -70,9 +70,9 @@ TEST(TensorContentsTest, RefusesCountThatDoesNotMatchTheShape) {
   contents.add_int64_contents(1);
   std::vector<std::unique_ptr<char[]>> owned;
   TensorData data;
-  const grpc::Status status = ContentsToTensor(contents, INFERD_TYPE_INT64, 2, "IN", &owned, &data);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("holds 1 elements but its shape needs 2"),
+  const Status status = ContentsToTensor(contents, INFERD_TYPE_INT64, 2, "IN", &owned, &data);
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("holds 1 elements but its shape needs 2"),
             std::string::npos);
 }
 
@@ -81,9 +81,9 @@ TEST(TensorContentsTest, RefusesTheWrongFieldForTheDatatype) {
   contents.add_int_contents(1);
   std::vector<std::unique_ptr<char[]>> owned;
   TensorData data;
-  const grpc::Status status = ContentsToTensor(contents, INFERD_TYPE_FP32, 1, "IN", &owned, &data);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(status.error_message().find("fp32_contents, but int_contents is set"),
+  const Status status = ContentsToTensor(contents, INFERD_TYPE_FP32, 1, "IN", &owned, &data);
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("fp32_contents, but int_contents is set"),
             std::string::npos);
 }
 

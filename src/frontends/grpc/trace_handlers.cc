@@ -4,7 +4,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "grpc/grpc_status.h"
+#include "common/server_error.h"
 
 namespace inferd::grpc_frontend {
 
@@ -28,12 +28,12 @@ std::string TraceUpdateJson(const inference::TraceSettingRequest& request) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-grpc::Status TraceSettingsFromJson(const std::string& json,
-                                   inference::TraceSettingResponse* response) {
+Status TraceSettingsFromJson(const std::string& json,
+                             inference::TraceSettingResponse* response) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, "the trace settings are not a JSON object");
+    return Status::Internal("the trace settings are not a JSON object");
   }
   auto& settings = *response->mutable_settings();
   for (const auto& member : doc.GetObject()) {
@@ -46,11 +46,11 @@ grpc::Status TraceSettingsFromJson(const std::string& json,
       }
     }
   }
-  return grpc::Status::OK;
+  return Status::Ok();
 }
 
-grpc::Status TraceSetting(INFERD_Server* server, const inference::TraceSettingRequest& request,
-                          inference::TraceSettingResponse* response) {
+Status TraceSetting(INFERD_Server* server, const inference::TraceSettingRequest& request,
+                    inference::TraceSettingResponse* response) {
   INFERD_Message* message = nullptr;
   INFERD_Error* error = nullptr;
   const char* model = request.model_name().c_str();
@@ -64,7 +64,7 @@ grpc::Status TraceSetting(INFERD_Server* server, const inference::TraceSettingRe
   if (error != nullptr) return StatusFromServerError(error);
   const char* base = nullptr;
   size_t size = 0;
-  grpc::Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
+  Status status = StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
   if (status.ok()) status = TraceSettingsFromJson(std::string(base, size), response);
   DiscardServerError(INFERD_MessageDelete(message));
   return status;

@@ -6,24 +6,23 @@
 #ifndef INFERD_FRONTENDS_GRPC_TRACE_HANDLERS_H_
 #define INFERD_FRONTENDS_GRPC_TRACE_HANDLERS_H_
 
-#include <grpcpp/support/status.h>
-
 #include <string>
 
 #include "grpc_service.pb.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
 
-grpc::Status TraceSetting(INFERD_Server* server, const inference::TraceSettingRequest& request,
-                          inference::TraceSettingResponse* response);
+Status TraceSetting(INFERD_Server* server, const inference::TraceSettingRequest& request,
+                    inference::TraceSettingResponse* response);
 
 // The server API's update document for `request`'s settings.
 std::string TraceUpdateJson(const inference::TraceSettingRequest& request);
 
 // Fills `response` from the server API's settings document.
-grpc::Status TraceSettingsFromJson(const std::string& json,
-                                   inference::TraceSettingResponse* response);
+Status TraceSettingsFromJson(const std::string& json,
+                             inference::TraceSettingResponse* response);
 
 }  // namespace inferd::grpc_frontend
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/http_errors.h"
+#include "inferd/base/status.h"
 
 namespace inferd::http {
 

@@ -6,6 +6,8 @@
 namespace inferd::http {
 namespace {
 
+using Code = Status::Code;
+
 TEST(BinarySectionTest, HeaderLengthDefaultsToTheWholeBody) {
   size_t json_size = 0;
   ASSERT_TRUE(ParseInferHeaderLength("", 120, &json_size).ok());
@@ -16,10 +18,10 @@ TEST(BinarySectionTest, HeaderLengthDefaultsToTheWholeBody) {
 
 TEST(BinarySectionTest, RejectsABadOrTooLargeHeaderLength) {
   size_t json_size = 0;
-  EXPECT_EQ(ParseInferHeaderLength("12x", 120, &json_size).http_status(), 400u);
-  EXPECT_EQ(ParseInferHeaderLength("-1", 120, &json_size).http_status(), 400u);
+  EXPECT_EQ(ParseInferHeaderLength("12x", 120, &json_size).code(), Code::kInvalidArg);
+  EXPECT_EQ(ParseInferHeaderLength("-1", 120, &json_size).code(), Code::kInvalidArg);
   const Status too_large = ParseInferHeaderLength("121", 120, &json_size);
-  EXPECT_EQ(too_large.http_status(), 400u);
+  EXPECT_EQ(too_large.code(), Code::kInvalidArg);
   EXPECT_NE(too_large.message().find("exceeds"), std::string::npos);
 }
 
@@ -43,7 +45,7 @@ TEST(BinarySectionTest, TooFewBytesNamesTheInput) {
   std::string_view slice;
   ASSERT_TRUE(section.Take("A", 4, &slice).ok());
   const Status status = section.Take("INPUT1", 4, &slice);
-  EXPECT_EQ(status.http_status(), 400u);
+  EXPECT_EQ(status.code(), Code::kInvalidArg);
   EXPECT_NE(status.message().find("'INPUT1'"), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("2 bytes"), std::string::npos) << status.message();
 }
@@ -53,7 +55,7 @@ TEST(BinarySectionTest, LeftoverBytesAreAnError) {
   std::string_view slice;
   ASSERT_TRUE(section.Take("A", 4, &slice).ok());
   const Status status = section.Finish();
-  EXPECT_EQ(status.http_status(), 400u);
+  EXPECT_EQ(status.code(), Code::kInvalidArg);
   EXPECT_NE(status.message().find("'A'"), std::string::npos) << status.message();
   EXPECT_FALSE(BinarySection("zz").Finish().ok());
   EXPECT_TRUE(BinarySection("").Finish().ok());

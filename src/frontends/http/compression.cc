@@ -98,8 +98,8 @@ Encoding ChooseResponseEncoding(std::string_view accept_encoding) {
   return gzip ? Encoding::kGzip : deflate ? Encoding::kDeflate : Encoding::kIdentity;
 }
 
-Status Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
-               std::string* output) {
+HttpError Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
+                  std::string* output) {
   if (encoding == Encoding::kIdentity) {
     output->assign(input);
     return Status::Ok();
@@ -115,8 +115,8 @@ Status Inflate(std::string_view input, Encoding encoding, size_t max_output_byte
     }
   }
   if (too_large) {
-    return Status::WithHttpStatus(
-        413, "decompressed request body exceeds " + std::to_string(max_output_bytes) + " bytes");
+    return HttpError(413, Status::InvalidArg("decompressed request body exceeds " +
+                                             std::to_string(max_output_bytes) + " bytes"));
   }
   if (rc != Z_OK) {
     return Status::InvalidArg("failed to decompress the " + std::string(EncodingName(encoding)) +
@@ -125,18 +125,18 @@ Status Inflate(std::string_view input, Encoding encoding, size_t max_output_byte
   return Status::Ok();
 }
 
-Status DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
-                             std::string* body) {
+HttpError DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
+                                std::string* body) {
   bool supported = true;
   const Encoding encoding = ParseContentEncoding(content_encoding, &supported);
   if (!supported) {
-    return Status::WithHttpStatus(415, "unsupported Content-Encoding '" +
-                                           std::string(content_encoding) +
-                                           "'; use gzip or deflate");
+    return HttpError(415, Status::Unsupported("unsupported Content-Encoding '" +
+                                              std::string(content_encoding) +
+                                              "'; use gzip or deflate"));
   }
   if (encoding == Encoding::kIdentity) return Status::Ok();
   std::string inflated;
-  if (Status s = Inflate(*body, encoding, max_output_bytes, &inflated); !s.ok()) return s;
+  if (HttpError e = Inflate(*body, encoding, max_output_bytes, &inflated); !e.ok()) return e;
   *body = std::move(inflated);
   return Status::Ok();
 }

@@ -23,16 +23,16 @@ Encoding ParseContentEncoding(std::string_view header, bool* supported);
 // else deflate when offered, else identity. Codings with q=0 are not offered.
 Encoding ChooseResponseEncoding(std::string_view accept_encoding);
 
-// Inflates `input` into *output. An output larger than `max_output_bytes` or a
-// corrupt or truncated stream gives an INVALID_ARG status.
-Status Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
-               std::string* output);
+// Inflates `input` into *output. An output larger than `max_output_bytes`
+// gives 413, a corrupt or truncated stream INVALID_ARG.
+HttpError Inflate(std::string_view input, Encoding encoding, size_t max_output_bytes,
+                  std::string* output);
 
 // Replaces *body by its decoded form per a Content-Encoding header value
 // (empty: left as is). An unsupported coding gives 415; decoding errors as
 // Inflate.
-Status DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
-                             std::string* body);
+HttpError DecodeContentEncoding(std::string_view content_encoding, size_t max_output_bytes,
+                                std::string* body);
 
 // Compresses a body given in pieces (gzip or zlib deflate). Not thread-safe.
 class Compressor {

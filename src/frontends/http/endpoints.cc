@@ -7,49 +7,49 @@
 #include <string>
 #include <vector>
 
+#include "common/server_error.h"
 #include "http/base64.h"
-#include "http/http_errors.h"
 
 namespace inferd::http {
 namespace {
 
-EndpointResponse FromStatus(const Status& status) {
-  return EndpointResponse{status.http_status(), ErrorJson(status.message())};
-}
+using Answer = StatusOr<EndpointResponse>;
+
+// An answer with no body.
+Answer Empty(unsigned status) { return EndpointResponse{status, std::string()}; }
 
 // Triton answers health and readiness with 200 or 400 and an empty body.
-EndpointResponse FromFlag(INFERD_Error* error, bool flag) {
-  if (error != nullptr) return FromStatus(Status::FromServerError(error));
-  return EndpointResponse{flag ? 200u : 400u, std::string()};
+Answer FromFlag(INFERD_Error* error, bool flag) {
+  RETURN_IF_ERROR(StatusFromServerError(error));
+  return Empty(flag ? 200 : 400);
 }
 
 // The JSON of a message the server returned, or its error.
-EndpointResponse FromMessage(INFERD_Error* error, INFERD_Message* message) {
-  if (error != nullptr) return FromStatus(Status::FromServerError(error));
+Answer FromMessage(INFERD_Error* error, INFERD_Message* message) {
+  RETURN_IF_ERROR(StatusFromServerError(error));
   const char* base = nullptr;
   size_t size = 0;
+  const Status serialized =
+      StatusFromServerError(INFERD_MessageSerializeToJson(message, &base, &size));
   EndpointResponse response;
-  if (INFERD_Error* serialize_error = INFERD_MessageSerializeToJson(message, &base, &size)) {
-    response = FromStatus(Status::FromServerError(serialize_error));
-  } else {
-    response.body.assign(base, size);
-  }
+  if (serialized.ok()) response.body.assign(base, size);
   DiscardServerError(INFERD_MessageDelete(message));
+  if (!serialized.ok()) return serialized;
   return response;
 }
 
-EndpointResponse RepositoryIndex(INFERD_Server* server, std::string_view body) {
+Answer RepositoryIndex(INFERD_Server* server, std::string_view body) {
   uint32_t flags = 0;
   if (body.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     rapidjson::Document request;
     request.Parse(body.data(), body.size());
     if (request.HasParseError() || !request.IsObject()) {
-      return FromStatus(Status::InvalidArg("the repository index request must be a JSON object"));
+      return Status::InvalidArg("the repository index request must be a JSON object");
     }
     const auto ready = request.FindMember("ready");
     if (ready != request.MemberEnd()) {
       if (!ready->value.IsBool()) {
-        return FromStatus(Status::InvalidArg("'ready' must be a boolean"));
+        return Status::InvalidArg("'ready' must be a boolean");
       }
       if (ready->value.GetBool()) flags |= INFERD_INDEX_FLAG_READY;
     }
@@ -75,11 +75,10 @@ Status ParseRepositoryParameters(std::string_view body, rapidjson::Document* doc
   return Status::Ok();
 }
 
-EndpointResponse RepositoryLoad(INFERD_Server* server, const std::string& model,
-                                std::string_view body) {
+Answer RepositoryLoad(INFERD_Server* server, const std::string& model, std::string_view body) {
   rapidjson::Document doc;
   const rapidjson::Value* parameters = nullptr;
-  if (Status s = ParseRepositoryParameters(body, &doc, &parameters); !s.ok()) return FromStatus(s);
+  RETURN_IF_ERROR(ParseRepositoryParameters(body, &doc, &parameters));
   std::string config;
   bool has_config = false;
   std::vector<std::string> paths, contents;
@@ -88,7 +87,7 @@ EndpointResponse RepositoryLoad(INFERD_Server* server, const std::string& model,
       const std::string_view key(member.name.GetString(), member.name.GetStringLength());
       if (key == "config") {
         if (!member.value.IsString()) {
-          return FromStatus(Status::InvalidArg("parameter 'config' must be a JSON string"));
+          return Status::InvalidArg("parameter 'config' must be a JSON string");
         }
         config.assign(member.value.GetString(), member.value.GetStringLength());
         has_config = true;
@@ -98,8 +97,8 @@ EndpointResponse RepositoryLoad(INFERD_Server* server, const std::string& model,
           decoded = DecodeBase64({member.value.GetString(), member.value.GetStringLength()});
         }
         if (!decoded) {
-          return FromStatus(Status::InvalidArg("parameter '" + std::string(key) +
-                                               "' must be base64-encoded file content"));
+          return Status::InvalidArg("parameter '" + std::string(key) +
+                                    "' must be base64-encoded file content");
         }
         paths.emplace_back(key.substr(5));
         contents.push_back(std::move(*decoded));
@@ -114,35 +113,33 @@ EndpointResponse RepositoryLoad(INFERD_Server* server, const std::string& model,
     content_ptrs.push_back(contents[i].data());
     sizes.push_back(contents[i].size());
   }
-  INFERD_Error* error = INFERD_ServerLoadModel(
+  RETURN_IF_ERROR(StatusFromServerError(INFERD_ServerLoadModel(
       server, model.c_str(), has_config ? config.c_str() : nullptr, path_ptrs.data(),
-      content_ptrs.data(), sizes.data(), static_cast<uint32_t>(paths.size()));
-  if (error != nullptr) return FromStatus(Status::FromServerError(error));
-  return EndpointResponse{200, std::string()};
+      content_ptrs.data(), sizes.data(), static_cast<uint32_t>(paths.size()))));
+  return Empty(200);
 }
 
-EndpointResponse RepositoryUnload(INFERD_Server* server, const std::string& model,
-                                  std::string_view body) {
+Answer RepositoryUnload(INFERD_Server* server, const std::string& model, std::string_view body) {
   rapidjson::Document doc;
   const rapidjson::Value* parameters = nullptr;
-  if (Status s = ParseRepositoryParameters(body, &doc, &parameters); !s.ok()) return FromStatus(s);
+  RETURN_IF_ERROR(ParseRepositoryParameters(body, &doc, &parameters));
   bool unload_dependents = false;
   if (parameters != nullptr) {
     auto found = parameters->FindMember("unload_dependents");
     if (found != parameters->MemberEnd()) {
       if (!found->value.IsBool()) {
-        return FromStatus(Status::InvalidArg("parameter 'unload_dependents' must be a boolean"));
+        return Status::InvalidArg("parameter 'unload_dependents' must be a boolean");
       }
       unload_dependents = found->value.GetBool();
     }
   }
-  INFERD_Error* error = INFERD_ServerUnloadModel(server, model.c_str(), unload_dependents);
-  if (error != nullptr) return FromStatus(Status::FromServerError(error));
-  return EndpointResponse{200, std::string()};
+  RETURN_IF_ERROR(
+      StatusFromServerError(INFERD_ServerUnloadModel(server, model.c_str(), unload_dependents)));
+  return Empty(200);
 }
 
-EndpointResponse UpdateTraceSettings(INFERD_Server* server, const std::string& model,
-                                     std::string_view body) {
+Answer UpdateTraceSettings(INFERD_Server* server, const std::string& model,
+                           std::string_view body) {
   // The server API wants a C string; an empty body is an empty update.
   const std::string settings(body);
   INFERD_Message* message = nullptr;
@@ -153,7 +150,8 @@ EndpointResponse UpdateTraceSettings(INFERD_Server* server, const std::string& m
 
 }  // namespace
 
-EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::string_view body) {
+StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& route,
+                                          std::string_view body) {
   const char* model = route.model.c_str();
   const int64_t version = route.model_version;
   // Each call runs before its out-parameter is read (argument order is unspecified).
@@ -196,8 +194,8 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
       return FromMessage(error, message);
     case Endpoint::kMetrics: {
       error = INFERD_ServerMetrics(server, &message);
-      EndpointResponse response = FromMessage(error, message);
-      if (response.status == 200) response.content_type = kPrometheusContentType;
+      Answer response = FromMessage(error, message);
+      if (response.ok()) response->content_type = kPrometheusContentType;
       return response;
     }
     case Endpoint::kTraceSettingGet:
@@ -206,15 +204,14 @@ EndpointResponse HandleEndpoint(INFERD_Server* server, const Route& route, std::
     case Endpoint::kTraceSettingPost:
       return UpdateTraceSettings(server, route.model, body);
     case Endpoint::kNotSupported:
-      return FromStatus(Status::Unsupported(std::string(route.feature) +
-                                            " is not available on this server"));
+      return Status::Unsupported(std::string(route.feature) + " is not available on this server");
     case Endpoint::kModelInfer:
     case Endpoint::kSharedMemoryStatus:
     case Endpoint::kSharedMemoryRegister:
     case Endpoint::kSharedMemoryUnregister:
       break;
   }
-  return FromStatus(Status::Internal("infer and shared memory requests are not handled here"));
+  return Status::Internal("infer and shared memory requests are not handled here");
 }
 
 }  // namespace inferd::http

@@ -1,68 +1,46 @@
-// Errors of the HTTP frontend: a Status that carries the HTTP status and the
-// message a client sees, the INFERD_Error_Code -> HTTP status table, and the
-// {"error": "..."} body every failed endpoint answers with.
+// Errors of the HTTP frontend where they meet the wire: the one mapping of a
+// Status to an HTTP status, the few failures whose HTTP status that mapping
+// has no row for, and the {"error": "..."} body every failed request gets.
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_ERRORS_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_ERRORS_H_
 
-#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
-#include "inferd/server.h"
+#include "inferd/base/status.h"
 
 namespace inferd::http {
 
-// The HTTP status Triton answers with for an error of `code`: INTERNAL 500,
-// NOT_FOUND 404, UNAVAILABLE 503, UNSUPPORTED 501, everything else 400.
-unsigned HttpStatusFromErrorCode(INFERD_Error_Code code);
+// The HTTP status Triton answers with for `code`: INTERNAL 500, NOT_FOUND 404,
+// UNAVAILABLE 503, UNSUPPORTED 501, every other error 400; 200 for kOk.
+unsigned HttpStatusFromCode(Status::Code code);
 
-// The result of a fallible step of the frontend: OK, or the HTTP status and the
-// message to answer with. One pointer, null when OK. Not thread-safe.
-class [[nodiscard]] Status {
+// A failure of a request's HTTP framing, which HTTP answers with a status of
+// its own: 405 (method not allowed), 413 (body too large), 415 (unknown
+// Content-Encoding). Only the router and the body decoding return it; every
+// later step returns a plain Status, which converts to an HttpError answered
+// by the code table. Not thread-safe.
+class [[nodiscard]] HttpError {
  public:
-  // OK.
-  Status() = default;
-  // An error whose HTTP status comes from `code` (see HttpStatusFromErrorCode).
-  Status(INFERD_Error_Code code, std::string message);
-  Status(const Status& other);
-  Status& operator=(const Status& other);
-  Status(Status&&) noexcept = default;
-  Status& operator=(Status&&) noexcept = default;
+  // OK, or `status` answered with HttpStatusFromCode.
+  HttpError(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
+  // `status` answered with `http_status` instead of the table's.
+  HttpError(unsigned http_status, Status status)
+      : http_status_(http_status), status_(std::move(status)) {}
 
-  static Status Ok() { return Status(); }
-  static Status InvalidArg(std::string message) {
-    return Status(INFERD_ERROR_INVALID_ARG, std::move(message));
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  const std::string& message() const { return status_.message(); }
+  // The status line's code: 200 when OK.
+  unsigned http_status() const {
+    return http_status_ != 0 && !ok() ? http_status_ : HttpStatusFromCode(status_.code());
   }
-  static Status NotFound(std::string message) {
-    return Status(INFERD_ERROR_NOT_FOUND, std::move(message));
-  }
-  static Status Unsupported(std::string message) {
-    return Status(INFERD_ERROR_UNSUPPORTED, std::move(message));
-  }
-  static Status Internal(std::string message) {
-    return Status(INFERD_ERROR_INTERNAL, std::move(message));
-  }
-  // An error with an HTTP status outside the code table (405, 413, ...).
-  static Status WithHttpStatus(unsigned http_status, std::string message);
-  // Converts and frees a server API error; OK when `error` is null.
-  static Status FromServerError(INFERD_Error* error);
-
-  bool ok() const { return rep_ == nullptr; }
-  // 200 when OK.
-  unsigned http_status() const { return rep_ ? rep_->http_status : 200; }
-  // Empty when OK.
-  const std::string& message() const;
 
  private:
-  struct Rep {
-    unsigned http_status;
-    std::string message;
-  };
-  std::unique_ptr<Rep> rep_;
+  unsigned http_status_ = 0;  // 0: the code table's
+  Status status_;
 };
-
-// Frees `error` if there is one: for cleanup calls whose failure changes nothing.
-void DiscardServerError(INFERD_Error* error);
 
 // {"error":"<message>"}, the message escaped as a JSON string.
 std::string ErrorJson(std::string_view message);

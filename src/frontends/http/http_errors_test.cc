@@ -1,4 +1,4 @@
-// Error codes -> HTTP statuses, and the JSON error body.
+// Status codes -> HTTP statuses, framing errors, and the JSON error body.
 #include "http/http_errors.h"
 
 #include <gtest/gtest.h>
@@ -6,36 +6,37 @@
 namespace inferd::http {
 namespace {
 
-TEST(HttpErrorsTest, MapsErrorCodesAsTritonDoes) {
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_INTERNAL), 500u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_NOT_FOUND), 404u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_UNAVAILABLE), 503u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_UNSUPPORTED), 501u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_UNKNOWN), 400u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_INVALID_ARG), 400u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_ALREADY_EXISTS), 400u);
-  EXPECT_EQ(HttpStatusFromErrorCode(INFERD_ERROR_CANCELLED), 400u);
+using Code = Status::Code;
+
+TEST(HttpErrorsTest, MapsStatusCodesAsTritonDoes) {
+  EXPECT_EQ(HttpStatusFromCode(Code::kOk), 200u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kInternal), 500u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kNotFound), 404u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kUnavailable), 503u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kUnsupported), 501u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kUnknown), 400u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kInvalidArg), 400u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kAlreadyExists), 400u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kCancelled), 400u);
 }
 
-TEST(HttpErrorsTest, StatusCarriesHttpStatusAndMessage) {
-  const Status ok;
+TEST(HttpErrorsTest, PlainStatusIsAnsweredByTheTable) {
+  const HttpError ok = Status::Ok();
   EXPECT_TRUE(ok.ok());
   EXPECT_EQ(ok.http_status(), 200u);
-  const Status missing = Status::NotFound("model 'x' not found");
+  const HttpError missing = Status::NotFound("model 'x' not found");
   EXPECT_FALSE(missing.ok());
   EXPECT_EQ(missing.http_status(), 404u);
   EXPECT_EQ(missing.message(), "model 'x' not found");
-  const Status copy = missing;
-  EXPECT_EQ(copy.message(), missing.message());
-  EXPECT_EQ(Status::WithHttpStatus(405, "no").http_status(), 405u);
+  EXPECT_EQ(missing.status().code(), Code::kNotFound);
 }
 
-TEST(HttpErrorsTest, ConvertsAndFreesServerErrors) {
-  EXPECT_TRUE(Status::FromServerError(nullptr).ok());
-  const Status status =
-      Status::FromServerError(INFERD_ErrorNew(INFERD_ERROR_UNAVAILABLE, "model is loading"));
-  EXPECT_EQ(status.http_status(), 503u);
-  EXPECT_EQ(status.message(), "model is loading");
+TEST(HttpErrorsTest, FramingErrorKeepsItsOwnHttpStatus) {
+  const HttpError error(405, Status::Unsupported("method not allowed; use GET"));
+  EXPECT_FALSE(error.ok());
+  EXPECT_EQ(error.http_status(), 405u);
+  EXPECT_EQ(error.message(), "method not allowed; use GET");
+  EXPECT_EQ(HttpError(413, Status::Ok()).http_status(), 200u);  // OK stays OK
 }
 
 TEST(HttpErrorsTest, ErrorJsonEscapesTheMessage) {

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/output_allocator.h"
 #include "http/http_session.h"
 
 namespace inferd::http {
@@ -54,23 +55,24 @@ class HttpServer::Impl {
 
   ~Impl() { Stop(); }
 
-  std::string Start() {
-    if (INFERD_Error* error = INFERD_ResponseAllocatorNew(
-            &shared_.allocator, InferContext::AllocateOutput, InferContext::ReleaseOutput)) {
-      return "response allocator: " + Status::FromServerError(error).message();
-    }
+  Status Start() {
+    if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
+    shared_.allocator = allocator_.get();
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
-    if (ec) return "invalid address '" + options_.address + "': " + ec.message();
+    if (ec) {
+      return Status::InvalidArg("invalid address '" + options_.address + "': " + ec.message());
+    }
     const tcp::endpoint endpoint(address, options_.port);
-    if (acceptor_.open(endpoint.protocol(), ec)) return "socket: " + ec.message();
+    const auto failed = [&ec](const char* step) {
+      return Status::Unavailable(std::string(step) + ": " + ec.message());
+    };
+    if (acceptor_.open(endpoint.protocol(), ec)) return failed("socket");
     if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) {
-      return "SO_REUSEADDR: " + ec.message();
+      return failed("SO_REUSEADDR");
     }
-    if (acceptor_.bind(endpoint, ec)) return "bind: " + ec.message();
-    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
-      return "listen: " + ec.message();
-    }
+    if (acceptor_.bind(endpoint, ec)) return failed("bind");
+    if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return failed("listen");
     port_ = acceptor_.local_endpoint(ec).port();
     started_ = true;
     Accept();
@@ -78,7 +80,7 @@ class HttpServer::Impl {
     if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
     threads_.reserve(threads);
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
-    return "";
+    return Status::Ok();
   }
 
   uint16_t port() const { return port_; }
@@ -105,10 +107,6 @@ class HttpServer::Impl {
     for (std::thread& thread : threads_) thread.join();
     threads_.clear();
     if (worker_) worker_->Stop();  // idle: each task held the io threads until it was answered
-    if (shared_.allocator != nullptr) {
-      DiscardServerError(INFERD_ResponseAllocatorDelete(shared_.allocator));
-      shared_.allocator = nullptr;
-    }
   }
 
  private:
@@ -137,6 +135,7 @@ class HttpServer::Impl {
 
   // Constant after construction.
   HttpOptions options_;
+  OutputAllocator<InferContext> allocator_;  // created by Start
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads
@@ -160,7 +159,7 @@ HttpServer::HttpServer(INFERD_Server* server, HttpOptions options)
 
 HttpServer::~HttpServer() = default;
 
-std::string HttpServer::Start() { return impl_->Start(); }
+Status HttpServer::Start() { return impl_->Start(); }
 
 uint16_t HttpServer::port() const { return impl_->port(); }
 

@@ -2,10 +2,8 @@
 // it: listens on one address and port and answers every connection with an
 // HttpSession. Asynchronous: one io_context run by a few threads, a strand per
 // connection, no thread per connection or request. Talks to the server only
-// through the in-process API (inferd/server.h).
-//
-// Start, port and Stop are called from one controlling thread; not thread-safe
-// otherwise.
+// through the in-process API (inferd/server.h). A Frontend: Start, port and
+// Stop are called from one controlling thread; not thread-safe otherwise.
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_SERVER_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_SERVER_H_
 
@@ -14,7 +12,9 @@
 #include <memory>
 #include <string>
 
+#include "common/frontend.h"
 #include "common/shared_memory_registry.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {
@@ -31,26 +31,23 @@ struct HttpOptions {
   SharedMemoryRegistry* shared_memory = nullptr;
 };
 
-class HttpServer {
+class HttpServer final : public Frontend {
  public:
   // Does not take ownership of server; it must outlive this object.
   HttpServer(INFERD_Server* server, HttpOptions options);
-  ~HttpServer();  // stops
-  HttpServer(const HttpServer&) = delete;
-  HttpServer& operator=(const HttpServer&) = delete;
+  ~HttpServer() override;  // stops
 
-  // Binds and starts serving; returns "" or an error message (bad address,
-  // port in use, ...). Port 0 binds an ephemeral port. Call once.
-  std::string Start();
+  // INVALID_ARG for an address that does not parse, UNAVAILABLE when the
+  // socket cannot be bound or listened on (port in use, ...).
+  Status Start() override;
 
-  // The bound port after Start.
-  uint16_t port() const;
+  uint16_t port() const override;
 
   // Stops accepting connections, lets in-flight requests finish their
   // responses, closes idle connections, joins threads. Connections still busy
   // after a grace period are closed; requests still queued in the server are
-  // waited for, since their callbacks reach into this object. Idempotent.
-  void Stop();
+  // waited for, since their callbacks reach into this object.
+  void Stop() override;
 
  private:
   class Impl;

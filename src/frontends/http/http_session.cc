@@ -12,6 +12,7 @@
 
 #include <cerrno>
 
+#include "common/server_error.h"
 #include "http/binary_section.h"
 #include "http/endpoints.h"
 #include "http/infer_response_writer.h"
@@ -119,8 +120,9 @@ void HttpSession::OnReadError(error_code ec) {
   busy_ = true;
   keep_alive_ = false;
   if (ec == bhttp::error::body_limit) {
-    return WriteError(Status::WithHttpStatus(
-        413, "request body exceeds " + std::to_string(shared_.max_body_bytes) + " bytes"));
+    return WriteError(HttpError(413, Status::InvalidArg("request body exceeds " +
+                                                        std::to_string(shared_.max_body_bytes) +
+                                                        " bytes")));
   }
   WriteError(Status::InvalidArg("malformed HTTP request: " + ec.message()));
 }
@@ -132,8 +134,9 @@ void HttpSession::Dispatch() {
   keep_alive_ = request.keep_alive();
   response_encoding_ = Encoding::kIdentity;
   Route route;
-  if (Status s = MatchRoute(ToMethod(request.method()), View(request.target()), &route); !s.ok()) {
-    return WriteError(s);
+  if (HttpError e = MatchRoute(ToMethod(request.method()), View(request.target()), &route);
+      !e.ok()) {
+    return WriteError(e);
   }
   if (shared_.metrics_only != (route.endpoint == Endpoint::kMetrics)) {
     return WriteError(Status::NotFound("Not Found"));
@@ -142,20 +145,18 @@ void HttpSession::Dispatch() {
   if (route.endpoint == Endpoint::kRepositoryLoad || route.endpoint == Endpoint::kRepositoryUnload) {
     return StartBlocking(std::move(route));
   }
-  EndpointResponse response =
-      IsSharedMemoryEndpoint(route.endpoint)
-          ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
-          : HandleEndpoint(shared_.server, route, request.body());
-  WriteBody(response.status, std::move(response.body), response.content_type);
+  WriteAnswer(IsSharedMemoryEndpoint(route.endpoint)
+              ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
+              : HandleEndpoint(shared_.server, route, request.body()));
 }
 
 void HttpSession::StartInfer(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
-  if (Status s = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                       shared_.max_body_bytes, &body);
-      !s.ok()) {
-    return WriteError(s);
+  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
+                                          shared_.max_body_bytes, &body);
+      !e.ok()) {
+    return WriteError(e);
   }
   response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
   size_t json_size = 0;
@@ -180,9 +181,9 @@ void HttpSession::StartBlocking(Route route) {
   shared_.worker->Post([self = shared_from_this(), route = std::move(route),
                         body = std::move(parser_->get().body()),
                         guard = asio::make_work_guard(socket_.get_executor())] {
-    EndpointResponse response = HandleEndpoint(self->shared_.server, route, body);
-    asio::post(self->socket_.get_executor(), [self, response = std::move(response)]() mutable {
-      self->WriteBody(response.status, std::move(response.body), response.content_type);
+    StatusOr<EndpointResponse> answer = HandleEndpoint(self->shared_.server, route, body);
+    asio::post(self->socket_.get_executor(), [self, answer = std::move(answer)]() mutable {
+      self->WriteAnswer(std::move(answer));
     });
   });
 }
@@ -300,8 +301,13 @@ void HttpSession::WriteBody(unsigned status, std::string body, std::string_view 
   Send();
 }
 
-void HttpSession::WriteError(const Status& status) {
-  WriteBody(status.http_status(), ErrorJson(status.message()));
+void HttpSession::WriteError(const HttpError& error) {
+  WriteBody(error.http_status(), ErrorJson(error.message()));
+}
+
+void HttpSession::WriteAnswer(StatusOr<EndpointResponse> answer) {
+  if (!answer.ok()) return WriteError(answer.status());
+  WriteBody(answer->status, std::move(answer->body), answer->content_type);
 }
 
 void HttpSession::Send() {

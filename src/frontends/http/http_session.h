@@ -23,10 +23,12 @@
 #include "common/blocking_worker.h"
 #include "http/response_head.h"
 #include "http/compression.h"
+#include "http/endpoints.h"
 #include "http/http_errors.h"
 #include "http/infer_context.h"
 #include "http/router.h"
 #include "http/session_registry.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {
@@ -85,7 +87,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
   void WriteBody(unsigned status, std::string body,
                  std::string_view content_type = kJsonContentType);
-  void WriteError(const Status& status);
+  // Where a failure becomes an HTTP answer: its status and {"error": ...}.
+  void WriteError(const HttpError& error);
+  void WriteAnswer(StatusOr<EndpointResponse> answer);
   void Send();
   void OnWrite(boost::system::error_code ec);
   void Close();

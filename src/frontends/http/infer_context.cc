@@ -3,9 +3,10 @@
 
 #include <boost/asio/post.hpp>
 
-#include <algorithm>
 #include <cstdlib>
+#include <utility>
 
+#include "common/server_error.h"
 #include "http/http_session.h"
 #include "http/infer_request_builder.h"
 
@@ -23,9 +24,6 @@ InferContext::~InferContext() {
 
 namespace {
 
-// Marks an output buffer that lives in shared memory: release frees nothing.
-char kSharedMemoryBuffer;
-
 Status NoSharedMemory(const std::string& what) {
   return Status::Unsupported(what + " is in shared memory, which this server does not enable");
 }
@@ -39,26 +37,17 @@ Status InferContext::LocateSharedMemory(const SharedMemoryRegistry* registry) {
     const std::string what = std::string("input '") + input.name + "'";
     if (registry == nullptr) return NoSharedMemory(what);
     SharedMemorySlice& slice = input_slices_.emplace_back();
-    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
-      return Status::FromServerError(error);
-    }
+    RETURN_IF_ERROR(registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice));
     input.data = slice.data;
   }
-  const auto in_shared_memory = [](const ParsedOutput& output) {
-    return !output.shared_memory.region.empty();
-  };
-  if (std::none_of(parsed_.outputs.begin(), parsed_.outputs.end(), in_shared_memory)) {
-    return Status::Ok();  // the common case allocates nothing here
-  }
   for (const ParsedOutput& output : parsed_.outputs) {
-    SharedMemorySlice& slice = output_slices_.emplace_back();
     const SharedMemoryRef& ref = output.shared_memory;
     if (ref.region.empty()) continue;
     const std::string what = "output '" + output.name + "'";
     if (registry == nullptr) return NoSharedMemory(what);
-    if (INFERD_Error* error = registry->Slice(ref.region, ref.offset, ref.byte_size, what, &slice)) {
-      return Status::FromServerError(error);
-    }
+    SharedMemoryOutput bound{output.name, ref.region, SharedMemorySlice()};
+    RETURN_IF_ERROR(registry->Slice(ref.region, ref.offset, ref.byte_size, what, &bound.slice));
+    shared_memory_outputs_.Add(std::move(bound));
     output_format_.any_shared_memory = true;
   }
   return Status::Ok();
@@ -83,17 +72,17 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
   // The response is rendered after the body is gone: keep the output names.
   self.output_format_.requested = std::move(parsed.outputs);
   self.output_format_.binary_by_default = parsed.binary_data_output;
-  if (Status s = Status::FromServerError(
+  if (Status s = StatusFromServerError(
           INFERD_InferenceRequestSetReleaseCallback(self.request_, OnRelease, &self));
       !s.ok()) {
     return s;
   }
-  if (Status s = Status::FromServerError(INFERD_InferenceRequestSetResponseCallback(
+  if (Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
           self.request_, allocator, &self, OnResponse, &self));
       !s.ok()) {
     return s;
   }
-  return Status::FromServerError(INFERD_ServerInferAsync(server, self.request_));
+  return StatusFromServerError(INFERD_ServerInferAsync(server, self.request_));
 }
 
 void InferContext::Cancel() {
@@ -121,46 +110,13 @@ void InferContext::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
   });
 }
 
-INFERD_Error* InferContext::AllocateOutput(INFERD_ResponseAllocator*, const char* tensor_name,
-                                           size_t byte_size, INFERD_MemoryType, int64_t,
-                                           void* userp, void** buffer, void** buffer_userp,
-                                           INFERD_MemoryType* actual_memory_type,
-                                           int64_t* actual_memory_type_id) {
-  *buffer = nullptr;
-  *buffer_userp = nullptr;
-  *actual_memory_type = INFERD_MEMORY_CPU;
-  *actual_memory_type_id = 0;
-  const auto* self = static_cast<const InferContext*>(userp);
-  if (self != nullptr && self->output_format_.any_shared_memory) {
-    const std::vector<ParsedOutput>& requested = self->output_format_.requested;
-    for (size_t i = 0; i < requested.size(); ++i) {
-      const SharedMemorySlice& slice = self->output_slices_[i];
-      if (requested[i].name != tensor_name || slice.data == nullptr) continue;
-      if (byte_size > slice.byte_size) {
-        const std::string message = "output '" + requested[i].name + "' needs " +
-                                    std::to_string(byte_size) + " bytes but shared memory region '" +
-                                    requested[i].shared_memory.region + "' was given " +
-                                    std::to_string(slice.byte_size);
-        return INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, message.c_str());
-      }
-      *buffer = slice.data;
-      *buffer_userp = &kSharedMemoryBuffer;
-      return nullptr;
-    }
-  }
-  if (byte_size == 0) return nullptr;
+Status InferContext::AllocateOutput(const char*, size_t byte_size, void** buffer, void**) {
+  if (byte_size == 0) return Status::Ok();
   *buffer = std::malloc(byte_size);
-  if (*buffer == nullptr) {
-    return INFERD_ErrorNew(INFERD_ERROR_INTERNAL, "out of memory for an output tensor");
-  }
-  return nullptr;
+  if (*buffer == nullptr) return Status::Internal("out of memory for an output tensor");
+  return Status::Ok();
 }
 
-INFERD_Error* InferContext::ReleaseOutput(INFERD_ResponseAllocator*, void* buffer,
-                                          void* buffer_userp, size_t, INFERD_MemoryType, int64_t) {
-  if (buffer_userp == &kSharedMemoryBuffer) return nullptr;  // the client's memory
-  std::free(buffer);
-  return nullptr;
-}
+void InferContext::ReleaseOutput(void* buffer, void*) { std::free(buffer); }
 
 }  // namespace inferd::http

@@ -19,11 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "common/shared_memory_outputs.h"
 #include "common/shared_memory_registry.h"
-#include "http/http_errors.h"
 #include "http/infer_request_parser.h"
 #include "http/infer_response_writer.h"
 #include "http/router.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {
@@ -63,17 +64,12 @@ class InferContext {
   // Whether the HTTP response was written; only on the strand.
   bool responded = false;
 
-  // The response allocator every request uses, with the request's context as
-  // its userp: the output's shared memory when the request put it there,
-  // plain heap memory otherwise.
-  static INFERD_Error* AllocateOutput(INFERD_ResponseAllocator* allocator, const char* tensor_name,
-                                      size_t byte_size, INFERD_MemoryType memory_type,
-                                      int64_t memory_type_id, void* userp, void** buffer,
-                                      void** buffer_userp, INFERD_MemoryType* actual_memory_type,
-                                      int64_t* actual_memory_type_id);
-  static INFERD_Error* ReleaseOutput(INFERD_ResponseAllocator* allocator, void* buffer,
-                                     void* buffer_userp, size_t byte_size,
-                                     INFERD_MemoryType memory_type, int64_t memory_type_id);
+  // The OutputTarget half of the frontend's OutputAllocator (this context is
+  // the request's allocator_userp): an output not bound for shared memory
+  // gets plain heap memory, freed when the response is deleted.
+  const SharedMemoryOutputs& shared_memory_outputs() const { return shared_memory_outputs_; }
+  Status AllocateOutput(const char* name, size_t byte_size, void** buffer, void** buffer_userp);
+  static void ReleaseOutput(void* buffer, void* buffer_userp);
 
  private:
   // Points every shared memory input and output at its region.
@@ -91,9 +87,7 @@ class InferContext {
   ParsedInferRequest parsed_;
   std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;
-  // Where shared memory outputs go, by index into output_format_.requested
-  // (an empty slice for the others); constant after Submit.
-  std::vector<SharedMemorySlice> output_slices_;
+  SharedMemoryOutputs shared_memory_outputs_;  // constant after Submit
   INFERD_InferenceRequest* request_ = nullptr;  // deleted with the context
   std::atomic<int> refs_{2};
 };

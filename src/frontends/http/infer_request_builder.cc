@@ -1,6 +1,8 @@
 // ParsedInferRequest -> INFERD_InferenceRequest through the server API.
 #include "http/infer_request_builder.h"
 
+#include "common/server_error.h"
+
 namespace inferd::http {
 namespace {
 
@@ -22,54 +24,47 @@ INFERD_Error* SetParameter(INFERD_InferenceRequest* request, const ParsedParamet
 }
 
 // Everything but creation; the first server error is returned.
-INFERD_Error* Fill(INFERD_InferenceRequest* request, const ParsedInferRequest& parsed) {
-  INFERD_Error* error = nullptr;
-  if (parsed.id != nullptr && (error = INFERD_InferenceRequestSetId(request, parsed.id))) {
-    return error;
+Status Fill(INFERD_InferenceRequest* request, const ParsedInferRequest& parsed) {
+  if (parsed.id != nullptr) {
+    RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestSetId(request, parsed.id)));
   }
-  if (parsed.flags != 0 && (error = INFERD_InferenceRequestSetFlags(request, parsed.flags))) {
-    return error;
+  if (parsed.flags != 0) {
+    RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestSetFlags(request, parsed.flags)));
   }
-  if (parsed.sequence_id &&
-      (error = INFERD_InferenceRequestSetCorrelationId(request, *parsed.sequence_id))) {
-    return error;
+  if (parsed.sequence_id) {
+    RETURN_IF_ERROR(StatusFromServerError(
+        INFERD_InferenceRequestSetCorrelationId(request, *parsed.sequence_id)));
   }
-  if (parsed.sequence_id_string != nullptr &&
-      (error = INFERD_InferenceRequestSetCorrelationIdString(request, parsed.sequence_id_string))) {
-    return error;
+  if (parsed.sequence_id_string != nullptr) {
+    RETURN_IF_ERROR(StatusFromServerError(
+        INFERD_InferenceRequestSetCorrelationIdString(request, parsed.sequence_id_string)));
   }
-  if (parsed.priority != 0 &&
-      (error = INFERD_InferenceRequestSetPriority(request, parsed.priority))) {
-    return error;
+  if (parsed.priority != 0) {
+    RETURN_IF_ERROR(
+        StatusFromServerError(INFERD_InferenceRequestSetPriority(request, parsed.priority)));
   }
-  if (parsed.timeout_us != 0 &&
-      (error = INFERD_InferenceRequestSetTimeoutMicroseconds(request, parsed.timeout_us))) {
-    return error;
+  if (parsed.timeout_us != 0) {
+    RETURN_IF_ERROR(StatusFromServerError(
+        INFERD_InferenceRequestSetTimeoutMicroseconds(request, parsed.timeout_us)));
   }
   for (const ParsedParameter& parameter : parsed.parameters) {
-    if ((error = SetParameter(request, parameter))) return error;
+    RETURN_IF_ERROR(StatusFromServerError(SetParameter(request, parameter)));
   }
   for (const ParsedInput& input : parsed.inputs) {
-    if ((error = INFERD_InferenceRequestAddInput(request, input.name, input.datatype,
-                                                 input.shape.data(), input.shape.size()))) {
-      return error;
-    }
-    if ((error = INFERD_InferenceRequestAppendInputData(request, input.name, input.data,
-                                                        input.byte_size, INFERD_MEMORY_CPU, 0))) {
-      return error;
-    }
+    RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestAddInput(
+        request, input.name, input.datatype, input.shape.data(), input.shape.size())));
+    RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestAppendInputData(
+        request, input.name, input.data, input.byte_size, INFERD_MEMORY_CPU, 0)));
   }
   for (const ParsedOutput& output : parsed.outputs) {
-    if ((error = INFERD_InferenceRequestAddRequestedOutput(request, output.name.c_str()))) {
-      return error;
-    }
-    if (output.class_count > 0 &&
-        (error = INFERD_InferenceRequestSetOutputClassification(request, output.name.c_str(),
-                                                                output.class_count))) {
-      return error;
+    RETURN_IF_ERROR(StatusFromServerError(
+        INFERD_InferenceRequestAddRequestedOutput(request, output.name.c_str())));
+    if (output.class_count > 0) {
+      RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestSetOutputClassification(
+          request, output.name.c_str(), output.class_count)));
     }
   }
-  return nullptr;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -79,13 +74,11 @@ Status BuildInferRequest(INFERD_Server* server, const std::string& model_name,
                          INFERD_InferenceRequest** request) {
   *request = nullptr;
   INFERD_InferenceRequest* created = nullptr;
-  if (INFERD_Error* error =
-          INFERD_InferenceRequestNew(&created, server, model_name.c_str(), model_version)) {
-    return Status::FromServerError(error);
-  }
-  if (INFERD_Error* error = Fill(created, parsed)) {
+  RETURN_IF_ERROR(StatusFromServerError(
+      INFERD_InferenceRequestNew(&created, server, model_name.c_str(), model_version)));
+  if (Status s = Fill(created, parsed); !s.ok()) {
     DiscardServerError(INFERD_InferenceRequestDelete(created));
-    return Status::FromServerError(error);
+    return s;
   }
   *request = created;
   return Status::Ok();

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "http/http_errors.h"
 #include "http/infer_request_parser.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "http/http_errors.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

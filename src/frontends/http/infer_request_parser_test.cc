@@ -10,6 +10,8 @@
 namespace inferd::http {
 namespace {
 
+using Code = Status::Code;
+
 // Keeps the body alive (the parsed request points into it).
 struct Parsed {
   std::string body;
@@ -65,10 +67,10 @@ TEST(InferRequestParserTest, BinarySizeMismatchNamesTheInput) {
   const std::string json = R"({"inputs":[{"name":"A","shape":[2],"datatype":"INT32",
       "parameters":{"binary_data_size":8}}]})";
   Parsed p = Parse(json, std::string(6, 'x'));
-  EXPECT_EQ(p.status.http_status(), 400u);
+  EXPECT_EQ(p.status.code(), Code::kInvalidArg);
   EXPECT_NE(p.status.message().find("'A'"), std::string::npos) << p.status.message();
   p = Parse(json, std::string(10, 'x'));
-  EXPECT_EQ(p.status.http_status(), 400u);
+  EXPECT_EQ(p.status.code(), Code::kInvalidArg);
   EXPECT_NE(p.status.message().find("2 more bytes"), std::string::npos) << p.status.message();
 }
 
@@ -77,7 +79,7 @@ TEST(InferRequestParserTest, BinarySizeMustFitTheShape) {
       R"({"inputs":[{"name":"A","shape":[3],"datatype":"FP32",
           "parameters":{"binary_data_size":8}}]})",
       std::string(8, 'x'));
-  EXPECT_EQ(p.status.http_status(), 400u);
+  EXPECT_EQ(p.status.code(), Code::kInvalidArg);
   EXPECT_NE(p.status.message().find("12 bytes"), std::string::npos) << p.status.message();
   const Parsed bytes = Parse(
       R"({"inputs":[{"name":"S","shape":[2],"datatype":"BYTES",
@@ -90,7 +92,7 @@ TEST(InferRequestParserTest, BinarySizeMustFitTheShape) {
 TEST(InferRequestParserTest, DataCountMismatchNamesTheInput) {
   const Parsed p =
       Parse(R"({"inputs":[{"name":"IN","shape":[1,16],"datatype":"FP32","data":[1,2]}]})");
-  EXPECT_EQ(p.status.http_status(), 400u);
+  EXPECT_EQ(p.status.code(), Code::kInvalidArg);
   EXPECT_NE(p.status.message().find("'IN'"), std::string::npos);
 }
 
@@ -137,7 +139,7 @@ TEST(InferRequestParserTest, ClassificationCountIsParsed) {
   for (const char* bad : {"0", "-1", "\"3\"", "2.5"}) {
     const Parsed b = Parse(std::string(R"({"inputs":[],"outputs":[{"name":"O","parameters":{"classification":)") +
                            bad + "}}]}");
-    EXPECT_EQ(b.status.http_status(), 400u) << bad;
+    EXPECT_EQ(b.status.code(), Code::kInvalidArg) << bad;
   }
 }
 
@@ -166,31 +168,31 @@ TEST(InferRequestParserTest, MalformedSharedMemoryParametersAre400) {
                  R"("parameters":)" + parameters + "}]}");
   };
   const Parsed no_size = input(R"({"shared_memory_region":"r"})");
-  EXPECT_EQ(no_size.status.http_status(), 400u);
+  EXPECT_EQ(no_size.status.code(), Code::kInvalidArg);
   EXPECT_NE(no_size.status.message().find("shared_memory_byte_size"), std::string::npos);
   EXPECT_EQ(input(R"({"shared_memory_region":"r","shared_memory_byte_size":-4})")
-                .status.http_status(),
-            400u);
+                .status.code(),
+            Code::kInvalidArg);
   EXPECT_EQ(input(R"({"shared_memory_region":7,"shared_memory_byte_size":4})")
-                .status.http_status(),
-            400u);
-  EXPECT_EQ(input(R"({"shared_memory_byte_size":4})").status.http_status(), 400u);
+                .status.code(),
+            Code::kInvalidArg);
+  EXPECT_EQ(input(R"({"shared_memory_byte_size":4})").status.code(), Code::kInvalidArg);
   const Parsed both = input(R"({"shared_memory_region":"r","shared_memory_byte_size":4})",
                             R"("data":[1],)");
-  EXPECT_EQ(both.status.http_status(), 400u);
+  EXPECT_EQ(both.status.code(), Code::kInvalidArg);
   EXPECT_NE(both.status.message().find("'I'"), std::string::npos);
 }
 
 TEST(InferRequestParserTest, MalformedRequestsAre400) {
-  EXPECT_EQ(Parse("{\"inputs\":[").status.http_status(), 400u);
-  EXPECT_EQ(Parse("").status.http_status(), 400u);
-  EXPECT_EQ(Parse(R"({"inputs":{}})").status.http_status(), 400u);
+  EXPECT_EQ(Parse("{\"inputs\":[").status.code(), Code::kInvalidArg);
+  EXPECT_EQ(Parse("").status.code(), Code::kInvalidArg);
+  EXPECT_EQ(Parse(R"({"inputs":{}})").status.code(), Code::kInvalidArg);
   EXPECT_EQ(Parse(R"({"inputs":[{"name":"I","shape":[1],"datatype":"FP99","data":[1]}]})")
-                .status.http_status(),
-            400u);
+                .status.code(),
+            Code::kInvalidArg);
   EXPECT_EQ(Parse(R"({"inputs":[{"name":"I","shape":[-1],"datatype":"FP32","data":[1]}]})")
-                .status.http_status(),
-            400u);
+                .status.code(),
+            Code::kInvalidArg);
   const Parsed no_data = Parse(R"({"inputs":[{"name":"I","shape":[1],"datatype":"FP32"}]})");
   EXPECT_NE(no_data.status.message().find("neither"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/server_error.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -27,7 +28,7 @@ Status ReadOutput(INFERD_InferenceResponse* response, uint32_t index, Output* ou
   if (INFERD_Error* error = INFERD_InferenceResponseOutput(
           response, index, &output->name, &output->datatype, &output->shape, &output->dim_count,
           &output->base, &output->byte_size, &memory_type, &memory_type_id, &buffer_userp)) {
-    return Status::FromServerError(error);
+    return StatusFromServerError(error);
   }
   if (memory_type == INFERD_MEMORY_GPU) {
     return Status::Unsupported("output '" + std::string(output->name) +
@@ -99,25 +100,22 @@ bool OutputFormat::IsBinary(const char* name) const {
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
                            rapidjson::StringBuffer* json, std::vector<std::string_view>* binary) {
   json->Clear();
-  if (INFERD_Error* error = INFERD_InferenceResponseError(response)) {
-    // Owned by the response: copy, do not free.
-    const char* message = INFERD_ErrorMessage(error);
-    return Status(INFERD_ErrorCode(error), message ? message : "");
-  }
+  // Owned by the response: copied, not freed.
+  RETURN_IF_ERROR(StatusFromBorrowedError(INFERD_InferenceResponseError(response)));
   const char* model_name = nullptr;
   int64_t model_version = -1;
   const char* id = nullptr;
   uint32_t output_count = 0;
-  if (Status s = Status::FromServerError(
+  if (Status s = StatusFromServerError(
           INFERD_InferenceResponseModel(response, &model_name, &model_version));
       !s.ok()) {
     return s;
   }
-  if (Status s = Status::FromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
+  if (Status s = StatusFromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
     return s;
   }
   if (Status s =
-          Status::FromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
+          StatusFromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
       !s.ok()) {
     return s;
   }

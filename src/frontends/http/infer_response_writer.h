@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "http/http_errors.h"
 #include "http/infer_request_parser.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -35,35 +35,35 @@ size_t SplitPath(std::string_view path, std::array<std::string_view, kMaxSegment
   return 0;
 }
 
-Status Found(Method method, Method wanted, Endpoint endpoint, Route* route) {
-  if (method != wanted) {
-    return Status::WithHttpStatus(405, std::string("method not allowed; use ") +
-                                           (wanted == Method::kGet ? "GET" : "POST"));
-  }
+// 405: the path is known, the method is not one it answers.
+HttpError MethodNotAllowed(std::string_view allowed) {
+  return HttpError(405, Status::Unsupported("method not allowed; use " + std::string(allowed)));
+}
+
+HttpError Found(Method method, Method wanted, Endpoint endpoint, Route* route) {
+  if (method != wanted) return MethodNotAllowed(wanted == Method::kGet ? "GET" : "POST");
   route->endpoint = endpoint;
   return Status::Ok();
 }
 
-Status NotSupported(std::string_view feature, Route* route) {
+HttpError NotSupported(std::string_view feature, Route* route) {
   route->endpoint = Endpoint::kNotSupported;
   route->feature = feature;
   return Status::Ok();
 }
 
-Status NotFound() { return Status::NotFound("Not Found"); }
+HttpError NotFound() { return Status::NotFound("Not Found"); }
 
 // .../trace/setting answers GET (read) and POST (update).
-Status TraceSetting(Method method, Route* route) {
-  if (method == Method::kOther) {
-    return Status::WithHttpStatus(405, "method not allowed; use GET or POST");
-  }
+HttpError TraceSetting(Method method, Route* route) {
+  if (method == Method::kOther) return MethodNotAllowed("GET or POST");
   route->endpoint =
       method == Method::kGet ? Endpoint::kTraceSettingGet : Endpoint::kTraceSettingPost;
   return Status::Ok();
 }
 
 // /v2/models/{m}[/versions/{v}][/action]; `rest` starts after "models".
-Status MatchModel(Method method, Segments rest, Route* route) {
+HttpError MatchModel(Method method, Segments rest, Route* route) {
   if (rest.empty() || rest[0].empty()) return NotFound();
   if (rest.size() == 1 && rest[0] == "stats") {
     return Found(method, Method::kGet, Endpoint::kModelStats, route);
@@ -99,7 +99,7 @@ Status MatchModel(Method method, Segments rest, Route* route) {
 
 // /v2/systemsharedmemory[/region/{r}]/{status|register|unregister}; `rest`
 // starts after "systemsharedmemory".
-Status MatchSharedMemory(Method method, Segments rest, Route* route) {
+HttpError MatchSharedMemory(Method method, Segments rest, Route* route) {
   if (rest.size() == 3 && rest[0] == "region") {
     std::optional<std::string> region = UrlDecode(rest[1]);
     if (!region || region->empty()) {
@@ -140,7 +140,7 @@ std::optional<std::string> UrlDecode(std::string_view text) {
   return out;
 }
 
-Status MatchRoute(Method method, std::string_view target, Route* route) {
+HttpError MatchRoute(Method method, std::string_view target, Route* route) {
   *route = Route();
   const std::string_view path = target.substr(0, target.find('?'));
   std::array<std::string_view, kMaxSegments> segments;
@@ -187,9 +187,7 @@ Status MatchRoute(Method method, std::string_view target, Route* route) {
   }
   if (group == "logging" && n == 2) {
     // One path, two methods: GET reads the settings, POST changes them.
-    if (method == Method::kOther) {
-      return Status::WithHttpStatus(405, "method not allowed; use GET or POST");
-    }
+    if (method == Method::kOther) return MethodNotAllowed("GET or POST");
     route->endpoint = method == Method::kGet ? Endpoint::kLogSettings : Endpoint::kLogSettingsUpdate;
     return Status::Ok();
   }

@@ -53,7 +53,7 @@ inline bool IsSharedMemoryEndpoint(Endpoint endpoint) {
 // The route for `method` and `target` (path plus optional query, which is
 // ignored). An unknown path gives NOT_FOUND (404), a known path with another
 // method 405, a malformed version or escape INVALID_ARG (400).
-Status MatchRoute(Method method, std::string_view target, Route* route);
+HttpError MatchRoute(Method method, std::string_view target, Route* route);
 
 // Decodes %XX escapes; '+' stays '+' (paths are not form-encoded). Returns
 // nullopt for a truncated or non-hex escape.

@@ -8,8 +8,8 @@ namespace {
 
 Route Match(Method method, std::string_view target) {
   Route route;
-  const Status status = MatchRoute(method, target, &route);
-  EXPECT_TRUE(status.ok()) << target << ": " << status.message();
+  const HttpError error = MatchRoute(method, target, &route);
+  EXPECT_TRUE(error.ok()) << target << ": " << error.message();
   return route;
 }
 

@@ -6,20 +6,20 @@
 namespace inferd::http {
 
 SessionRegistry::Handle SessionRegistry::Add(std::weak_ptr<HttpSession> session) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return sessions_.insert(sessions_.end(), std::move(session));
 }
 
 void SessionRegistry::Remove(Handle handle) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   sessions_.erase(handle);
-  if (sessions_.empty()) empty_.notify_all();
+  if (sessions_.empty()) empty_.SignalAll();
 }
 
 void SessionRegistry::ForEach(const std::function<void(HttpSession&)>& fn) {
   std::vector<std::shared_ptr<HttpSession>> alive;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     alive.reserve(sessions_.size());
     for (const auto& weak : sessions_) {
       if (auto session = weak.lock()) alive.push_back(std::move(session));
@@ -29,8 +29,12 @@ void SessionRegistry::ForEach(const std::function<void(HttpSession&)>& fn) {
 }
 
 bool SessionRegistry::WaitUntilEmpty(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return empty_.wait_for(lock, timeout, [this] { return sessions_.empty(); });
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  MutexLock lock(&mu_);
+  while (!sessions_.empty()) {
+    if (!empty_.WaitUntil(&mu_, deadline)) return sessions_.empty();
+  }
+  return true;
 }
 
 }  // namespace inferd::http

@@ -5,11 +5,12 @@
 #define INFERD_FRONTENDS_HTTP_SESSION_REGISTRY_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <list>
 #include <memory>
-#include <mutex>
+
+#include "inferd/base/mutex.h"
+#include "inferd/base/thread_annotations.h"
 
 namespace inferd::http {
 
@@ -24,18 +25,18 @@ class SessionRegistry {
   SessionRegistry& operator=(const SessionRegistry&) = delete;
 
   // Adds a session; keep the handle to remove it.
-  Handle Add(std::weak_ptr<HttpSession> session);
+  Handle Add(std::weak_ptr<HttpSession> session) EXCLUDES(mu_);
   // Removes a session (from its destructor).
-  void Remove(Handle handle);
+  void Remove(Handle handle) EXCLUDES(mu_);
   // Calls `fn` for every session still alive, outside the lock.
-  void ForEach(const std::function<void(HttpSession&)>& fn);
+  void ForEach(const std::function<void(HttpSession&)>& fn) EXCLUDES(mu_);
   // Waits until no session is left; false when `timeout` ran out first.
-  bool WaitUntilEmpty(std::chrono::milliseconds timeout);
+  bool WaitUntilEmpty(std::chrono::milliseconds timeout) EXCLUDES(mu_);
 
  private:
-  std::mutex mu_;
-  std::condition_variable empty_;                  // notified when sessions_ empties
-  std::list<std::weak_ptr<HttpSession>> sessions_;  // guarded by mu_
+  Mutex mu_;
+  CondVar empty_;  // signalled when sessions_ empties
+  std::list<std::weak_ptr<HttpSession>> sessions_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd::http

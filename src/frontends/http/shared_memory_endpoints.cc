@@ -9,22 +9,21 @@
 #include <string>
 #include <vector>
 
-#include "http/http_errors.h"
-
 namespace inferd::http {
 namespace {
 
-EndpointResponse FromStatus(const Status& status) {
-  if (status.ok()) return EndpointResponse{200, std::string()};
-  return EndpointResponse{status.http_status(), ErrorJson(status.message())};
+using Answer = StatusOr<EndpointResponse>;
+
+// 200 with no body once `status` is OK.
+Answer Done(Status status) {
+  if (!status.ok()) return status;
+  return EndpointResponse{200, std::string()};
 }
 
 // [{"name", "key", "offset", "byte_size"}, ...]
-EndpointResponse RegionStatus(const SharedMemoryRegistry& registry, const std::string& name) {
+Answer RegionStatus(const SharedMemoryRegistry& registry, const std::string& name) {
   std::vector<std::shared_ptr<const SharedMemoryRegion>> regions;
-  if (INFERD_Error* error = registry.List(name, &regions)) {
-    return FromStatus(Status::FromServerError(error));
-  }
+  RETURN_IF_ERROR(registry.List(name, &regions));
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartArray();
@@ -44,39 +43,38 @@ EndpointResponse RegionStatus(const SharedMemoryRegistry& registry, const std::s
   return EndpointResponse{200, std::string(buffer.GetString(), buffer.GetSize())};
 }
 
-EndpointResponse Register(SharedMemoryRegistry& registry, const std::string& name,
-                          std::string_view body) {
+Answer Register(SharedMemoryRegistry& registry, const std::string& name, std::string_view body) {
   const std::string what = "registering shared memory region '" + name + "': ";
   rapidjson::Document request;
   request.Parse(body.data(), body.size());
   if (request.HasParseError() || !request.IsObject()) {
-    return FromStatus(Status::InvalidArg(what + "the body must be a JSON object"));
+    return Status::InvalidArg(what + "the body must be a JSON object");
   }
   const auto key = request.FindMember("key");
   if (key == request.MemberEnd() || !key->value.IsString() || key->value.GetStringLength() == 0) {
-    return FromStatus(Status::InvalidArg(what + "'key' must be a non-empty string"));
+    return Status::InvalidArg(what + "'key' must be a non-empty string");
   }
   const auto byte_size = request.FindMember("byte_size");
   if (byte_size == request.MemberEnd() || !byte_size->value.IsUint64()) {
-    return FromStatus(Status::InvalidArg(what + "'byte_size' must be a non-negative integer"));
+    return Status::InvalidArg(what + "'byte_size' must be a non-negative integer");
   }
   uint64_t offset = 0;
   if (const auto found = request.FindMember("offset"); found != request.MemberEnd()) {
     if (!found->value.IsUint64()) {
-      return FromStatus(Status::InvalidArg(what + "'offset' must be a non-negative integer"));
+      return Status::InvalidArg(what + "'offset' must be a non-negative integer");
     }
     offset = found->value.GetUint64();
   }
-  return FromStatus(Status::FromServerError(
-      registry.Register(name, key->value.GetString(), offset, byte_size->value.GetUint64())));
+  return Done(
+      registry.Register(name, key->value.GetString(), offset, byte_size->value.GetUint64()));
 }
 
 }  // namespace
 
-EndpointResponse HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry, const Route& route,
-                                            std::string_view body) {
+StatusOr<EndpointResponse> HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry,
+                                                      const Route& route, std::string_view body) {
   if (registry == nullptr) {
-    return FromStatus(Status::Unsupported("system shared memory is not enabled on this server"));
+    return Status::Unsupported("system shared memory is not enabled on this server");
   }
   switch (route.endpoint) {
     case Endpoint::kSharedMemoryStatus:
@@ -84,9 +82,9 @@ EndpointResponse HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry, cons
     case Endpoint::kSharedMemoryRegister:
       return Register(*registry, route.region, body);
     case Endpoint::kSharedMemoryUnregister:
-      return FromStatus(Status::FromServerError(registry->Unregister(route.region)));
+      return Done(registry->Unregister(route.region));
     default:
-      return FromStatus(Status::Internal("not a shared memory endpoint"));
+      return Status::Internal("not a shared memory endpoint");
   }
 }
 

@@ -9,14 +9,15 @@
 #include "common/shared_memory_registry.h"
 #include "http/endpoints.h"
 #include "http/router.h"
+#include "inferd/base/status.h"
 
 namespace inferd::http {
 
 // Answers a kSharedMemory* route. `body` is the register request,
 // {"key": string, "offset": integer, "byte_size": integer}. A null registry
-// (the extension is off) answers 501.
-EndpointResponse HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry, const Route& route,
-                                            std::string_view body);
+// (the extension is off) is UNSUPPORTED (501).
+StatusOr<EndpointResponse> HandleSharedMemoryEndpoint(SharedMemoryRegistry* registry,
+                                                      const Route& route, std::string_view body);
 
 }  // namespace inferd::http
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string_view>
 
-#include "http/http_errors.h"
+#include "inferd/base/status.h"
 #include "inferd/server.h"
 
 namespace inferd::http {

@@ -12,6 +12,8 @@
 namespace inferd::http {
 namespace {
 
+using Code = Status::Code;
+
 rapidjson::Document Json(const char* text) {
   rapidjson::Document document;
   document.Parse<rapidjson::kParseNanAndInfFlag>(text);
@@ -95,7 +97,7 @@ TEST(TensorJsonTest, EncodesBytesWithLengthPrefixes) {
 TEST(TensorJsonTest, ElementCountMismatchNamesTheInput) {
   TensorBytes bytes;
   const Status status = JsonToTensor(Json("[1,2,3]"), INFERD_TYPE_FP32, 4, "INPUT0", &bytes);
-  EXPECT_EQ(status.http_status(), 400u);
+  EXPECT_EQ(status.code(), Code::kInvalidArg);
   EXPECT_NE(status.message().find("'INPUT0'"), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("3 elements"), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("needs 4"), std::string::npos) << status.message();
@@ -177,7 +179,7 @@ TEST(TensorJsonTest, EncodingChecksSizesAgainstTheShape) {
   JsonWriter writer(buffer);
   const float floats[] = {1, 2};
   const Status status = TensorToJson(floats, 8, INFERD_TYPE_FP32, 3, "OUT", &writer);
-  EXPECT_EQ(status.http_status(), 500u);
+  EXPECT_EQ(status.code(), Code::kInternal);
   EXPECT_NE(status.message().find("'OUT'"), std::string::npos);
   const std::string truncated("\x05\0\0\0ab", 6);
   rapidjson::StringBuffer buffer2;

@@ -1,0 +1,40 @@
+// A protocol frontend as the binary runs it: bind and serve, say which port,
+// stop. HttpServer and GrpcServer implement it, so main starts and stops
+// every frontend alike, the gRPC one from its loadable module included. Only
+// starting and stopping go through this interface, never a request.
+//
+// Start, port and Stop are called from one controlling thread; an
+// implementation need not be thread-safe otherwise.
+#ifndef INFERD_FRONTENDS_COMMON_FRONTEND_H_
+#define INFERD_FRONTENDS_COMMON_FRONTEND_H_
+
+#include <cstdint>
+
+#include "inferd/base/status.h"
+
+namespace inferd {
+
+class Frontend {
+ public:
+  Frontend() = default;
+  virtual ~Frontend() = default;  // an implementation stops first
+  Frontend(const Frontend&) = delete;
+  Frontend& operator=(const Frontend&) = delete;
+
+  // Binds and starts serving; port 0 binds an ephemeral port. On error
+  // (a bad address, the port in use, an unreadable certificate, ...) nothing
+  // serves and the message says what went wrong. Call once.
+  virtual Status Start() = 0;
+
+  // The bound port after a successful Start.
+  virtual uint16_t port() const = 0;
+
+  // Stops serving and returns once no callback of the server can reach the
+  // frontend any more (requests in flight are answered or cancelled).
+  // Idempotent; a frontend that never started stops at once.
+  virtual void Stop() = 0;
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_FRONTENDS_COMMON_FRONTEND_H_
