@@ -16,14 +16,30 @@ uint64_t Load(const std::atomic<uint64_t>& value) {
   return value.load(std::memory_order_relaxed);
 }
 
-void WriteDuration(JsonWriter& w, const char* key, const DurationStat& stat) {
+void WriteDuration(JsonWriter& w, const char* key, uint64_t count, const DurationStat& stat) {
   w.Key(key);
   w.StartObject();
   w.Key("count");
-  w.Uint64(Load(stat.count));
+  w.Uint64(count);
   w.Key("ns");
   w.Uint64(Load(stat.ns));
   w.EndObject();
+}
+
+void WriteDuration(JsonWriter& w, const char* key, const DurationStat& stat) {
+  WriteDuration(w, key, Load(stat.count), stat);
+}
+
+// compute_input, compute_infer and compute_output: each execution counts once
+// in all three, so one count read once is rendered for all three. Reading
+// three counters that an execution may be updating would tear (perf_analyzer
+// refuses statistics whose compute counts differ).
+void WriteCompute(JsonWriter& w, const DurationStat& input, const DurationStat& infer,
+                  const DurationStat& output) {
+  const uint64_t count = Load(infer.count);
+  WriteDuration(w, "compute_input", count, input);
+  WriteDuration(w, "compute_infer", count, infer);
+  WriteDuration(w, "compute_output", count, output);
 }
 
 void WriteModel(JsonWriter& w, const NamedStatistics& model) {
@@ -45,9 +61,7 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   WriteDuration(w, "success", s.success);
   WriteDuration(w, "fail", s.fail);
   WriteDuration(w, "queue", s.queue);
-  WriteDuration(w, "compute_input", s.compute_input);
-  WriteDuration(w, "compute_infer", s.compute_infer);
-  WriteDuration(w, "compute_output", s.compute_output);
+  WriteCompute(w, s.compute_input, s.compute_infer, s.compute_output);
   WriteDuration(w, "cache_hit", none);
   WriteDuration(w, "cache_miss", none);
   w.EndObject();
@@ -59,9 +73,7 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
     w.StartObject();
     w.Key("batch_size");
     w.Int64(size);
-    WriteDuration(w, "compute_input", b.compute_input);
-    WriteDuration(w, "compute_infer", b.compute_infer);
-    WriteDuration(w, "compute_output", b.compute_output);
+    WriteCompute(w, b.compute_input, b.compute_infer, b.compute_output);
     w.EndObject();
   }
   w.EndArray();
