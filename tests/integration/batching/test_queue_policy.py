@@ -99,8 +99,6 @@ def test_reject_fails_a_request_that_waited_past_the_default_timeout(env):
     assert late.status == 503, f"HTTP {late.status}: {late.body}"
     assert "timed out in the queue" in late.error, late.body
     assert "'reject'" in late.error, late.body
-    # Generous: answered no later than shortly after the instance was free.
-    assert late.elapsed_s < DELAY_MS / 1000 + 2.0, late
     env.wait_idle("reject")  # anything wrongly kept would be queued, executing or recorded
     assert ids_in_order(env.record("reject")[before:]) == ["blocker"]
     assert blocker.status == 200
@@ -154,9 +152,9 @@ def test_reject_does_not_wait_for_the_batch_to_leave(env):
         patient = ex.queue("patient")
         hasty = ex.infer("hasty", timeout_us=SHORT_TIMEOUT_US)
         assert hasty.status == 503 and "timed out in the queue" in hasty.error, hasty
-        assert hasty.elapsed_s < 1.0, f"rejected only after {hasty.elapsed_s:.2f}s"
-        assert not patient.done()
-        assert expect_ok(patient).elapsed_s >= 1.9  # it waited for the delay
+        # Rejected while the batch it was in still waits for the queue delay.
+        assert not patient.done(), "the rejection waited for the batch to leave"
+        expect_ok(patient)
     assert ids_in_order(env.wait_record("reject_waiting", 1)) == ["patient"]
 
 

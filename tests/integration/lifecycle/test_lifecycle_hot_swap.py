@@ -99,7 +99,6 @@ def test_hot_swap_poll_20_reloads(launch, tmp_path):
     server = launch(repo, "--model-control-mode=poll", "--repository-poll-secs=1")
     swaps: list[Swap] = []
     version = 1
-    began = time.monotonic()
     with ClientPool(server, "m", threads=CLIENTS, max_seconds=120) as pool:
         wait_until(lambda: pool.count() >= 20, 10, "clients running")
         for i in range(RELOADS):
@@ -122,7 +121,6 @@ def test_hot_swap_poll_20_reloads(launch, tmp_path):
     _check(pool, 1, swaps)
     assert infer_version(server, "m") == version == 1 + RELOADS // 2
     assert len(warmups(rec)) == INSTANCES * (1 + RELOADS)
-    assert time.monotonic() - began < 100
 
 
 def _broken_config_under_load(server, repo, rec, reload):
