@@ -14,6 +14,8 @@
 // requests (the model's delay for those that set none).
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -25,6 +27,18 @@
 #include "inferd/base/mutex.h"
 
 namespace {
+
+// A delay in milliseconds, kept within a day so that a mistyped value cannot
+// hold an instance for ever.
+int ClampDelay(int64_t ms) { return static_cast<int>(std::clamp<int64_t>(ms, 0, 86'400'000)); }
+
+// "250" -> 250; anything that is not a whole decimal number ("", "5s", "abc") -> none.
+std::optional<int> ParseDelay(const char* text) {
+  char* end = nullptr;
+  const long long ms = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0') return std::nullopt;
+  return ClampDelay(ms);
+}
 
 // Per-model settings read from the configuration's parameters.
 struct ModelSettings {
@@ -95,8 +109,10 @@ int RequestDelayMs(INFERD_Request* request, int model_delay_ms) {
       continue;
     }
     if (std::strcmp(name, "execute_delay_ms") != 0) continue;
-    if (type == INFERD_PARAMETER_INT) return static_cast<int>(*static_cast<const int64_t*>(value));
-    if (type == INFERD_PARAMETER_STRING) return std::atoi(static_cast<const char*>(value));
+    if (type == INFERD_PARAMETER_INT) return ClampDelay(*static_cast<const int64_t*>(value));
+    if (type == INFERD_PARAMETER_STRING) {
+      if (auto parsed = ParseDelay(static_cast<const char*>(value))) return *parsed;
+    }
   }
   return model_delay_ms;
 }
@@ -221,7 +237,7 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInitialize(INFE
   INFERD_MessageDelete(message);
   auto* settings = new ModelSettings();
   const std::string delay = StringParameter(config, "execute_delay_ms");
-  if (!delay.empty()) settings->execute_delay_ms = std::atoi(delay.c_str());
+  if (auto parsed = ParseDelay(delay.c_str())) settings->execute_delay_ms = *parsed;
   settings->record_file = StringParameter(config, "record_file");
   return INFERD_ModelSetState(model, settings);
 }

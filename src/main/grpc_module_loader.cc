@@ -25,7 +25,9 @@ StatusOr<std::unique_ptr<Frontend>> LoadGrpcFrontend(const std::string& folder,
   if (create == nullptr) {
     return Status::Unavailable(path + " lacks the gRPC frontend's entry point; rebuild inferd");
   }
-  return std::unique_ptr<Frontend>(create(server, options));
+  std::unique_ptr<Frontend> frontend(create(server, options));
+  if (frontend == nullptr) return Status::Internal(path + " created no gRPC frontend");
+  return frontend;
 }
 
 }  // namespace inferd

@@ -98,7 +98,11 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
+  // An error. An OK status carries no value, so it becomes an INTERNAL error
+  // rather than a StatusOr that is ok() with nothing in it.
+  StatusOr(Status status)  // NOLINT: implicit by design
+      : status_(status.ok() ? Status::Internal("StatusOr made from an OK status, without a value")
+                            : std::move(status)) {}
   StatusOr(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
 
   bool ok() const { return status_.ok(); }

@@ -3,6 +3,7 @@
 #include "core/backend/backend_manager.h"
 #include "core/lifecycle/model_plan.h"
 #include "core/model/model_version.h"
+#include "core/timing/queue_sweeper.h"
 #include "core/trace/trace_manager.h"
 
 namespace inferd {
@@ -39,6 +40,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
                           context_.server, std::move(backend).value(), plan.context};
     if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
     spec.sweeper = context_.sweeper;
+    if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
     auto loaded = ModelVersion::Load(std::move(spec));
     if (loaded.ok()) {
       out.model = std::move(loaded).value();

@@ -43,8 +43,9 @@ struct ModelLoadResult {
   std::vector<Version> versions;
 };
 
-// What a loader hands every version it loads; everything but `backends` and
-// `sweeper` may be null (unit tests).
+// What a loader hands every version it loads; everything but `backends` may
+// be null (unit tests); without a sweeper a model with dynamic batching fails
+// to load, and versions time with the steady clock.
 struct LoaderContext {
   InferenceServer* server = nullptr;  // what backends see as the model's server
   BackendManager* backends = nullptr;

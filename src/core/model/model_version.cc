@@ -51,10 +51,6 @@ void ModelVersion::OnConfigChanged() {
   all_outputs_ = std::move(outputs);
 }
 
-const Clock& ModelVersion::clock() const {
-  return spec_.sweeper->clock();
-}
-
 const std::vector<std::string>& ModelVersion::OutputLabels(std::string_view name) const {
   static const std::vector<std::string> kNone;
   const auto found = labels_.find(name);
@@ -88,6 +84,10 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
   if (model->config().has_sequence_batching()) {
     model->unloaded_ = true;
     return Status::Unsupported(where + "sequence_batching is not supported yet");
+  }
+  if (model->config().has_dynamic_batching() && model->spec_.sweeper == nullptr) {
+    model->unloaded_ = true;
+    return Status::Internal(where + "dynamic batching needs the server's queue sweeper");
   }
   if (auto init = model->backend().model_initialize()) {
     model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
@@ -182,8 +182,11 @@ void ModelVersion::FinalizeAll() {
 }
 
 void ModelVersion::OnRequestReleased() {
-  if (inflight_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-      unloading_.load(std::memory_order_acquire)) {
+  // seq_cst, paired with Unload's store of unloading_ and read of inflight_:
+  // one of the two sides always sees the other's write, so Unload never waits
+  // out its deadline for a release it missed.
+  if (inflight_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+      unloading_.load(std::memory_order_seq_cst)) {
     MutexLock lock(&mu_);
     drained_.SignalAll();
   }

@@ -18,6 +18,7 @@
 
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
+#include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
 #include "inferd/backend.h"
 #include "inferd/base/mutex.h"
@@ -27,7 +28,6 @@
 namespace inferd {
 
 class BackendLibrary;
-class Clock;
 class InferenceServer;
 class ModelInstance;
 class QueueSweeper;
@@ -47,9 +47,13 @@ struct ModelVersionSpec {
   ConfigContext config_context;
   // How the model's requests are sampled for tracing; null: never traced.
   TraceEntry* trace_entry = nullptr;
-  // The server's sweeper of queue timeouts (a dynamic batcher's), which also
-  // carries the server's clock. Required; it outlives the version.
+  // The server's sweeper of queue timeouts (a dynamic batcher's). Required
+  // for a model with dynamic batching; the server outlives its models' loads.
   QueueSweeper* sweeper = nullptr;
+  // The clock requests and executions are timed with (the sweeper's). A
+  // process-lifetime object: a request an unload gave up waiting for may
+  // still read it after the server is gone.
+  const Clock* clock = &Clock::Steady();
 };
 
 class ModelVersion final : public BoundModel {
@@ -64,7 +68,7 @@ class ModelVersion final : public BoundModel {
   const std::string& name() const override { return spec_.name; }
   int64_t version() const override { return spec_.version; }
   bool batches() const override { return config_.max_batch_size() > 0; }
-  const Clock& clock() const override;
+  const Clock& clock() const override { return *spec_.clock; }
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
   const inference::ModelConfig& config() const { return config_; }
   // True while the backend may replace the configuration (model initialize,
@@ -99,7 +103,7 @@ class ModelVersion final : public BoundModel {
     return false;
   }
   void OnRequestReleased() override;
-  uint64_t inflight() const { return inflight_.load(std::memory_order_acquire); }
+  uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
 
   // Waits until no request is in flight or `deadline` passes, then stops the
   // scheduler (failing what is still queued), joins the instance threads and

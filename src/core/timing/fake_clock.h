@@ -1,5 +1,7 @@
 // A Clock for unit tests: time stands still until the test advances it, so a
 // test decides exactly when a batching delay or a queue timeout runs out.
+// The clock must outlive every thread waiting on it; a test advances it only
+// while the objects whose threads wait on it exist.
 // Threads waiting on it are tracked with the time they saw, so a test can wait
 // until the code under test has looked at the current time, made its decision
 // and gone back to sleep, before it checks what happened or advances again.
@@ -9,8 +11,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <set>
+#include <list>
 #include <thread>
+#include <vector>
 
 #include "core/timing/clock.h"
 
@@ -22,23 +25,40 @@ class FakeClock final : public Clock {
 
   uint64_t NowNs() const override { return now_.load(std::memory_order_acquire); }
 
-  // Waits on `cv` with a short real timeout: a waiter notices an Advance within
-  // about a millisecond without the clock having to know every condition
-  // variable. Simulated time still decides everything the waiter does.
+  // Waits on `cv` until the code under test signals it or Advance moves the
+  // time (Advance signals every waiter under its own mutex, so no wake-up is
+  // lost). Nothing else wakes it, so a missing signal in the code under test
+  // shows as a test that times out instead of being hidden by polling; the
+  // 60 s real bound only keeps such a test from hanging for ever.
   void WaitUntil(CondVar* cv, Mutex* mu, uint64_t deadline_ns) const override REQUIRES(mu) {
-    const uint64_t seen = NowNs();
-    if (seen >= deadline_ns) return;
+    std::list<Waiter>::iterator me;
     {
+      // The time is read after registering: an Advance either finds this
+      // waiter or happened before the read.
       MutexLock lock(&waiting_mu_);
-      waiting_.insert(seen);
+      const uint64_t seen = NowNs();
+      if (seen >= deadline_ns) return;
+      me = waiting_.insert(waiting_.end(), Waiter{cv, mu, seen});
     }
-    cv->WaitFor(mu, std::chrono::milliseconds(1));
+    cv->WaitFor(mu, std::chrono::seconds(60));
     MutexLock lock(&waiting_mu_);
-    waiting_.erase(waiting_.find(seen));
+    waiting_.erase(me);
   }
 
+  // Moves the time on and wakes every waiter to look at it.
   void Advance(std::chrono::nanoseconds by) {
     now_.fetch_add(static_cast<uint64_t>(by.count()), std::memory_order_acq_rel);
+    std::vector<Waiter> waiters;
+    {
+      MutexLock lock(&waiting_mu_);
+      waiters.assign(waiting_.begin(), waiting_.end());
+    }
+    // Under the waiter's own mutex: it is either inside its wait (and is
+    // woken) or has not released the mutex yet (and will see the new time).
+    for (const Waiter& waiter : waiters) {
+      MutexLock lock(waiter.mu);
+      waiter.cv->SignalAll();
+    }
   }
 
   // Returns true once at least `count` threads wait for time to pass having
@@ -54,18 +74,23 @@ class FakeClock final : public Clock {
   }
 
  private:
+  struct Waiter {
+    CondVar* cv;
+    Mutex* mu;
+    uint64_t seen;  // the time it saw when it began to wait
+  };
+
   int WaitersAtNow() const {
     const uint64_t now = NowNs();
     MutexLock lock(&waiting_mu_);
     int count = 0;
-    for (auto it = waiting_.lower_bound(now); it != waiting_.end(); ++it) ++count;
+    for (const Waiter& waiter : waiting_) count += waiter.seen >= now ? 1 : 0;
     return count;
   }
 
   std::atomic<uint64_t> now_;
   mutable Mutex waiting_mu_;
-  // The time each waiting thread saw when it began to wait.
-  mutable std::multiset<uint64_t> waiting_ GUARDED_BY(waiting_mu_);
+  mutable std::list<Waiter> waiting_ GUARDED_BY(waiting_mu_);
 };
 
 }  // namespace inferd

@@ -78,6 +78,10 @@ class OutputAllocator {
     *actual_memory_type = INFERD_MEMORY_CPU;
     *actual_memory_type_id = 0;
     auto* target = static_cast<Target*>(userp);
+    if (target == nullptr) {
+      return ServerErrorFromStatus(Status::Internal("output '" + std::string(tensor_name) +
+                                                    "': the allocator has no target"));
+    }
     const SharedMemoryOutput* shared = target->shared_memory_outputs().Find(tensor_name);
     return ServerErrorFromStatus(
         shared != nullptr ? AllocateInSharedMemory(*shared, byte_size, buffer, buffer_userp)
