@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,7 +135,6 @@ def wait_until(what: str, probe, timeout_s: float = WAIT_S):
 class Result:
     status: int
     body: dict
-    elapsed_s: float  # from send to answer
 
     @property
     def error(self) -> str:
@@ -168,12 +166,16 @@ class Exchange:
         self.close()
 
     def body(self, request_id: str, rows: int = 1, width: int = 4, priority: int | None = None,
-             timeout_us: int | None = None) -> dict:
+             timeout_us: int | None = None, execute_delay_ms: int | None = None) -> dict:
+        """`execute_delay_ms` overrides the model's execute delay for this
+        request (the identity backend's request parameter)."""
         parameters = {}
         if priority is not None:
             parameters["priority"] = priority
         if timeout_us is not None:
             parameters["timeout"] = timeout_us
+        if execute_delay_ms is not None:
+            parameters["execute_delay_ms"] = execute_delay_ms
         body = {
             "id": request_id,
             "inputs": [{"name": "INPUT0", "datatype": "INT32", "shape": [rows, width],
@@ -185,7 +187,6 @@ class Exchange:
 
     def infer(self, request_id: str, **kwargs) -> Result:
         body = self.body(request_id, **kwargs)
-        start = time.monotonic()
         with requests.Session() as session:
             resp = session.post(f"{self.server.url}/v2/models/{self.model}/infer",
                                 data=json.dumps(body), timeout=30)
@@ -193,7 +194,7 @@ class Exchange:
             payload = resp.json()
         except ValueError:
             payload = {"raw": resp.text}
-        return Result(resp.status_code, payload, time.monotonic() - start)
+        return Result(resp.status_code, payload)
 
     def send(self, request_id: str, **kwargs) -> Future:
         return self.pool.submit(self.infer, request_id, **kwargs)
@@ -273,8 +274,9 @@ class Env:
         return model_stats(self.server, model)
 
     def queue_behind_blocker(self, model: str, specs, blocker_rows: int = 1,
-                             attempts: int = 3):
-        """Occupies the model's single instance with request 'blocker', then
+                             attempts: int = 3, blocker_delay_ms: int | None = None):
+        """Occupies the model's single instance with request 'blocker' (executing
+        for `blocker_delay_ms` when given, else the model's delay), then
         queues `specs` — [(id, request keyword arguments)] — one after another in
         that order, while the blocker executes. Returns (exchange, {id: future}
         with the blocker first, executions recorded before the blocker).
@@ -286,7 +288,8 @@ class Env:
             before = len(self.record(model))
             queued_before = self.stats(model)["inference_stats"]["queue"]["count"]
             ex = self.exchange(model)
-            futures = {"blocker": ex.send("blocker", rows=blocker_rows)}
+            futures = {"blocker": ex.send("blocker", rows=blocker_rows,
+                                          execute_delay_ms=blocker_delay_ms)}
             ex.wait_executing(queued_before + 1)
             ex.sync_pending()
             for request_id, kwargs in specs:

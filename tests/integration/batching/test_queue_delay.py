@@ -3,12 +3,15 @@ formed, the batch waits until its oldest request has been queued
 max_queue_delay_microseconds, then goes as it is; without a delay it goes at
 once; a batch that reaches max_batch_size goes at once whatever the delay.
 
-Nothing here measures time: how long a batch waits is unit-tested in simulated
-time (src/core/scheduler/dynamic_batcher_test.cc). Here, that a partial batch
-waits shows in which requests it holds; when the delay counts from, in
-requests that keep arriving well inside the delay while a batch leaves
-meanwhile; not waiting, in a delay of an hour that a batch which waited would
-never get past.
+No test here measures time: how long the delay lasts is unit-tested in
+simulated time. Where the rule is about waiting, the test sees the partial
+batch still queued (pending gauge, no execution started) while a model without
+delay batches, runs and answers a request, and then sees it leave by itself,
+as it is; a model without delay is seen answering while a partial batch of the
+delayed model is still held. Where it is about when the delay counts from,
+requests keep arriving well inside the delay and the test asserts that a batch
+left meanwhile, and which requests it held; where it is about not waiting for
+the delay, the delay is an hour, so a batch that waited would never run.
 """
 
 import time
@@ -16,9 +19,9 @@ import time
 import pytest
 
 from batching_util import expect_ok, ids_in_order, start_env
-from util import executions_started
+from util import executions_started, pending_count
 
-QUEUE_DELAY_S = 0.5
+QUEUE_DELAY_S = 2.0  # long beside the few requests a test sends while a batch waits
 # The trickle tests: a request arrives every GAP_S, far inside TRICKLE_DELAY_S.
 TRICKLE_DELAY_S = 2.0
 GAP_S = 0.2
@@ -49,15 +52,35 @@ def env(inferd, tmp_path_factory):
     })
 
 
+def queued_and_started(env, model, executions_before):
+    """(pending gauge, executions started since `executions_before`) of `model`:
+    (n, 0) while n requests wait in its queue and nothing has run."""
+    return (pending_count(env.server, model),
+            executions_started(env.server, model) - executions_before)
+
+
 def test_partial_batch_waits_for_the_delay_then_goes_as_it_is(env):
-    with env.exchange("delayed") as ex:
-        futures = [ex.send(f"d{i}") for i in range(3)]
+    """Three requests (no preferred size can be formed) stay queued together,
+    with no execution started, while a request to a model without delay is
+    batched, executed and answered; then, with nothing else sent, they leave
+    by themselves as one batch of 3."""
+    before = len(env.record("delayed"))
+    executions_before = executions_started(env.server, "delayed")
+    with env.exchange("delayed") as ex, env.exchange("undelayed") as other:
+        ex.sync_pending()
+        futures = [ex.queue(f"d{i}") for i in range(3)]
+        expect_ok(other.send("meanwhile"))
+        seen = queued_and_started(env, "delayed", executions_before)
+        assert seen == (3, 0), (
+            f"(queued, executions started) of the partial batch: {seen}, expected (3, 0): "
+            f"it did not stay queued for its delay ({QUEUE_DELAY_S}s) while a request to a "
+            f"model without delay was answered: {env.record('delayed')[before:]}")
         for future in futures:
             expect_ok(future)
-    # Sent one after the other to a free instance: without the delay d0 would
-    # have left alone; with it, the three go as one partial batch.
-    (batch,) = env.wait_record("delayed", 1)
-    assert batch.rows == 3 and sorted(batch.ids) == ["d0", "d1", "d2"], batch
+    # Answered: every execution is recorded (a line is written before responses).
+    batches = env.record("delayed")[before:]
+    assert [(b.rows, sorted(b.ids)) for b in batches] == [(3, ["d0", "d1", "d2"])], batches
+    assert batches[0].ids == ["d0", "d1", "d2"], batches
 
 
 def trickle(env, model, first_priority=None, priority_of=lambda k: None):
@@ -117,10 +140,24 @@ def test_delay_counts_from_the_oldest_request_whatever_its_priority(env):
 
 
 def test_without_a_delay_a_partial_batch_goes_at_once(env):
-    with env.exchange("undelayed") as ex:
+    """A lone request to a model with a preferred size but no queue delay is
+    executed and answered while a partial batch of the model with a delay is
+    still held in its queue: it waited neither for a batch to fill nor as long
+    as that delay."""
+    before = len(env.record("undelayed"))
+    executions_before = executions_started(env.server, "delayed")
+    with env.exchange("delayed") as delayed, env.exchange("undelayed") as ex:
+        delayed.sync_pending()
+        waiting = delayed.queue("held")
         expect_ok(ex.send("alone"))
-    (batch,) = env.wait_record("undelayed", 1)
-    assert (batch.rows, batch.ids) == (1, ["alone"])
+        seen = queued_and_started(env, "delayed", executions_before)
+        assert seen == (1, 0), (
+            f"(queued, executions started) of the delayed model: {seen}, expected (1, 0): "
+            "the lone request to the model without delay waited longer than the other "
+            f"model's queue delay ({QUEUE_DELAY_S}s)")
+        expect_ok(waiting)
+    batches = env.record("undelayed")[before:]
+    assert [(b.rows, b.ids) for b in batches] == [(1, ["alone"])], batches
 
 
 def test_a_full_batch_does_not_wait_for_the_delay(env):

@@ -19,6 +19,7 @@ by a blocking request; the record file shows what ran and in which order.
 import pytest
 
 from batching_util import expect_ok, ids_in_order, start_env
+from util import executions_started
 
 DELAY_MS = 400
 SHORT_TIMEOUT_US = 100_000  # well inside the blocker's execution
@@ -92,10 +93,17 @@ def test_the_queue_takes_requests_again_once_it_drains(env):
 
 
 def test_reject_fails_a_request_that_waited_past_the_default_timeout(env):
-    ex, futures, before = env.queue_behind_blocker("reject", [("late", {})])
+    # The blocker executes for BUSY_MS, far past late's 100 ms timeout.
+    ex, futures, before = env.queue_behind_blocker("reject", [("late", {})],
+                                                   blocker_delay_ms=BUSY_MS)
     with ex:
-        blocker = expect_ok(futures["blocker"])  # it did not wait: no timeout
         late = futures["late"].result(timeout=30)
+        # Answered while the blocker still executes (its execution is not
+        # recorded yet): the rejection did not wait for the instance to be free.
+        assert env.busy("reject", before), (
+            f"late was answered only after the blocker's execution ended: "
+            f"{env.record('reject')[before:]}")
+        blocker = expect_ok(futures["blocker"])  # it did not wait: no timeout
     assert late.status == 503, f"HTTP {late.status}: {late.body}"
     assert "timed out in the queue" in late.error, late.body
     assert "'reject'" in late.error, late.body
@@ -145,17 +153,28 @@ def test_the_timeout_parameter_is_ignored_without_allow_timeout_override(env):
 
 def test_reject_does_not_wait_for_the_batch_to_leave(env):
     """A request whose 100 ms timeout expires while its batch waits for the 2 s
-    queue delay is rejected at its timeout, not when the batch would leave; a
-    request without timeout in the same queue is unaffected."""
+    queue delay is rejected at its timeout, not when the batch would leave: the
+    request without timeout queued before it is still queued then, and nothing
+    has executed. That request is unaffected: its batch keeps waiting for the
+    delay (a request sent after the rejection still joins it), then runs."""
     with env.exchange("reject_waiting") as ex:
         ex.sync_pending()
         patient = ex.queue("patient")
         hasty = ex.infer("hasty", timeout_us=SHORT_TIMEOUT_US)
         assert hasty.status == 503 and "timed out in the queue" in hasty.error, hasty
-        # Rejected while the batch it was in still waits for the queue delay.
-        assert not patient.done(), "the rejection waited for the batch to leave"
+        # The batch has not left: the rejection came before it, at the timeout.
+        assert not patient.done()
+        assert ex.pending_now() == 1, "patient should be the only request queued"
+        assert executions_started(env.server, "reject_waiting") == 0, (
+            "the batch left before hasty was rejected")
+        # Nor did the rejection send the batch off: it is still waiting for the
+        # delay, and a request sent now joins it.
+        joiner = ex.queue("joiner")
+        assert executions_started(env.server, "reject_waiting") == 0, (
+            "patient's batch left when hasty was rejected, before its queue delay")
         expect_ok(patient)
-    assert ids_in_order(env.wait_record("reject_waiting", 1)) == ["patient"]
+        expect_ok(joiner)
+    assert [b.ids for b in env.wait_record("reject_waiting", 1)] == [["patient", "joiner"]]
 
 
 # -- DELAY ------------------------------------------------------------------------

@@ -8,7 +8,9 @@ file in its folder). The tests demand zero failed requests, and that every
 answer's model_version is one that was serving at some point between the
 request's send and its answer (the old or the new one around each swap). The
 identity backend's warmup records prove each reload really loaded fresh
-instances. A broken config.pbtxt under the same load leaves the old version
+instances. In POLL mode each change must serve within the polls that load a
+canary model folder written just after it and unload it once removed (polls
+are counted, not seconds). A broken config.pbtxt under the same load leaves the old version
 serving with zero failed requests.
 """
 
@@ -99,7 +101,10 @@ def test_hot_swap_poll_20_reloads(launch, tmp_path):
     server = launch(repo, "--model-control-mode=poll", "--repository-poll-secs=1")
     swaps: list[Swap] = []
     version = 1
-    with ClientPool(server, "m", threads=CLIENTS, max_seconds=120) as pool:
+    # No time limit of its own (it would fail a slow run as "a reload ran with
+    # no request in flight"): every wait below is bounded, and leaving the
+    # `with` block stops the clients.
+    with ClientPool(server, "m", threads=CLIENTS, max_seconds=math.inf) as pool:
         wait_until(lambda: pool.count() >= 20, 10, "clients running")
         for i in range(RELOADS):
             loads = len(warmups(rec))
@@ -110,10 +115,23 @@ def test_hot_swap_poll_20_reloads(launch, tmp_path):
                 (repo / "m" / str(version) / "model.bin").write_text(f"revision {i}")
             else:
                 (repo / "m" / str(version) / "model.bin").write_text(f"revision {i}, rewritten")
-            wait_until(lambda: len(warmups(rec)) >= loads + INSTANCES
-                       and ready_versions(server, "m") == [version],
-                       POLL_CHANGE_TIMEOUT_S, f"change {i} loaded (version {version})")
-            swaps.append(Swap(started, time.monotonic(), version))
+            loaded_at: list[float] = []
+
+            def note_loaded():
+                if (not loaded_at and len(warmups(rec)) >= loads + INSTANCES
+                        and ready_versions(server, "m") == [version]):
+                    loaded_at.append(time.monotonic())
+
+            # The change is picked up as promptly as a new model: it serves by
+            # the end of the polls that load a canary model folder written just
+            # after it (two polls) and unload it once removed (a third).
+            wait_for_polls(server, repo, POLL_CHANGE_TIMEOUT_S, meanwhile=note_loaded)
+            note_loaded()
+            assert loaded_at, (
+                f"change {i} (version {version}) was not loaded within the three polls that "
+                f"loaded and unloaded a model written after it: ready versions "
+                f"{ready_versions(server, 'm')}, {len(warmups(rec)) - loads} instances loaded")
+            swaps.append(Swap(started, loaded_at[0], version))
             assert len(warmups(rec)) == loads + INSTANCES, f"change {i} loaded more than once"
         # More polls with no change (three, seen through a canary model): nothing
         # else reloads.

@@ -73,8 +73,8 @@ def _executions_started(server, model="m"):
 
 
 def test_unload_waits_for_admitted_requests_which_all_succeed(launch, tmp_path):
-    record = tmp_path / "executions.txt"
-    server = _start(launch, tmp_path, delay_ms=1500, instances=2, record=record)
+    rec = tmp_path / "m.rec"
+    server = _start(launch, tmp_path, delay_ms=1500, instances=2, record=rec)
     results: list = []
 
     def call():
@@ -86,14 +86,16 @@ def test_unload_waits_for_admitted_requests_which_all_succeed(launch, tmp_path):
         t.start()
     wait_until(lambda: _executions_started(server) == 2, 5.0, "two requests in flight")
     resp = unload(server, "m")
-    # The backend records an execution when it ends: by the time the unload
-    # returned, both admitted requests had run to the end.
-    finished_when_unloaded = len(record_lines(record))
+    # The state when the unload returns: both executions have ended (the
+    # identity backend records each as it ends, before its response is sent).
+    finished = record_lines(rec)
     for t in threads:
         t.join(timeout=20)
     assert resp.status_code == 200, resp.text
+    assert len(finished) == 2, (
+        f"unload returned before its in-flight requests ended; executions finished then: "
+        f"{finished}")
     assert [r[0] for r in results] == [200, 200], results
-    assert finished_when_unloaded == 2, "unload returned before its in-flight requests ended"
     assert entries(server, "m") == UNLOADED
     # New requests after the unload are refused.
     wait_until(lambda: infer(server, "m").status_code != 200, 2.0, "m refused after unload")
