@@ -26,6 +26,14 @@
 // after returning. On error the backend must not have released or answered any
 // request: the server answers each with the error and releases it.
 //
+// Decoupled models (model_transaction_policy { decoupled: true }) send any
+// number of responses per request, zero included, from any thread and after
+// execute returned: take an INFERD_ResponseSender for the request, release the
+// request whenever convenient (the server keeps it, inputs included, until
+// FINAL), and end with FINAL, with or without a last response. The sender
+// works for any model; only decoupled models may send more than one response
+// to a client that asked for one (HTTP /infer, gRPC ModelInfer refuse them).
+//
 // All conventions of server.h apply (errors, ownership, no exceptions).
 #ifndef INFERD_BACKEND_H_
 #define INFERD_BACKEND_H_
@@ -37,7 +45,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 3
+#define INFERD_BACKEND_API_VERSION_MINOR 4
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -46,6 +54,7 @@ struct INFERD_Request;
 struct INFERD_Input;
 struct INFERD_Response;
 struct INFERD_Output;
+struct INFERD_ResponseSender;
 
 typedef struct INFERD_Backend INFERD_Backend;
 typedef struct INFERD_Model INFERD_Model;
@@ -54,6 +63,7 @@ typedef struct INFERD_Request INFERD_Request;
 typedef struct INFERD_Input INFERD_Input;
 typedef struct INFERD_Response INFERD_Response;
 typedef struct INFERD_Output INFERD_Output;
+typedef struct INFERD_ResponseSender INFERD_ResponseSender;
 
 // Reports the backend API version the server implements. A backend should
 // refuse to initialize when MAJOR differs from the one it was built with.
@@ -159,8 +169,15 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestParameter(INFERD_Request* request, uin
                                                     const char** name,
                                                     INFERD_ParameterType* type,
                                                     const void** value);
+// Whether the request should stop: its client cancelled it (went away, or
+// asked), or its timeout (INFERD_InferenceRequestSetTimeoutMicroseconds)
+// passed. A long or streaming execution polls this to stop early; it should
+// then end the request with a CANCELLED error.
+INFERD_EXPORT INFERD_Error* INFERD_RequestIsCancelled(INFERD_Request* request, bool* cancelled);
 // Hands the request back to the server; the backend must not touch it after.
-// `flags` is INFERD_REQUEST_RELEASE_ALL.
+// `flags` is INFERD_REQUEST_RELEASE_ALL. While a response sender of the
+// request is open and FINAL was not sent, the server keeps the request, its
+// inputs included, until FINAL.
 INFERD_EXPORT INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags);
 
 // Input properties. `shape` includes the batch dimension when the model batches;
@@ -196,11 +213,41 @@ INFERD_EXPORT INFERD_Error* INFERD_OutputBuffer(INFERD_Output* output, void** bu
                                                 INFERD_MemoryType* memory_type,
                                                 int64_t* memory_type_id);
 // Sends the response and frees it. Takes ownership of `error` (may be NULL); a
-// response with an error carries no outputs. Send a request's responses before
-// releasing the request. `flags` may hold
-// INFERD_RESPONSE_COMPLETE_FINAL.
+// response with an error carries no outputs. Without a response sender, send a
+// request's responses before releasing the request. `flags` may hold
+// INFERD_RESPONSE_COMPLETE_FINAL. A response sent after its request's FINAL
+// is not delivered: the call fails (INTERNAL, naming the model and request),
+// frees the response, and the server logs it.
 INFERD_EXPORT INFERD_Error* INFERD_ResponseSend(INFERD_Response* response, uint32_t flags,
                                                 INFERD_Error* error);
+
+// ---------------------------------------------------------------------------
+// Response senders: a request's responses, sent from any thread at any time
+// until FINAL (decoupled models). A sender is thread-safe and outlives its
+// request: the backend owns it until INFERD_ResponseSenderDelete, and a call
+// on it after FINAL (or after the model unloaded) is an error, never a crash.
+// Sends for one request are delivered in the order the calls are made;
+// concurrent sends for one request are serialized.
+//
+// FINAL is owed once per request. If the backend released the request and
+// deletes its last sender without FINAL, the server ends the request with an
+// INTERNAL error. A request still open when its model has finalized (after
+// INFERD_ModelFinalize returned) is ended the same way; the model's unload
+// waits up to the server's exit timeout for open requests first.
+
+INFERD_EXPORT INFERD_Error* INFERD_ResponseSenderNew(INFERD_ResponseSender** sender,
+                                                     INFERD_Request* request);
+INFERD_EXPORT INFERD_Error* INFERD_ResponseSenderDelete(INFERD_ResponseSender* sender);
+// A new response to the sender's request, usable after the request was released.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseNewFromSender(INFERD_Response** response,
+                                                         INFERD_ResponseSender* sender);
+// Sends only `flags` (which must hold INFERD_RESPONSE_COMPLETE_FINAL): ends
+// the request without a last response.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseSenderSendFlags(INFERD_ResponseSender* sender,
+                                                           uint32_t flags);
+// INFERD_RequestIsCancelled for the sender's request; true once it ended.
+INFERD_EXPORT INFERD_Error* INFERD_ResponseSenderIsCancelled(INFERD_ResponseSender* sender,
+                                                             bool* cancelled);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 6
+#define INFERD_API_VERSION_MINOR 7
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -461,8 +461,16 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetReleaseCallback(
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetResponseCallback(
     INFERD_InferenceRequest* request, INFERD_ResponseAllocator* allocator, void* allocator_userp,
     INFERD_InferenceResponseCompleteFn response_fn, void* response_userp);
-// Asks the server to drop the request if it has not started executing; the
-// response then carries a CANCELLED error. Safe at any time after submission.
+// For a caller that can carry only one response per request (HTTP /infer,
+// gRPC ModelInfer): submitting the request to a decoupled model
+// (model_transaction_policy { decoupled: true }) then fails with UNSUPPORTED
+// naming the policy and the streaming endpoints to use instead.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetSingleResponse(
+    INFERD_InferenceRequest* request, bool single_response);
+// Asks the server to drop the request if it has not started executing (the
+// response then carries a CANCELLED error), and tells a backend that is
+// executing it (backend.h INFERD_RequestIsCancelled) so that a long or
+// streaming execution can stop early. Safe at any time after submission.
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestCancel(INFERD_InferenceRequest* request);
 
 // Validates the request against its model and queues it. On success the server
