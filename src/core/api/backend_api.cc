@@ -5,6 +5,7 @@
 #include "core/config/model_config_json.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
+#include "core/infer/response_sender.h"
 #include "core/model/model_instance.h"
 #include "core/model/model_version.h"
 
@@ -21,6 +22,11 @@ using inferd::ModelVersion;
 using inferd::OutputTensor;
 using inferd::RequestParameter;
 using inferd::Status;
+
+// A backend's handle on a request's sender; the sender outlives the request.
+struct INFERD_ResponseSender {
+  std::shared_ptr<inferd::ResponseSender> sender;
+};
 
 namespace {
 
@@ -305,10 +311,14 @@ INFERD_Error* INFERD_RequestOutputName(INFERD_Request* request, uint32_t index,
   });
 }
 
+INFERD_Error* INFERD_RequestIsCancelled(INFERD_Request* request, bool* cancelled) {
+  return Read(request, cancelled, [&] { return Unwrap(request)->IsCancelled(); });
+}
+
 INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(request);
-    Unwrap(request)->Release();
+    Unwrap(request)->ReleaseFromBackend();
     return Status::Ok();
   });
 }
@@ -370,9 +380,62 @@ INFERD_Error* INFERD_ResponseDelete(INFERD_Response* response) {
 INFERD_Error* INFERD_ResponseSend(INFERD_Response* response, uint32_t flags,
                                   INFERD_Error* error) {
   return GuardedCall([&] {
+    Status taken = inferd::TakeError(error);  // owned even when the call fails
     INFERD_REQUIRE_ARG(response);
     std::unique_ptr<InferenceResponse> owned(Unwrap(response));
-    InferenceResponse::Send(std::move(owned), flags, inferd::TakeError(error));
+    return InferenceResponse::Send(std::move(owned), flags, std::move(taken));
+  });
+}
+
+// --- Response sender
+
+INFERD_Error* INFERD_ResponseSenderNew(INFERD_ResponseSender** sender, INFERD_Request* request) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(sender);
+    INFERD_REQUIRE_ARG(request);
+    auto handle = std::make_unique<INFERD_ResponseSender>();
+    handle->sender = Unwrap(request)->OpenSender();
+    handle->sender->OpenHandle();
+    *sender = handle.release();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ResponseSenderDelete(INFERD_ResponseSender* sender) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(sender);
+    std::unique_ptr<INFERD_ResponseSender> handle(sender);
+    handle->sender->CloseHandle();
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ResponseNewFromSender(INFERD_Response** response,
+                                           INFERD_ResponseSender* sender) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(response);
+    INFERD_REQUIRE_ARG(sender);
+    ASSIGN_OR_RETURN(std::unique_ptr<InferenceResponse> created, sender->sender->NewResponse());
+    *response = reinterpret_cast<INFERD_Response*>(created.release());
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ResponseSenderSendFlags(INFERD_ResponseSender* sender, uint32_t flags) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(sender);
+    if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) == 0) {
+      return Status::InvalidArg("INFERD_ResponseSenderSendFlags needs the FINAL flag");
+    }
+    return sender->sender->Send(nullptr, flags, Status::Ok());
+  });
+}
+
+INFERD_Error* INFERD_ResponseSenderIsCancelled(INFERD_ResponseSender* sender, bool* cancelled) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(sender);
+    INFERD_REQUIRE_ARG(cancelled);
+    *cancelled = sender->sender->IsCancelled();
     return Status::Ok();
   });
 }

@@ -101,6 +101,14 @@ INFERD_Error* INFERD_InferenceRequestSetPriority(INFERD_InferenceRequest* reques
   });
 }
 
+INFERD_Error* INFERD_InferenceRequestSetSingleResponse(INFERD_InferenceRequest* request,
+                                                      bool single_response) {
+  return WithRequest(request, [&](InferenceRequest& r) {
+    r.single_response = single_response;
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_InferenceRequestSetTimeoutMicroseconds(INFERD_InferenceRequest* request,
                                                             uint64_t timeout_us) {
   return WithRequest(request, [&](InferenceRequest& r) {

@@ -16,6 +16,7 @@ namespace inferd {
 
 class Clock;
 class ModelStatistics;
+class SenderRegistry;
 
 class BoundModel {
  public:
@@ -25,6 +26,11 @@ class BoundModel {
   virtual int64_t version() const = 0;
   // True when the first dimension of inputs and outputs is the batch (max_batch_size > 0).
   virtual bool batches() const = 0;
+  // model_transaction_policy { decoupled: true }: any number of responses
+  // per request, counted in per-response statistics.
+  virtual bool decoupled() const = 0;
+  // The response senders of its requests still open (for unload).
+  virtual SenderRegistry& senders() = 0;
   // The lines of output `name`'s label_filename; empty when it has none.
   virtual const std::vector<std::string>& OutputLabels(std::string_view name) const = 0;
   virtual ModelStatistics& stats() const = 0;

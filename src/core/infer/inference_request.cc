@@ -2,6 +2,8 @@
 
 #include "core/infer/bound_model.h"
 #include "core/infer/inference_response.h"
+#include "core/infer/response_sender.h"
+#include "core/infer/sender_registry.h"
 #include "core/stats/model_statistics.h"
 #include "core/timing/clock.h"
 #include "core/timing/queue_sweeper.h"
@@ -44,12 +46,48 @@ void InferenceRequest::Cancel() {
   }
 }
 
-void InferenceRequest::MarkFinalSent(bool success) {
+bool InferenceRequest::IsCancelled() const {
+  if (cancelled()) return true;
+  if (timeout_us == 0 || !model_) return false;
+  return model_->clock().NowNs() >= queue_start_ns + timeout_us * 1000;
+}
+
+std::shared_ptr<ResponseSender> InferenceRequest::OpenSender() {
+  if (!sender_) {
+    SenderRegistry* registry = model_ ? &model_->senders() : nullptr;
+    sender_ = std::make_shared<ResponseSender>(this, registry);
+    if (registry != nullptr) registry->Add(sender_);
+  }
+  return sender_;
+}
+
+void InferenceRequest::NoteResponseSent(uint64_t created_ns, const Status* error) {
+  const bool has_error = error != nullptr && !error->ok();
+  failed_ = failed_ || has_error;
+  if (!model_ || !model_->decoupled() || !counts_in_stats) return;
+  const uint64_t now = model_->clock().NowNs();
+  uint64_t previous = last_response_ns_;
+  if (responses_sent_ == 0) previous = execute_start_ns != 0 ? execute_start_ns : queue_start_ns;
+  if (created_ns == 0 || created_ns < previous || created_ns > now) created_ns = now;
+  ResponseOutcome outcome = ResponseOutcome::kSuccess;
+  if (error == nullptr) {
+    outcome = ResponseOutcome::kEmpty;
+  } else if (has_error) {
+    outcome = error->code() == Status::Code::kCancelled ? ResponseOutcome::kCancel
+                                                       : ResponseOutcome::kFail;
+  }
+  model_->stats().responses.Record(responses_sent_, outcome, created_ns - previous,
+                                   now - created_ns);
+  ++responses_sent_;
+  last_response_ns_ = now;
+}
+
+void InferenceRequest::MarkFinalSent() {
   final_sent_ = true;
   if (!model_) return;
   const uint64_t now = model_->clock().NowNs();
   if (trace && trace->At(TracePoint::kComputeStart) != 0) trace->RecordComputeEnd(now);
-  if (counts_in_stats) model_->stats().RecordRequest(success, now - queue_start_ns);
+  if (counts_in_stats) model_->stats().RecordRequest(!failed_, now - queue_start_ns);
 }
 
 InputTensor* InferenceRequest::FindInput(std::string_view name) {
@@ -62,11 +100,22 @@ InputTensor* InferenceRequest::FindInput(std::string_view name) {
 void InferenceRequest::Bind(std::shared_ptr<BoundModel> model) {
   model_ = std::move(model);
   final_sent_ = false;
+  failed_ = false;
+  responses_sent_ = 0;
+  last_response_ns_ = 0;
+  execute_start_ns = 0;
+  sender_.reset();
 }
 
 void InferenceRequest::RespondWithError(const Status& status) {
-  InferenceResponse::Send(std::make_unique<InferenceResponse>(*this, status),
-                          INFERD_RESPONSE_COMPLETE_FINAL, status);
+  // Fails only when the request already ended, which leaves nothing to say.
+  (void)InferenceResponse::Send(std::make_unique<InferenceResponse>(*this, status),
+                                INFERD_RESPONSE_COMPLETE_FINAL, status);
+}
+
+void InferenceRequest::ReleaseFromBackend() {
+  if (sender_ && !sender_->BackendReleased()) return;  // its sender releases it at FINAL
+  Release();
 }
 
 void InferenceRequest::Release() {
@@ -80,6 +129,10 @@ void InferenceRequest::Release() {
     // before the client may reuse or delete the request.
     TraceNow(trace, TracePoint::kRequestEnd);
     trace.reset();
+  }
+  if (sender_) {
+    sender_->Detach();  // a backend's late call on it finds the request gone
+    sender_.reset();
   }
   std::shared_ptr<BoundModel> model = std::move(model_);
   if (model) model->OnRequestReleased();

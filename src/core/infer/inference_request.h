@@ -26,6 +26,7 @@ class InferenceServer;
 class ExpiringQueue;
 class QueueSweeper;
 class RequestTrace;
+class ResponseSender;
 
 // One borrowed piece of an input's data.
 struct InputBuffer {
@@ -78,6 +79,9 @@ class InferenceRequest {
   std::string correlation_id_string;  // set when the client used a string id
   uint32_t priority = 0;
   uint64_t timeout_us = 0;
+  // The client can carry one response only (HTTP /infer, gRPC ModelInfer):
+  // a decoupled model refuses the request.
+  bool single_response = false;
   std::vector<RequestParameter> parameters;
   std::vector<std::string> requested_outputs;
   // Requested outputs to classify (the classification extension): output name
@@ -105,8 +109,10 @@ class InferenceRequest {
   std::shared_ptr<const std::vector<std::string>> outputs;
   // Rows in the batch dimension; 0 when the model does not batch.
   uint64_t batch_size = 0;
-  // When the request entered the scheduler queue (steady clock, ns).
+  // When the request entered the scheduler queue, and when the execution
+  // that holds it began (the model's clock, ns; 0 before).
   uint64_t queue_start_ns = 0;
+  uint64_t execute_start_ns = 0;
   // Records the queue the request now waits in (a dynamic batcher) and the
   // sweeper that sweeps it, for Cancel. The queue pointer may go stale once
   // the request left it, which the sweeper tolerates; the sweeper (the
@@ -128,14 +134,32 @@ class InferenceRequest {
   // queue to be swept now. Any thread; safe even as the request completes.
   void Cancel();
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  // What a backend asks: cancelled, or past the deadline its timeout set.
+  // Any thread while the request is bound.
+  bool IsCancelled() const;
 
-  // Records that a response with the FINAL flag was delivered, and the
-  // request's outcome in its model's statistics.
-  void MarkFinalSent(bool success);
+  // The request's response sender, created on first use and kept by the
+  // model's registry while the request is open (backend.h
+  // INFERD_ResponseSenderNew). Only the backend that owns the request calls it.
+  std::shared_ptr<ResponseSender> OpenSender();
+  const std::shared_ptr<ResponseSender>& sender() const { return sender_; }
+
+  // A response (null: a FINAL flag alone) was delivered, with `error` (null:
+  // none); `created_ns` is when the response was created (0: unknown).
+  // Counted in the model's per-response statistics when it is decoupled.
+  // Deliveries of one request are serialized by the caller.
+  void NoteResponseSent(uint64_t created_ns, const Status* error);
+  // Records that the FINAL flag was delivered, and the request's outcome (an
+  // error if any of its responses carried one) in its model's statistics.
+  void MarkFinalSent();
   bool final_sent() const { return final_sent_; }
 
   // Sends a FINAL response carrying only `status` (an error) to the client.
   void RespondWithError(const Status& status);
+
+  // The backend is done with the request (INFERD_RequestRelease): released
+  // now, or at FINAL when a response sender is still open to send it.
+  void ReleaseFromBackend();
 
   // Ends the server's ownership: drops the model reference and calls the
   // client's release callback. The request must not be touched afterwards.
@@ -151,6 +175,10 @@ class InferenceRequest {
   QueueSweeper* sweeper_ = nullptr;  // written before queue_ (release)
   std::atomic<ExpiringQueue*> queue_{nullptr};
   bool final_sent_ = false;
+  bool failed_ = false;  // a response carried an error
+  uint32_t responses_sent_ = 0;
+  uint64_t last_response_ns_ = 0;
+  std::shared_ptr<ResponseSender> sender_;
 };
 
 }  // namespace inferd

@@ -8,6 +8,8 @@
 #include "core/infer/classification.h"
 #include "core/infer/response_allocator.h"
 #include "core/infer/bound_model.h"
+#include "core/common/logging.h"
+#include "core/timing/clock.h"
 #include "core/trace/request_trace.h"
 
 namespace inferd {
@@ -20,7 +22,11 @@ InferenceResponse::InferenceResponse(const InferenceRequest& request)
       model_version_(request.model() ? request.model()->version() : -1),
       wanted_outputs_(request.outputs),
       order_number_(request.order_number),
-      client_route_(request.client_route) {
+      client_route_(request.client_route),
+      sender_(request.sender()) {
+  if (request.model() != nullptr && request.model()->decoupled()) {
+    created_ns_ = request.model()->clock().NowNs();
+  }
   const std::shared_ptr<RequestTrace>& trace = request.trace;
   if (trace && trace->At(TracePoint::kComputeStart) != 0 &&
       trace->At(TracePoint::kComputeEnd) == 0) {
@@ -157,8 +163,26 @@ void InferenceResponse::DropOutputs(bool only_unrequested) {
   });
 }
 
-void InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t flags,
-                             Status error) {
+Status InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t flags,
+                               Status error) {
+  if (self->sender_ != nullptr) {
+    ResponseSender* sender = self->sender_.get();
+    return sender->Send(std::move(self), flags, std::move(error));
+  }
+  // Without a sender the backend still holds the request: it is alive.
+  if (self->request_->final_sent()) {
+    LOG_ERROR("model '{}': the backend sent a response after the final one; dropped",
+              self->model_name_);
+    return Status::Internal("model '" + self->model_name_ +
+                            "': a response was sent after the request's final response; it "
+                            "was dropped");
+  }
+  Deliver(std::move(self), flags, std::move(error));
+  return Status::Ok();
+}
+
+void InferenceResponse::Deliver(std::unique_ptr<InferenceResponse> self, uint32_t flags,
+                                Status error) {
   if (!error.ok()) {
     self->error_ = std::move(error);
     self->DropOutputs(false);
@@ -169,11 +193,22 @@ void InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t f
       self->DropOutputs(false);
     }
   }
-  if (flags & INFERD_RESPONSE_COMPLETE_FINAL) self->request_->MarkFinalSent(self->error_.ok());
+  InferenceRequest& request = *self->request_;
+  request.NoteResponseSent(self->created_ns_, &self->error_);
+  if (flags & INFERD_RESPONSE_COMPLETE_FINAL) request.MarkFinalSent();
   INFERD_InferenceResponseCompleteFn fn = self->route_.response_fn;
   void* userp = self->route_.response_userp;
   if (fn == nullptr) return;  // nobody listens; the response is freed here
   fn(reinterpret_cast<INFERD_InferenceResponse*>(self.release()), flags, userp);
+}
+
+void InferenceResponse::DeliverFinalFlag(InferenceRequest& request) {
+  request.NoteResponseSent(0, nullptr);
+  request.MarkFinalSent();
+  const ResponseRoute route = request.route;
+  if (route.response_fn != nullptr) {
+    route.response_fn(nullptr, INFERD_RESPONSE_COMPLETE_FINAL, route.response_userp);
+  }
 }
 
 INFERD_Error* InferenceResponse::c_error() {

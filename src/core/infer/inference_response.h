@@ -14,6 +14,7 @@
 
 #include "inferd/base/status.h"
 #include "core/infer/inference_request.h"
+#include "core/infer/response_sender.h"
 #include "inferd/server.h"
 
 namespace inferd {
@@ -59,9 +60,17 @@ class InferenceResponse {
   Status AllocateBuffer(OutputTensor* output, uint64_t byte_size,
                         INFERD_MemoryType* memory_type, int64_t* memory_type_id);
 
+  // Sends the response: through its request's response sender when the
+  // request has one (created before this response), else directly. An error,
+  // and nothing delivered, after the request's final response. Consumes `self`.
+  static Status Send(std::unique_ptr<InferenceResponse> self, uint32_t flags, Status error);
+
   // Delivers the response to the client, who then owns it. With an error the
-  // outputs are dropped first. Consumes `self`.
-  static void Send(std::unique_ptr<InferenceResponse> self, uint32_t flags, Status error);
+  // outputs are dropped first. The request must not have ended; the caller
+  // serializes deliveries of one request. Consumes `self`.
+  static void Deliver(std::unique_ptr<InferenceResponse> self, uint32_t flags, Status error);
+  // Delivers FINAL without a response to `request`'s client.
+  static void DeliverFinalFlag(InferenceRequest& request);
 
   const Status& error() const { return error_; }
   const std::string& id() const { return id_; }
@@ -80,7 +89,10 @@ class InferenceResponse {
   Status ClassifyOutputs();
   void DropOutputs(bool only_unrequested);
 
-  InferenceRequest* const request_;  // valid until the request is released
+  InferenceRequest* const request_;  // valid until the request's FINAL
+  // The request's sender when it had one at creation: sends go through it.
+  const std::shared_ptr<ResponseSender> sender_;
+  uint64_t created_ns_ = 0;  // decoupled models only, for response statistics
   const ResponseRoute route_;
   const std::string id_;
   const std::string model_name_;

@@ -78,6 +78,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   std::vector<std::shared_ptr<RequestTrace>> traces;
   for (InferenceRequest* request : batch) {
     if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
+    request->execute_start_ns = start_ns;
     rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);

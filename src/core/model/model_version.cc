@@ -10,6 +10,7 @@
 #include "core/config/model_config_validator.h"
 #include "core/model/model_instance.h"
 #include "core/model/model_warmup.h"
+#include "core/infer/response_sender.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
 #include "core/timing/queue_sweeper.h"
@@ -181,6 +182,13 @@ void ModelVersion::FinalizeAll() {
   }
 }
 
+void ModelVersion::EndOpenRequests() {
+  const Status why = Status::Internal("model '" + name() + "' version " +
+                                      std::to_string(version()) +
+                                      " was unloaded before its backend sent the final response");
+  for (const auto& sender : senders_.TakeAll()) sender->ForceEnd(why);
+}
+
 void ModelVersion::OnRequestReleased() {
   // seq_cst, paired with Unload's store of unloading_ and read of inflight_:
   // one of the two sides always sees the other's write, so Unload never waits
@@ -208,6 +216,7 @@ void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
   if (scheduler_) scheduler_->Stop();
   for (const auto& instance : instances_) instance->Join();
   FinalizeAll();
+  EndOpenRequests();
   LOG_INFO("unloaded model '{}' version {}", name(), version());
 }
 

@@ -18,6 +18,7 @@
 
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
+#include "core/infer/sender_registry.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
 #include "inferd/backend.h"
@@ -68,6 +69,8 @@ class ModelVersion final : public BoundModel {
   const std::string& name() const override { return spec_.name; }
   int64_t version() const override { return spec_.version; }
   bool batches() const override { return config_.max_batch_size() > 0; }
+  bool decoupled() const override { return config_.model_transaction_policy().decoupled(); }
+  SenderRegistry& senders() override { return senders_; }
   const Clock& clock() const override { return *spec_.clock; }
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
   const inference::ModelConfig& config() const { return config_; }
@@ -106,8 +109,9 @@ class ModelVersion final : public BoundModel {
   uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
 
   // Waits until no request is in flight or `deadline` passes, then stops the
-  // scheduler (failing what is still queued), joins the instance threads and
-  // finalizes instances and model. Idempotent.
+  // scheduler (failing what is still queued), joins the instance threads,
+  // finalizes instances and model, and ends with an error every request whose
+  // response sender the backend left open. Idempotent.
   void Unload(std::chrono::steady_clock::time_point deadline);
 
   INFERD_Model* handle() { return reinterpret_cast<INFERD_Model*>(this); }
@@ -124,6 +128,8 @@ class ModelVersion final : public BoundModel {
   // Recomputes what derives from config_.
   void OnConfigChanged();
   void FinalizeAll();
+  // Ends, with an error, every request whose response sender is still open.
+  void EndOpenRequests();
 
   // Constant after Load().
   const ModelVersionSpec spec_;
@@ -135,6 +141,7 @@ class ModelVersion final : public BoundModel {
   std::vector<std::unique_ptr<ModelInstance>> instances_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<ModelStatistics> stats_;
+  SenderRegistry senders_;
   bool model_initialized_ = false;
 
   std::atomic<uint64_t> inflight_{0};

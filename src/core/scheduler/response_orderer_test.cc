@@ -34,8 +34,9 @@ class ResponseOrdererTest : public testing::Test {
 
   // What a backend does: one successful response, final or not.
   static void Respond(InferenceRequest* request, bool final) {
-    InferenceResponse::Send(std::make_unique<InferenceResponse>(*request),
-                            final ? INFERD_RESPONSE_COMPLETE_FINAL : 0, Status::Ok());
+    ASSERT_TRUE(InferenceResponse::Send(std::make_unique<InferenceResponse>(*request),
+                                        final ? INFERD_RESPONSE_COMPLETE_FINAL : 0, Status::Ok())
+                    .ok());
   }
 
   // What reached the client so far: "id" for a response, "id:final" for a final one.

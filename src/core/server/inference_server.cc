@@ -194,6 +194,13 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
                                            (*model)->version(), request->id);
     }
     RETURN_IF_ERROR(ValidateRequest((*model)->config(), (*model)->all_outputs(), request));
+    if (request->single_response && (*model)->decoupled()) {
+      return Status::Unsupported(
+          "model '" + request->model_name() +
+          "' is decoupled (model_transaction_policy { decoupled: true }): it may send any "
+          "number of responses per request, which this endpoint cannot carry; use gRPC "
+          "ModelStreamInfer or HTTP generate_stream");
+    }
     if ((*model)->TryAdmit()) return Status::Ok();
     if (attempt == 3) {
       return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");

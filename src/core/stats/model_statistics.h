@@ -10,21 +10,10 @@
 #include <memory>
 #include <vector>
 
-namespace inferd {
+#include "core/stats/duration_stat.h"
+#include "core/stats/response_statistics.h"
 
-// A count and a total duration.
-struct DurationStat {
-  std::atomic<uint64_t> count{0};
-  std::atomic<uint64_t> ns{0};
-  void Add(uint64_t duration_ns, uint64_t times = 1) {
-    count.fetch_add(times, std::memory_order_relaxed);
-    ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
-  }
-  void AddCount(uint64_t times) { count.fetch_add(times, std::memory_order_relaxed); }
-  void AddTime(uint64_t duration_ns, uint64_t times = 1) {
-    ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
-  }
-};
+namespace inferd {
 
 // Durations of the executions that ran with one batch size.
 struct BatchStat {
@@ -65,6 +54,8 @@ class ModelStatistics {
   // Request latency histogram (cumulative counts are derived when rendered).
   std::array<std::atomic<uint64_t>, kLatencyBucketsSeconds.size() + 1> latency_buckets{};
   std::atomic<uint64_t> latency_sum_ns{0};
+  // Decoupled models only: statistics by response index.
+  ResponseStatistics responses;
 };
 
 }  // namespace inferd

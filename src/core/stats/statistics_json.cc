@@ -42,6 +42,28 @@ void WriteCompute(JsonWriter& w, const DurationStat& input, const DurationStat& 
   WriteDuration(w, "compute_output", count, output);
 }
 
+// {"0": {...}, "1": {...}, ...}: indexes are dense (a request's k-th
+// response follows its first k), so rendering stops at the first index never
+// seen.
+void WriteResponseStats(JsonWriter& w, const ResponseStatistics& responses) {
+  w.Key("response_stats");
+  w.StartObject();
+  for (size_t index = 0;; ++index) {
+    const ResponseStat* stat = responses.At(index);
+    if (stat == nullptr) break;
+    w.Key(std::to_string(index).c_str());
+    w.StartObject();
+    WriteDuration(w, "compute_infer", stat->compute_infer);
+    WriteDuration(w, "compute_output", stat->compute_output);
+    WriteDuration(w, "success", stat->success);
+    WriteDuration(w, "fail", stat->fail);
+    WriteDuration(w, "empty_response", stat->empty_response);
+    WriteDuration(w, "cancel", stat->cancel);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
 void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   const ModelStatistics& s = *model.stats;
   const DurationStat none;
@@ -77,6 +99,7 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
     w.EndObject();
   }
   w.EndArray();
+  WriteResponseStats(w, s.responses);
   w.EndObject();
 }
 

@@ -24,5 +24,34 @@ TEST(StatisticsJsonTest, ComputeInputInferAndOutputShowOneCount) {
       << json;
 }
 
+TEST(StatisticsJsonTest, ResponseStatsByIndexAsTritonRendersThem) {
+  ModelStatistics stats(0);
+  EXPECT_NE(StatisticsJson({{"m", 1, &stats, 0}}).find("\"response_stats\":{}"),
+            std::string::npos);
+  stats.responses.Record(0, ResponseOutcome::kSuccess, 100, 20);
+  stats.responses.Record(0, ResponseOutcome::kSuccess, 300, 40);
+  stats.responses.Record(1, ResponseOutcome::kEmpty, 0, 0);
+  const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
+  EXPECT_NE(json.find("\"response_stats\":{\"0\":{\"compute_infer\":{\"count\":2,\"ns\":400},"
+                      "\"compute_output\":{\"count\":2,\"ns\":60},"
+                      "\"success\":{\"count\":2,\"ns\":460},"
+                      "\"fail\":{\"count\":0,\"ns\":0},"
+                      "\"empty_response\":{\"count\":0,\"ns\":0},"
+                      "\"cancel\":{\"count\":0,\"ns\":0}},\"1\":{"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"empty_response\":{\"count\":1,\"ns\":0}"), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"2\":"), std::string::npos) << json;
+}
+
+TEST(ResponseStatisticsTest, IndexesPastTheLimitAreNotKept) {
+  ResponseStatistics responses;
+  responses.Record(ResponseStatistics::kMaxIndexes, ResponseOutcome::kSuccess, 1, 1);
+  responses.Record(ResponseStatistics::kMaxIndexes - 1, ResponseOutcome::kSuccess, 1, 1);
+  EXPECT_EQ(responses.At(ResponseStatistics::kMaxIndexes), nullptr);
+  ASSERT_NE(responses.At(ResponseStatistics::kMaxIndexes - 1), nullptr);
+  EXPECT_EQ(responses.At(0), nullptr);
+}
+
 }  // namespace
 }  // namespace inferd

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/infer/bound_model.h"
+#include "core/infer/sender_registry.h"
 #include "core/stats/model_statistics.h"
 #include "core/timing/clock.h"
 
@@ -30,6 +31,8 @@ class FakeBoundModel final : public BoundModel {
   const std::string& name() const override { return name_; }
   int64_t version() const override { return version_; }
   bool batches() const override { return max_batch_size_ > 0; }
+  bool decoupled() const override { return decoupled_; }
+  SenderRegistry& senders() override { return senders_; }
   const std::vector<std::string>& OutputLabels(std::string_view) const override {
     static const std::vector<std::string> kNoLabels;
     return kNoLabels;
@@ -37,6 +40,8 @@ class FakeBoundModel final : public BoundModel {
   ModelStatistics& stats() const override { return stats_; }
   const Clock& clock() const override { return clock_; }
   void OnRequestReleased() override { released_.fetch_add(1, std::memory_order_relaxed); }
+
+  void set_decoupled(bool decoupled) { decoupled_ = decoupled; }
 
   // Requests bound to this model that were released so far.
   uint64_t released() const { return released_.load(std::memory_order_relaxed); }
@@ -48,6 +53,8 @@ class FakeBoundModel final : public BoundModel {
   const int64_t max_batch_size_;
   mutable ModelStatistics stats_;
   std::atomic<uint64_t> released_{0};
+  bool decoupled_ = false;
+  SenderRegistry senders_;
 };
 
 }  // namespace inferd

@@ -8,6 +8,7 @@
 #define INFERD_CORE_TEST_UTIL_REQUEST_FACTORY_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,8 +66,9 @@ inline std::vector<std::string> Ids(const std::vector<InferenceRequest*>& reques
 // response to each request, then its release.
 inline void CompleteBatch(const std::vector<InferenceRequest*>& batch) {
   for (InferenceRequest* request : batch) {
-    InferenceResponse::Send(std::make_unique<InferenceResponse>(*request),
-                            INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok());
+    Status sent = InferenceResponse::Send(std::make_unique<InferenceResponse>(*request),
+                                          INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok());
+    if (!sent.ok()) std::abort();  // a test's request cannot have ended yet
     request->Release();
   }
 }

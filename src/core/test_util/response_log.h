@@ -22,6 +22,7 @@ struct LoggedResponse {
   std::string request_id;
   uint32_t flags = 0;
   Status status;  // the response's error; OK for a successful response
+  bool has_response = true;  // false: the FINAL flag came alone
 
   bool final() const { return (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0; }
 };
@@ -31,6 +32,10 @@ class ResponseLog {
   // An INFERD_InferenceResponseCompleteFn; `userp` is the log.
   static void Record(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
     auto* owned = reinterpret_cast<InferenceResponse*>(response);
+    if (owned == nullptr) {  // FINAL alone: no response, so no id
+      static_cast<ResponseLog*>(userp)->Add({"", flags, Status::Ok(), false});
+      return;
+    }
     static_cast<ResponseLog*>(userp)->Add({owned->id(), flags, owned->error()});
     delete owned;
   }
