@@ -1,24 +1,34 @@
 """The example repository (examples/models, what `make run` serves) loads, and
-one inference on each example model through tritonclient returns its input.
+one inference on each example model through tritonclient returns its input;
+the decoupled stream_words streams its words back over gRPC, one response each.
 """
+
+import queue
 
 import numpy as np
 import pytest
+import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 
 from util import EXAMPLES_MODELS, assert_equal_tensors
 
 
 @pytest.fixture(scope="module")
-def client(inferd):
-    return inferd(EXAMPLES_MODELS).client()
+def server(inferd):
+    return inferd(EXAMPLES_MODELS)
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    return server.client()
 
 
 def test_every_example_model_is_ready(client):
     index = client.get_model_repository_index()
     assert sorted((e["name"], e["state"]) for e in index) == [
         ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
-        ("onnx_mlp", "READY"), ("onnx_strings", "READY")]
+        ("onnx_mlp", "READY"), ("onnx_strings", "READY"),
+        ("stream_words", "READY")]
 
 
 def test_identity_fp32_example(client):
@@ -37,3 +47,28 @@ def test_identity_bytes_example(client):
     result = client.infer("identity_bytes", [inp],
                           outputs=[httpclient.InferRequestedOutput("OUTPUT0", binary_data=True)])
     assert_equal_tensors(result.as_numpy("OUTPUT0"), data, "BYTES")
+
+
+def test_stream_words_example(server):
+    words = np.array([b"Hello", b"from", b"a", b"stream"], dtype=np.object_)
+    inp = grpcclient.InferInput("text_input", [4], "BYTES")
+    inp.set_data_from_numpy(words)
+    results = queue.Queue()
+    client = server.grpc_client()
+    client.start_stream(callback=lambda result, error: results.put((result, error)))
+    try:
+        client.async_stream_infer("stream_words", [inp], request_id="words",
+                                  enable_empty_final_response=True)
+        seen = []
+        while True:
+            result, error = results.get(timeout=20)
+            assert error is None, error
+            response = result.get_response()
+            if response.parameters["triton_final_response"].bool_param:
+                assert not response.outputs  # FINAL comes alone, after the last word
+                break
+            seen.append((result.as_numpy("text_output")[0], int(result.as_numpy("index")[0])))
+    finally:
+        client.stop_stream()
+        client.close()
+    assert seen == [(w, i) for i, w in enumerate(words)]
