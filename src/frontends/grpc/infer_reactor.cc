@@ -34,7 +34,10 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
 
 Status InferReactor::Submit(const ServiceContext& service) {
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
-  const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
+  // One response per call: a decoupled model is refused (UNIMPLEMENTED)
+  // rather than cut short to its first response.
+  const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this,
+                                   /*single_response=*/true};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }
@@ -56,7 +59,8 @@ void InferReactor::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* use
 void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* self = static_cast<InferReactor*>(userp);
   if (response != nullptr) {
-    // A unary call carries one response; a decoupled model's later ones are dropped.
+    // A unary call carries one response. The server refuses decoupled models
+    // here (single_response), so a second one would be the server's fault: dropped.
     if (!self->responded_) {
       self->responded_ = true;
       self->status_ = BuildInferResponse(response, self->outputs_);

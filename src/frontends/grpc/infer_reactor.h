@@ -3,7 +3,10 @@
 // and finishes the call once the server has both answered and released the
 // request (so the message, owned by gRPC until then, outlives every use of
 // its memory). Outputs land in the gRPC response message through the
-// OutputAllocator. A cancelled call cancels the server request.
+// OutputAllocator. A cancelled call cancels the server request. The request
+// asks for a single response, so the server refuses a decoupled model
+// (UNIMPLEMENTED, naming ModelStreamInfer) instead of this call dropping all
+// but its first response.
 //
 // Lifetime: created by the service's ModelInfer handler, deleted by OnDone.
 // Thread-safe: gRPC reactions and server callbacks may run concurrently.

@@ -96,10 +96,14 @@ Status SetParameter(INFERD_InferenceRequest* request, const std::string& name,
     }
     return StatusFromServerError(INFERD_InferenceRequestSetTimeoutMicroseconds(request, number));
   }
-  // Hints for other frontends or response kinds: nothing to do over gRPC.
-  if (name == "binary_data_output" || name == "triton_enable_empty_final_response") {
+  // Read by the stream (stream_request.h), never handed to the model: Triton
+  // reserves the "triton_" names and checks the type as here.
+  if (name == "triton_enable_empty_final_response") {
+    if (value.parameter_choice_case() != InferParameter::kBoolParam) return invalid("a boolean");
     return Status::Ok();
   }
+  // A hint for the HTTP frontend: nothing to do over gRPC.
+  if (name == "binary_data_output") return Status::Ok();
   return PassThrough(request, name, value);
 }
 
@@ -334,6 +338,12 @@ Status SubmitInferRequest(const BuildContext& build,
           *request, callbacks.allocator, build.outputs, callbacks.response_fn, callbacks.userp));
       !s.ok()) {
     return s;
+  }
+  if (callbacks.single_response) {
+    if (Status s = StatusFromServerError(INFERD_InferenceRequestSetSingleResponse(*request, true));
+        !s.ok()) {
+      return s;
+    }
   }
   return StatusFromServerError(INFERD_ServerInferAsync(build.server, *request));
 }

@@ -2,7 +2,8 @@
 // inputs from raw_input_contents are appended as borrowed memory, typed
 // contents borrowed or converted (see tensor_contents.h), requested outputs and
 // the protocol's parameters (sequence_id, sequence_start/end, priority,
-// timeout) set, other parameters passed through to the model. Tensors in
+// timeout) set, other parameters passed through to the model (but for
+// Triton's reserved "triton_" ones, read by the frontend itself). Tensors in
 // system shared memory are located in the registry: inputs are read from
 // their region, outputs noted in the OutputDestination. The message and the
 // RequestMemory must outlive the server request, until its release callback.
@@ -48,6 +49,9 @@ struct RequestCallbacks {
   INFERD_InferenceRequestReleaseFn release_fn = nullptr;
   INFERD_InferenceResponseCompleteFn response_fn = nullptr;
   void* userp = nullptr;  // for release_fn and response_fn
+  // The caller carries one response (unary ModelInfer): the server then
+  // refuses a decoupled model at submission, naming the streaming RPC.
+  bool single_response = false;
 };
 
 // BuildInferRequest, then the callbacks, then INFERD_ServerInferAsync. On

@@ -18,7 +18,21 @@ StreamRequest::~StreamRequest() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
 }
 
+namespace {
+
+constexpr char kEnableEmptyFinal[] = "triton_enable_empty_final_response";
+constexpr char kFinalResponse[] = "triton_final_response";
+
+void MarkFinal(bool final, inference::ModelStreamInferResponse* message) {
+  (*message->mutable_infer_response()->mutable_parameters())[kFinalResponse].set_bool_param(final);
+}
+
+}  // namespace
+
 Status StreamRequest::Submit(const ServiceContext& service) {
+  // The request builder refuses a value that is not a boolean.
+  const auto enable = message_.parameters().find(kEnableEmptyFinal);
+  empty_final_response_ = enable != message_.parameters().end() && enable->second.bool_param();
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
@@ -63,22 +77,38 @@ void StreamRequest::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* us
   static_cast<StreamRequest*>(userp)->Unref();
 }
 
+inference::ModelStreamInferResponse StreamRequest::Complete(INFERD_InferenceResponse* response) {
+  const Status status = BuildInferResponse(response, outputs_);
+  if (!status.ok()) return ErrorResponse(status);
+  inference::ModelStreamInferResponse message;
+  // A swap moves the outputs without copying; a decoupled model's next
+  // response is allocated into the (now empty) infer_response_.
+  message.mutable_infer_response()->Swap(&infer_response_);
+  return message;
+}
+
+inference::ModelStreamInferResponse StreamRequest::EmptyFinal() const {
+  inference::ModelStreamInferResponse message;
+  inference::ModelInferResponse* infer = message.mutable_infer_response();
+  infer->set_id(message_.id());
+  infer->set_model_name(message_.model_name());
+  infer->set_model_version(message_.model_version());
+  MarkFinal(true, &message);
+  return message;
+}
+
 void StreamRequest::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* self = static_cast<StreamRequest*>(userp);
+  const bool final = (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0;
   if (response != nullptr) {
-    const Status status = BuildInferResponse(response, self->outputs_);
+    inference::ModelStreamInferResponse message = self->Complete(response);
     DiscardServerError(INFERD_InferenceResponseDelete(response));
-    if (status.ok()) {
-      inference::ModelStreamInferResponse message;
-      // A swap moves the outputs without copying; a decoupled model's next
-      // response is allocated into the (now empty) infer_response_.
-      message.mutable_infer_response()->Swap(&self->infer_response_);
-      self->stream_.Send(std::move(message));
-    } else {
-      self->stream_.Send(self->ErrorResponse(status));
-    }
+    MarkFinal(final, &message);
+    self->stream_.Send(std::move(message));
+  } else if (final && self->empty_final_response_) {
+    self->stream_.Send(self->EmptyFinal());
   }
-  if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0) self->Unref();
+  if (final) self->Unref();  // may delete self
 }
 
 }  // namespace inferd::grpc_frontend

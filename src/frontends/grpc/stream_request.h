@@ -1,8 +1,21 @@
 // One request of a ModelStreamInfer stream: owns the request message read
 // from the stream (the server reads its raw_input_contents in place), the
 // server request, and the stream response its outputs are allocated into.
-// Each response the server sends is completed and handed to the stream; an
-// error travels as the response's error_message with the request's id.
+// Each response the server sends is completed and handed to the stream, in
+// the order the server sends them; an error travels as the response's
+// error_message with the request's id, and the request goes on.
+//
+// FINAL, as Triton marks it: every response carries the parameter
+// triton_final_response (true on the one that ends the request). A FINAL
+// without a response (a decoupled model ending its stream) sends nothing,
+// unless the request set triton_enable_empty_final_response: then an empty
+// response (id, model, version, no outputs) carries triton_final_response
+// true, so the client learns that the request ended.
+//
+// Outputs: each response's outputs are allocated into infer_response_ and
+// swapped out when it completes. This assumes the server builds one response
+// of a request at a time, each completed (on this callback) before the next
+// allocates.
 //
 // Lifetime: three references, dropped by the server's release callback, by
 // the FINAL response and by the submitter once done with it (a canceller
@@ -56,6 +69,10 @@ class StreamRequest {
  private:
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
+  // The stream message for a server response (which the caller deletes).
+  inference::ModelStreamInferResponse Complete(INFERD_InferenceResponse* response);
+  // The empty message that tells the client a request ended without a last response.
+  inference::ModelStreamInferResponse EmptyFinal() const;
 
   StreamReactor& stream_;
   inference::ModelInferRequest message_;
@@ -63,6 +80,8 @@ class StreamRequest {
   INFERD_InferenceRequest* request_ = nullptr;      // deleted with this object
   // Set once the server took request_; Cancel reads request_ only after it.
   std::atomic<bool> submitted_{false};
+  // triton_enable_empty_final_response; set before submission.
+  bool empty_final_response_ = false;
   // Where outputs are allocated; each completed response is swapped out of
   // it. Response callback only.
   inference::ModelInferResponse infer_response_;
