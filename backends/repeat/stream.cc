@@ -98,7 +98,8 @@ INFERD_Error* Stream::SendResponse(size_t k, uint32_t flags) {
   INFERD_Error* response_error = nullptr;
   if (options_.error_at >= 0 && k == static_cast<size_t>(options_.error_at)) {
     const std::string message = "repeat model '" + settings_.model_name + "': response " +
-                                std::to_string(k) + " is an error, as parameter error_at asked";
+                                std::to_string(k) + " of request '" + request_id_ +
+                                "' is an error, as parameter error_at asked";
     response_error = INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, message.c_str());
   } else {
     // An output that cannot be made is reported in the response itself.

@@ -226,7 +226,8 @@ def test_malformed_version_string_is_rejected(stub, stubs):
 
 @pytest.mark.parametrize("name,kind", [("sequence_start", "int64_param"),
                                        ("priority", "string_param"),
-                                       ("timeout", "bool_param")])
+                                       ("timeout", "bool_param"),
+                                       ("triton_enable_empty_final_response", "string_param")])
 def test_protocol_parameter_of_the_wrong_type_is_rejected(stub, stubs, name, kind):
     request = infer_request(stubs, MODEL, [fp32([1, 16])])
     setattr(request.parameters[name], kind, {"int64_param": 1, "string_param": "x",

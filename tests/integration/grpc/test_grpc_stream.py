@@ -6,6 +6,10 @@
 - The same through tritonclient.grpc's start_stream / async_stream_infer.
 - A bad request (unknown input, unknown model) is answered with error_message
   and its id, and the stream stays open: requests sent after the error succeed.
+- Every response says whether it ends its request (triton_final_response, as
+  Triton marks it): a model that is not decoupled answers with one response,
+  marked final, and asking for empty final responses adds none.
+  (Decoupled models: tests/integration/decoupled.)
 - Closing (cancelling) a stream cancels its queued requests: a slow model
   executes only the few that had started. A unary call whose deadline passes
   is cancelled likewise.
@@ -145,6 +149,19 @@ def test_bad_request_error_travels_in_the_stream_which_stays_open(server, stubs)
     feed.close()
     assert list(responses) == []  # the server ends the stream cleanly
     assert responses.code() == grpc.StatusCode.OK
+
+
+@pytest.mark.parametrize("empty_final", [False, True])
+def test_the_one_response_of_a_plain_model_is_marked_final(server, stubs, empty_final):
+    stub = stubs.stub(server.grpc_address)
+    request = infer_request(stubs, "batched", [("INPUT0", "INT32", row(6))], id="marked")
+    if empty_final:
+        request.parameters["triton_enable_empty_final_response"].bool_param = True
+    responses = list(stub.ModelStreamInfer(iter([request]), timeout=WAIT_S))
+    assert len(responses) == 1 and responses[0].error_message == ""
+    response = responses[0].infer_response
+    assert response.parameters["triton_final_response"].bool_param is True
+    assert np.array_equal(outputs_of(response)["OUTPUT0"][2], row(6))
 
 
 def test_tritonclient_stream_reports_errors_to_the_callback(server):
