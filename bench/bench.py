@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
+                                    [--skip-streaming]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -17,6 +18,9 @@
 4. Idle RSS of inferd on an empty repository, and the time from start to
    /v2/health/ready on an empty repository, with 100 identity models, and with
    100 small ONNX models when build/backends/onnxruntime exists.
+5. A decoupled model streaming 100 small responses over gRPC ModelStreamInfer
+   and HTTP generate_stream (SSE): time to first response and per-response
+   overhead, next to a unary round trip (bench/streaming.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -34,6 +38,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+from streaming import section_streaming
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONCURRENCIES = (1, 16, 64)
@@ -400,6 +406,7 @@ def main():
     parser.add_argument("--skip-wrk", action="store_true")
     parser.add_argument("--skip-perf-analyzer", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--skip-streaming", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -412,7 +419,9 @@ def main():
     sections = [(args.skip_loadgen, lambda: results.update(section_loadgen(build, args))),
                 (args.skip_wrk, lambda: section_wrk(build, args, results)),
                 (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
-                (args.skip_startup, lambda: section_startup(build, args))]
+                (args.skip_startup, lambda: section_startup(build, args)),
+                (args.skip_streaming,
+                 lambda: section_streaming(build, args, Inferd, write_model))]
     for skip, section in sections:
         if skip:
             continue

@@ -90,9 +90,6 @@ class InferenceResponse {
   void DropOutputs(bool only_unrequested);
 
   InferenceRequest* const request_;  // valid until the request's FINAL
-  // The request's sender when it had one at creation: sends go through it.
-  const std::shared_ptr<ResponseSender> sender_;
-  uint64_t created_ns_ = 0;  // decoupled models only, for response statistics
   const ResponseRoute route_;
   const std::string id_;
   const std::string model_name_;
@@ -100,6 +97,9 @@ class InferenceResponse {
   const std::shared_ptr<const std::vector<std::string>> wanted_outputs_;
   const uint64_t order_number_;
   const ResponseRoute client_route_;
+  // The request's sender when it had one at creation: sends go through it.
+  const std::shared_ptr<ResponseSender> sender_;
+  uint64_t created_ns_ = 0;  // decoupled models only, for response statistics
   Status error_;
   INFERD_Error* c_error_ = nullptr;
   std::vector<std::unique_ptr<OutputTensor>> outputs_;
