@@ -36,7 +36,7 @@ def test_n_responses_in_order_then_one_empty_final(stream, count):
     assert_responses(messages[:-1], values)
     assert [m.final for m in messages] == [False] * count + [True]
     last = messages[-1].result.get_response()
-    assert last.outputs == [] and last.id == f"n{count}" and last.model_name == "repeat_int32"
+    assert len(last.outputs) == 0 and last.id == f"n{count}" and last.model_name == "repeat_int32"
 
 
 def test_strings_stream_back_one_by_one(stream):
