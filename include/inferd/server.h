@@ -384,8 +384,11 @@ typedef enum INFERD_ResponseCompleteFlag_enum {
 // owner may then delete the request (or reuse it).
 typedef void (*INFERD_InferenceRequestReleaseFn)(INFERD_InferenceRequest* request, uint32_t flags,
                                                  void* userp);
-// Called for every response. The callee owns `response` (may be NULL when only
+// Called for every response, in the order the model sent them, never two at
+// once for one request. The callee owns `response` (may be NULL when only
 // the FINAL flag is delivered) and frees it with INFERD_InferenceResponseDelete.
+// It should return quickly (the model's sender waits) and may call
+// INFERD_InferenceRequestCancel, but nothing else on the request.
 typedef void (*INFERD_InferenceResponseCompleteFn)(INFERD_InferenceResponse* response,
                                                    uint32_t flags, void* userp);
 

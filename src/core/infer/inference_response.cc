@@ -91,12 +91,16 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
     int64_t actual_id = 0;
     void* buffer = nullptr;
     void* buffer_userp = nullptr;
-    auto alloc_fn = route_.allocator->alloc_fn;
-    RETURN_IF_ERROR(TakeError(alloc_fn(route_.allocator, output->name.c_str(), byte_size,
-                                       *memory_type, *memory_type_id, route_.allocator_userp,
-                                       &buffer, &buffer_userp, &actual_type, &actual_id))
-                        .WithPrefix("model '" + model_name_ + "': allocating output '" +
-                                    output->name + "': "));
+    auto allocate = [&] {
+      return TakeError(route_.allocator->alloc_fn(
+          route_.allocator, output->name.c_str(), byte_size, *memory_type, *memory_type_id,
+          route_.allocator_userp, &buffer, &buffer_userp, &actual_type, &actual_id));
+    };
+    // With a sender, FINAL may come from another thread at any moment; the
+    // client's allocator is called only while the request is open.
+    Status allocated = sender_ ? sender_->AllocateWhileOpen(allocate) : allocate();
+    RETURN_IF_ERROR(allocated.WithPrefix("model '" + model_name_ + "': allocating output '" +
+                                         output->name + "': "));
     if (byte_size > 0 && buffer == nullptr) {
       return Status::Internal("model '" + model_name_ + "': the allocator gave no memory for '" +
                               output->name + "'");

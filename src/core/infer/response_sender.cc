@@ -18,7 +18,10 @@ Status Ended(const char* what) {
 }  // namespace
 
 ResponseSender::ResponseSender(InferenceRequest* request, SenderRegistry* registry)
-    : registry_(registry), request_(request) {}
+    : registry_(registry),
+      model_name_(request->model_name()),
+      request_id_(request->id),
+      request_(request) {}
 
 void ResponseSender::OpenHandle() {
   MutexLock lock(&mu_);
@@ -55,11 +58,10 @@ Status ResponseSender::Send(std::unique_ptr<InferenceResponse> response, uint32_
   {
     MutexLock lock(&mu_);
     if (request_ == nullptr || final_sent_) {
-      const std::string model = response ? response->model_name() : std::string("?");
-      LOG_ERROR("model '{}': the backend sent a response after the final one; dropped", model);
-      return Status::Internal("model '" + model +
-                              "': a response was sent after the request's final response; "
-                              "it was dropped");
+      const std::string what = "model '" + model_name_ + "': a response to request '" +
+                               request_id_ + "' was sent after its final response";
+      LOG_ERROR("{}; dropped", what);
+      return Status::Internal(what + "; it was dropped");
     }
     if (response != nullptr) {
       InferenceResponse::Deliver(std::move(response), flags, std::move(error));

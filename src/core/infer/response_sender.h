@@ -13,6 +13,7 @@
 #define INFERD_CORE_INFER_RESPONSE_SENDER_H_
 
 #include <memory>
+#include <string>
 
 #include "inferd/base/mutex.h"
 #include "inferd/base/status.h"
@@ -42,6 +43,9 @@ class ResponseSender : public std::enable_shared_from_this<ResponseSender> {
 
   // Delivers `response` (null: `flags` alone, which must then hold FINAL)
   // with `error`. An error, and nothing delivered, once the request ended.
+  // The client's response callback runs under this sender's lock, which
+  // orders deliveries; server.h forbids a callback to call back into the
+  // server for the same request, so it cannot deadlock.
   Status Send(std::unique_ptr<InferenceResponse> response, uint32_t flags, Status error)
       EXCLUDES(mu_);
 
@@ -49,6 +53,18 @@ class ResponseSender : public std::enable_shared_from_this<ResponseSender> {
   // (FINAL was sent, or no handle is open to send it); false when this sender
   // releases it at FINAL.
   bool BackendReleased() EXCLUDES(mu_);
+
+  // Runs `allocate` (which calls the client's allocator) unless the request
+  // ended: the client may have freed what its allocator writes into.
+  template <typename Allocate>
+  Status AllocateWhileOpen(Allocate&& allocate) EXCLUDES(mu_) {
+    MutexLock lock(&mu_);
+    if (request_ == nullptr || final_sent_) {
+      return Status::Internal("cannot allocate an output: the request already ended (its final "
+                              "response was sent, or its model unloaded)");
+    }
+    return allocate();
+  }
 
   // The request was cancelled, timed out, or already ended.
   bool IsCancelled() EXCLUDES(mu_);
@@ -70,6 +86,9 @@ class ResponseSender : public std::enable_shared_from_this<ResponseSender> {
   void Finish(InferenceRequest* request) EXCLUDES(mu_);
 
   SenderRegistry* const registry_;
+  // Who the request was, for errors after it ended.
+  std::string model_name_;
+  std::string request_id_;
   Mutex mu_;
   InferenceRequest* request_ GUARDED_BY(mu_);  // null once the request ended
   bool final_sent_ GUARDED_BY(mu_) = false;

@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
+#include "core/infer/response_allocator.h"
 #include "core/infer/sender_registry.h"
 #include "core/stats/model_statistics.h"
 #include "core/test_util/fake_bound_model.h"
@@ -88,7 +90,8 @@ TEST_F(ResponseSenderTest, SendAfterFinalIsRefusedAndDeliversNothing) {
 
   const Status late = sender->Send(std::move(*kept), 0, Status::Ok());
   EXPECT_EQ(late.code(), Status::Code::kInternal);
-  EXPECT_NE(late.message().find("after the request's final response"), std::string::npos);
+  EXPECT_NE(late.message().find("request 'r' was sent after its final response"), std::string::npos)
+      << late.message();
   EXPECT_FALSE(sender->NewResponse().ok());
   EXPECT_FALSE(sender->Send(nullptr, INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok()).ok());
   EXPECT_TRUE(sender->IsCancelled()) << "an ended request tells a backend to stop";
@@ -233,6 +236,59 @@ TEST_F(ResponseSenderTest, ConcurrentSendersDeliverEverythingOnceAndFinalLast) {
   ASSERT_EQ(got.size(), static_cast<size_t>(kThreads * kEach + 1));
   EXPECT_TRUE(got.back().final());
   EXPECT_EQ(log().released().size(), 1u);
+}
+
+// Counts the allocations the client's allocator was asked for.
+struct CountingAllocator {
+  static INFERD_Error* Alloc(INFERD_ResponseAllocator*, const char*, size_t byte_size,
+                             INFERD_MemoryType, int64_t, void* userp, void** buffer,
+                             void** buffer_userp, INFERD_MemoryType* type, int64_t* type_id) {
+    ++static_cast<CountingAllocator*>(userp)->calls;
+    *buffer = std::malloc(byte_size);
+    *buffer_userp = nullptr;
+    *type = INFERD_MEMORY_CPU;
+    *type_id = 0;
+    return nullptr;
+  }
+  static INFERD_Error* Release(INFERD_ResponseAllocator*, void* buffer, void*, size_t,
+                               INFERD_MemoryType, int64_t) {
+    std::free(buffer);
+    return nullptr;
+  }
+  int calls = 0;
+};
+
+TEST_F(ResponseSenderTest, NoAllocationAfterTheRequestEnded) {
+  CountingAllocator counter;
+  INFERD_ResponseAllocator allocator{&CountingAllocator::Alloc, &CountingAllocator::Release};
+  InferenceRequest* request = requests_.Make("r");
+  request->route.allocator = &allocator;
+  request->route.allocator_userp = &counter;
+  request->outputs = std::make_shared<const std::vector<std::string>>(
+      std::vector<std::string>{"OUT"});
+  std::shared_ptr<ResponseSender> sender = request->OpenSender();
+  sender->OpenHandle();
+  request->ReleaseFromBackend();
+  StatusOr<std::unique_ptr<InferenceResponse>> early = sender->NewResponse();
+  StatusOr<std::unique_ptr<InferenceResponse>> late = sender->NewResponse();
+  ASSERT_TRUE(early.ok() && late.ok());
+  const int64_t shape[] = {1};
+  INFERD_MemoryType type = INFERD_MEMORY_CPU;
+  int64_t type_id = 0;
+  StatusOr<OutputTensor*> out = (*early)->AddOutput("OUT", INFERD_TYPE_INT32, shape, 1);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE((*early)->AllocateBuffer(*out, 4, &type, &type_id).ok());
+  EXPECT_EQ(counter.calls, 1);
+  ASSERT_TRUE(sender->Send(std::move(*early), INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok()).ok());
+
+  // The client may have freed what its allocator writes into.
+  StatusOr<OutputTensor*> late_out = (*late)->AddOutput("OUT", INFERD_TYPE_INT32, shape, 1);
+  ASSERT_TRUE(late_out.ok());
+  const Status refused = (*late)->AllocateBuffer(*late_out, 4, &type, &type_id);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("already ended"), std::string::npos) << refused.message();
+  EXPECT_EQ(counter.calls, 1);
+  sender->CloseHandle();
 }
 
 TEST_F(ResponseSenderTest, AResponseWithoutFinalFlagMustCarryAResponse) {
