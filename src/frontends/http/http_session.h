@@ -93,6 +93,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void StreamResponse(INFERD_InferenceResponse* response, bool final);
   void WriteStream();
   void OnStreamWrite(boost::system::error_code ec);
+  void EndStream(boost::system::error_code ec);
 
   // While an infer request is queued (a generate request: until its FINAL
   // response), notices the client hanging up.

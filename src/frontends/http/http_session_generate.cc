@@ -163,7 +163,11 @@ void HttpSession::WriteStream() {
     stream_.ended = true;
     if (stream_.framing == BodyFraming::kChunked) buffers_.push_back(Buffer(kLastChunk));
   }
-  if (buffers_.empty()) return;
+  if (buffers_.empty()) {
+    // Nothing to write: the end of a stream without chunks has no bytes.
+    if (stream_.ended) EndStream(error_code());
+    return;
+  }
   stream_.writing = true;
   asio::async_write(socket_, buffers_, [self = shared_from_this()](error_code ec, size_t) {
     self->OnStreamWrite(ec);
@@ -182,8 +186,12 @@ void HttpSession::OnStreamWrite(error_code ec) {
     if (!stream_.events.empty() || stream_.final) WriteStream();
     return;
   }
-  StopWatching();
-  OnWrite(ec);
+  EndStream(ec);
+}
+
+void HttpSession::EndStream(error_code ec) {
+  StopWatching();  // no write is under way now
+  OnWrite(ec);     // as any answer's end: the next request, or close
 }
 
 }  // namespace inferd::http
