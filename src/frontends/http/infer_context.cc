@@ -72,6 +72,10 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
       !s.ok()) {
     return s;
   }
+  // /infer answers once: a decoupled model, which may answer any number of
+  // times, is refused (UNSUPPORTED, naming the streaming endpoints).
+  RETURN_IF_ERROR(
+      StatusFromServerError(INFERD_InferenceRequestSetSingleResponse(self.request_, true)));
   // The response is rendered after the body is gone: keep the output names.
   self.output_format_.requested = std::move(parsed.outputs);
   self.output_format_.binary_by_default = parsed.binary_data_output;
