@@ -416,7 +416,7 @@ def test_a_client_leaving_generate_cancels_its_queued_request(server, records):
     before = executions_started(server, "slow")
     with ThreadPoolExecutor(max_workers=1) as pool:
         blocker = pool.submit(generate, server, "slow",
-                              {"INPUT0": [1], "id": "blocker", "execute_delay_ms": 1500})
+                              {"INPUT0": [1], "id": "blocker", "execute_delay_ms": 4000})
         wait_until(lambda: executions_started(server, "slow") > before,
                    what="the blocker executing")
         queued = pending_count(server, "slow")
