@@ -206,12 +206,14 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
     case Endpoint::kNotSupported:
       return Status::Unsupported(std::string(route.feature) + " is not available on this server");
     case Endpoint::kModelInfer:
+    case Endpoint::kModelGenerate:
+    case Endpoint::kModelGenerateStream:
     case Endpoint::kSharedMemoryStatus:
     case Endpoint::kSharedMemoryRegister:
     case Endpoint::kSharedMemoryUnregister:
       break;
   }
-  return Status::Internal("infer and shared memory requests are not handled here");
+  return Status::Internal("infer, generate and shared memory requests are not handled here");
 }
 
 }  // namespace inferd::http

@@ -24,8 +24,8 @@ struct EndpointResponse {
   std::string_view content_type = kJsonContentType;
 };
 
-// Answers `route`, which is any endpoint but kModelInfer and the shared memory
-// ones. `body` is the request body (the optional {"ready": bool} of the
+// Answers `route`, which is any endpoint but kModelInfer, the generate ones
+// and the shared memory ones. `body` is the request body (the optional {"ready": bool} of the
 // repository index, the settings a POST /v2/logging changes). A failure is
 // the server's error, or INVALID_ARG for a malformed body.
 StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& route,

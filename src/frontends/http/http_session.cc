@@ -142,6 +142,10 @@ void HttpSession::Dispatch() {
     return WriteError(Status::NotFound("Not Found"));
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
+  if (route.endpoint == Endpoint::kModelGenerate ||
+      route.endpoint == Endpoint::kModelGenerateStream) {
+    return StartGenerate(route);
+  }
   if (route.endpoint == Endpoint::kRepositoryLoad || route.endpoint == Endpoint::kRepositoryUnload) {
     return StartBlocking(std::move(route));
   }
@@ -212,14 +216,20 @@ void HttpSession::OnReadable(error_code ec) {
 
 void HttpSession::EndInflight() {
   inflight_ = nullptr;
-  if (watching_) {
-    error_code ignored;
-    socket_.cancel(ignored);  // only the watch is pending now
-  }
+  StopWatching();
+}
+
+void HttpSession::StopWatching() {
+  if (!watching_ || stream_.writing) return;
+  error_code ignored;
+  socket_.cancel(ignored);  // only the watch is pending now
 }
 
 void HttpSession::OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
                                   uint32_t flags) {
+  if (context.reply() != InferContext::Reply::kInfer) {
+    return OnGenerateResponse(context, response, flags);
+  }
   if (response != nullptr) {
     const bool first = !context.responded;
     if (first) {
@@ -229,7 +239,7 @@ void HttpSession::OnInferResponse(InferContext& context, INFERD_InferenceRespons
     if (first && !closed_) {
       WriteInferResponse(context, response);
     } else {
-      // A second response (decoupled model) or nobody to send it to.
+      // Nobody to send it to (/infer requests are single-response).
       DiscardServerError(INFERD_InferenceResponseDelete(response));
     }
   }

@@ -1,7 +1,9 @@
 // One HTTP/1.1 connection: reads requests one at a time (keep-alive; pipelined
 // requests wait in the read buffer), routes them, answers the simple endpoints
 // at once and submits infer requests to the server, and writes each response
-// as one gather write. Everything runs on the connection's strand; the only
+// as one gather write; a generate_stream answer is a chunked stream of
+// Server-Sent Events, each written whole, in order, later ones queueing while
+// a write is under way. Everything runs on the connection's strand; the only
 // entry points from other threads are Shutdown and the InferContext's posts.
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
@@ -14,6 +16,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +31,7 @@
 #include "http/infer_context.h"
 #include "http/router.h"
 #include "http/session_registry.h"
+#include "http/sse_event.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -62,8 +66,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void Shutdown(bool force);
 
   // On the strand (posted by InferContext): a response or the FINAL flag for
-  // `context`. Writes the first response; drops the session's reference on
-  // `context` at FINAL.
+  // `context`. Writes the first response (generate: as its endpoint answers);
+  // drops the session's reference on `context` at FINAL.
   void OnInferResponse(InferContext& context, INFERD_InferenceResponse* response, uint32_t flags);
 
  private:
@@ -78,11 +82,28 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // writes the answer on the strand.
   void StartBlocking(Route route);
 
-  // While an infer request is queued, notices the client hanging up.
+  // The generate extension (http_session_generate.cc).
+  void StartGenerate(const Route& route);
+  void OnGenerateResponse(InferContext& context, INFERD_InferenceResponse* response,
+                          uint32_t flags);
+  // /generate: keeps the first response until FINAL shows it was the only one.
+  void CollectGenerateResponse(InferContext& context, INFERD_InferenceResponse* response);
+  void AnswerGenerate(const InferContext& context);
+  // /generate_stream: one event per response.
+  void StreamResponse(INFERD_InferenceResponse* response, bool final);
+  void WriteStream();
+  void OnStreamWrite(boost::system::error_code ec);
+  void EndStream(boost::system::error_code ec);
+
+  // While an infer request is queued (a generate request: until its FINAL
+  // response), notices the client hanging up.
   void WatchForDisconnect();
   void OnReadable(boost::system::error_code ec);
   // The request in flight has its response (or is abandoned).
   void EndInflight();
+  // Cancels the disconnect watch, unless a stream write is under way (a
+  // socket's cancel would abort that too): the stream's end cancels it then.
+  void StopWatching();
 
   void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
   void WriteBody(unsigned status, std::string body,
@@ -121,6 +142,21 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::vector<std::string_view> binary_;
   std::vector<boost::asio::const_buffer> buffers_;
   INFERD_InferenceResponse* response_ = nullptr;  // owns the binary outputs being written
+
+  // The generate answer in progress. /generate renders its response into
+  // json_ and keeps its error here.
+  Status generate_status_;
+  // A /generate_stream answer.
+  struct Stream {
+    BodyFraming framing = BodyFraming::kChunked;
+    bool started = false;  // its head was written
+    bool final = false;    // FINAL arrived: no event follows
+    bool ended = false;    // its last bytes are written or being written
+    bool writing = false;  // a write is under way
+    size_t events_writing = 0;   // events[0, events_writing) are being written
+    std::deque<SseEvent> events;  // queued and being written, in order
+  };
+  Stream stream_;
 };
 
 }  // namespace inferd::http

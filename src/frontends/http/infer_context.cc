@@ -7,15 +7,18 @@
 #include <utility>
 
 #include "common/server_error.h"
+#include "http/generate_request.h"
 #include "http/http_session.h"
 #include "http/infer_request_builder.h"
 
 namespace inferd::http {
 
-InferContext::InferContext(std::shared_ptr<HttpSession> session, Strand strand, std::string body)
+InferContext::InferContext(std::shared_ptr<HttpSession> session, Strand strand, std::string body,
+                           Reply reply)
     : work_(strand.get_inner_executor()),
       session_(std::move(session)),
       strand_(std::move(strand)),
+      reply_(reply),
       body_(std::move(body)) {}
 
 InferContext::~InferContext() {
@@ -69,20 +72,33 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
       !s.ok()) {
     return s;
   }
+  // /infer answers once: a decoupled model, which may answer any number of
+  // times, is refused (UNSUPPORTED, naming the streaming endpoints).
+  RETURN_IF_ERROR(
+      StatusFromServerError(INFERD_InferenceRequestSetSingleResponse(self.request_, true)));
   // The response is rendered after the body is gone: keep the output names.
   self.output_format_.requested = std::move(parsed.outputs);
   self.output_format_.binary_by_default = parsed.binary_data_output;
-  if (Status s = StatusFromServerError(
-          INFERD_InferenceRequestSetReleaseCallback(self.request_, OnRelease, &self));
-      !s.ok()) {
-    return s;
-  }
-  if (Status s = StatusFromServerError(INFERD_InferenceRequestSetResponseCallback(
-          self.request_, allocator, &self, OnResponse, &self));
-      !s.ok()) {
-    return s;
-  }
-  return StatusFromServerError(INFERD_ServerInferAsync(server, self.request_));
+  return self.Start(server, allocator);
+}
+
+Status InferContext::SubmitGenerate(std::unique_ptr<InferContext>& context, INFERD_Server* server,
+                                    INFERD_ResponseAllocator* allocator, const Route& route,
+                                    const std::vector<ModelInput>& inputs) {
+  InferContext& self = *context;
+  RETURN_IF_ERROR(ParseGenerateRequest(self.body_.data(), self.body_.size(), inputs,
+                                       &self.parsed_));
+  RETURN_IF_ERROR(
+      BuildInferRequest(server, route.model, route.model_version, self.parsed_, &self.request_));
+  return self.Start(server, allocator);
+}
+
+Status InferContext::Start(INFERD_Server* server, INFERD_ResponseAllocator* allocator) {
+  RETURN_IF_ERROR(StatusFromServerError(
+      INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this)));
+  RETURN_IF_ERROR(StatusFromServerError(
+      INFERD_InferenceRequestSetResponseCallback(request_, allocator, this, OnResponse, this)));
+  return StatusFromServerError(INFERD_ServerInferAsync(server, request_));
 }
 
 void InferContext::Cancel() {

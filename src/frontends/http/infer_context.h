@@ -1,6 +1,7 @@
-// One infer request in flight: owns the request body (inputs point into it),
-// the tensors decoded from JSON, the output format and the server request,
-// and routes the server's callbacks back to the connection's strand.
+// One infer request in flight (KServe v2 /infer, or the generate extension's
+// /generate and /generate_stream): owns the request body (inputs point into
+// it), the tensors decoded from JSON, the output format and the server
+// request, and routes the server's callbacks back to the connection's strand.
 //
 // Lifetime: two references, one released by the server's request-release
 // callback (which also frees the body and decoded tensors), one by the session
@@ -23,6 +24,7 @@
 #include "common/shared_memory_registry.h"
 #include "http/infer_request_parser.h"
 #include "http/infer_response_writer.h"
+#include "http/model_inputs.h"
 #include "http/router.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
@@ -35,8 +37,17 @@ class InferContext {
  public:
   using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
 
+  // How the client is answered: it decides how the body is read and what is
+  // done with each response.
+  enum class Reply {
+    kInfer,           // one KServe v2 response
+    kGenerate,        // one generate extension object
+    kGenerateStream,  // one Server-Sent Event per response
+  };
+
   // On the session's strand. Takes the (already inflated) request body.
-  InferContext(std::shared_ptr<HttpSession> session, Strand strand, std::string body);
+  InferContext(std::shared_ptr<HttpSession> session, Strand strand, std::string body,
+               Reply reply = Reply::kInfer);
   ~InferContext();
   InferContext(const InferContext&) = delete;
   InferContext& operator=(const InferContext&) = delete;
@@ -51,6 +62,12 @@ class InferContext {
                        const SharedMemoryRegistry* shared_memory, const Route& route,
                        size_t json_size);
 
+  // The generate extension's Submit: the body is a generate request whose
+  // keys are mapped onto the model's `inputs` (from its metadata).
+  static Status SubmitGenerate(std::unique_ptr<InferContext>& context, INFERD_Server* server,
+                               INFERD_ResponseAllocator* allocator, const Route& route,
+                               const std::vector<ModelInput>& inputs);
+
   // Asks the server to drop the request (best effort). On the strand, before
   // the session's Unref.
   void Cancel();
@@ -61,8 +78,13 @@ class InferContext {
   // How to render outputs; constant after Submit.
   const OutputFormat& output_format() const { return output_format_; }
 
-  // Whether the HTTP response was written; only on the strand.
+  Reply reply() const { return reply_; }
+
+  // Whether the HTTP response was written (/infer); only on the strand.
   bool responded = false;
+  // How many responses arrived (the generate extension counts them); only on
+  // the strand.
+  uint32_t response_count = 0;
 
   // The OutputTarget half of the frontend's OutputAllocator (this context is
   // the request's allocator_userp): an output not bound for shared memory
@@ -74,6 +96,8 @@ class InferContext {
  private:
   // Points every shared memory input and output at its region.
   Status LocateSharedMemory(const SharedMemoryRegistry* registry);
+  // Sets the callbacks and queues the built request.
+  Status Start(INFERD_Server* server, INFERD_ResponseAllocator* allocator);
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
 
@@ -82,6 +106,7 @@ class InferContext {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::shared_ptr<HttpSession> session_;  // the connection the response goes to
   Strand strand_;                          // that connection's strand
+  const Reply reply_;
   // Freed by the release callback; untouched by anything else after Submit.
   std::string body_;
   ParsedInferRequest parsed_;

@@ -6,52 +6,19 @@
 #include <string>
 
 #include "common/server_error.h"
+#include "http/response_output.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
 namespace {
 
-// One output of a response, as the server API reports it.
-struct Output {
-  const char* name = nullptr;
-  INFERD_DataType datatype = INFERD_TYPE_INVALID;
-  const int64_t* shape = nullptr;
-  uint64_t dim_count = 0;
-  const void* base = nullptr;
-  size_t byte_size = 0;
-};
-
-Status ReadOutput(INFERD_InferenceResponse* response, uint32_t index, Output* output) {
-  INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
-  int64_t memory_type_id = 0;
-  void* buffer_userp = nullptr;
-  if (INFERD_Error* error = INFERD_InferenceResponseOutput(
-          response, index, &output->name, &output->datatype, &output->shape, &output->dim_count,
-          &output->base, &output->byte_size, &memory_type, &memory_type_id, &buffer_userp)) {
-    return StatusFromServerError(error);
-  }
-  if (memory_type == INFERD_MEMORY_GPU) {
-    return Status::Unsupported("output '" + std::string(output->name) +
-                               "' is in GPU memory, which the HTTP frontend cannot return yet");
-  }
-  return Status::Ok();
-}
-
-void WriteShape(const Output& output, JsonWriter* writer) {
+void WriteShape(const ResponseOutput& output, JsonWriter* writer) {
   writer->StartArray();
   for (uint64_t i = 0; i < output.dim_count; ++i) writer->Int64(output.shape[i]);
   writer->EndArray();
 }
 
-uint64_t ElementCount(const Output& output) {
-  uint64_t count = 1;
-  for (uint64_t i = 0; i < output.dim_count; ++i) {
-    count *= output.shape[i] < 0 ? 0 : static_cast<uint64_t>(output.shape[i]);
-  }
-  return count;
-}
-
-Status WriteOutput(const Output& output, const OutputFormat& format, JsonWriter* writer,
+Status WriteOutput(const ResponseOutput& output, const OutputFormat& format, JsonWriter* writer,
                    std::vector<std::string_view>* binary) {
   writer->StartObject();
   writer->Key("name");
@@ -74,7 +41,7 @@ Status WriteOutput(const Output& output, const OutputFormat& format, JsonWriter*
   } else {
     writer->Key("data");
     if (Status s = TensorToJson(output.base, output.byte_size, output.datatype,
-                                ElementCount(output), output.name, writer);
+                                output.ElementCount(), output.name, writer);
         !s.ok()) {
       return s;
     }
@@ -135,8 +102,8 @@ Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputForma
   writer.Key("outputs");
   writer.StartArray();
   for (uint32_t i = 0; i < output_count; ++i) {
-    Output output;
-    if (Status s = ReadOutput(response, i, &output); !s.ok()) return s;
+    ResponseOutput output;
+    if (Status s = ReadResponseOutput(response, i, &output); !s.ok()) return s;
     if (Status s = WriteOutput(output, format, &writer, binary); !s.ok()) {
       return s;
     }

@@ -26,8 +26,12 @@ void SerializeResponseHead(const ResponseHead& head, std::string* out) {
   out->append(reason.data(), reason.size());
   out->append("\r\nContent-Type: ");
   out->append(head.content_type);
-  out->append("\r\nContent-Length: ");
-  AppendNumber(head.content_length, out);
+  if (head.framing == BodyFraming::kContentLength) {
+    out->append("\r\nContent-Length: ");
+    AppendNumber(head.content_length, out);
+  } else if (head.framing == BodyFraming::kChunked) {
+    out->append("\r\nTransfer-Encoding: chunked");
+  }
   if (head.inference_header_length) {
     out->append("\r\n");
     out->append(kInferHeaderContentLength);

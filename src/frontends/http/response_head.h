@@ -17,13 +17,22 @@ inline constexpr std::string_view kJsonContentType = "application/json";
 inline constexpr std::string_view kPrometheusContentType = "text/plain; version=0.0.4; charset=utf-8";
 inline constexpr std::string_view kBinaryContentType = "application/octet-stream";
 inline constexpr std::string_view kInferHeaderContentLength = "Inference-Header-Content-Length";
+inline constexpr std::string_view kEventStreamContentType = "text/event-stream; charset=utf-8";
+
+// How the client finds the end of the body.
+enum class BodyFraming {
+  kContentLength,  // Content-Length: the body is known before it is sent
+  kChunked,        // Transfer-Encoding: chunked (HTTP/1.1): a stream of unknown length
+  kUntilClose,     // neither: the body ends when the connection closes (an HTTP/1.0 stream)
+};
 
 struct ResponseHead {
   unsigned status = 200;
   unsigned http_version = 11;  // 10 or 11, as the request's
   bool keep_alive = true;
   std::string_view content_type = kJsonContentType;
-  size_t content_length = 0;
+  BodyFraming framing = BodyFraming::kContentLength;
+  size_t content_length = 0;  // with kContentLength
   // Set when the body is JSON followed by binary outputs: the JSON's length.
   std::optional<size_t> inference_header_length;
   Encoding content_encoding = Encoding::kIdentity;

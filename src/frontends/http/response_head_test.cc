@@ -40,5 +40,23 @@ TEST(ResponseHeadTest, Http10KeepAliveIsExplicit) {
             "Connection: keep-alive\r\n\r\n");
 }
 
+TEST(ResponseHeadTest, AStreamIsChunkedOrEndsWithTheConnection) {
+  ResponseHead head;
+  head.content_type = kEventStreamContentType;
+  head.framing = BodyFraming::kChunked;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n");
+  head.framing = BodyFraming::kUntilClose;
+  head.http_version = 10;
+  head.keep_alive = false;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            "Connection: close\r\n\r\n");
+}
+
 }  // namespace
 }  // namespace inferd::http

@@ -93,6 +93,10 @@ HttpError MatchModel(Method method, Segments rest, Route* route) {
   if (action == "ready") return Found(method, Method::kGet, Endpoint::kModelReady, route);
   if (action == "config") return Found(method, Method::kGet, Endpoint::kModelConfig, route);
   if (action == "infer") return Found(method, Method::kPost, Endpoint::kModelInfer, route);
+  if (action == "generate") return Found(method, Method::kPost, Endpoint::kModelGenerate, route);
+  if (action == "generate_stream") {
+    return Found(method, Method::kPost, Endpoint::kModelGenerateStream, route);
+  }
   if (action == "stats") return Found(method, Method::kGet, Endpoint::kModelStats, route);
   return NotFound();
 }

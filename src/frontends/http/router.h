@@ -22,6 +22,8 @@ enum class Endpoint {
   kModelReady,       // GET  .../ready
   kModelConfig,      // GET  .../config
   kModelInfer,       // POST .../infer
+  kModelGenerate,        // POST .../generate (the generate extension: one JSON answer)
+  kModelGenerateStream,  // POST .../generate_stream (one Server-Sent Event per response)
   kRepositoryIndex,  // POST /v2/repository/index
   kRepositoryLoad,   // POST /v2/repository/models/{m}/load
   kRepositoryUnload, // POST /v2/repository/models/{m}/unload

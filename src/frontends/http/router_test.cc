@@ -43,6 +43,19 @@ TEST(RouterTest, MatchesModelEndpointsWithAndWithoutVersion) {
   EXPECT_EQ(route.model_version, 12);
 }
 
+TEST(RouterTest, MatchesGenerateEndpoints) {
+  Route route = Match(Method::kPost, "/v2/models/llm/generate");
+  EXPECT_EQ(route.endpoint, Endpoint::kModelGenerate);
+  EXPECT_EQ(route.model, "llm");
+  EXPECT_EQ(route.model_version, -1);
+  route = Match(Method::kPost, "/v2/models/llm/versions/2/generate_stream");
+  EXPECT_EQ(route.endpoint, Endpoint::kModelGenerateStream);
+  EXPECT_EQ(route.model_version, 2);
+  EXPECT_EQ(MatchStatus(Method::kGet, "/v2/models/llm/generate"), 405u);
+  EXPECT_EQ(MatchStatus(Method::kGet, "/v2/models/llm/generate_stream"), 405u);
+  EXPECT_EQ(MatchStatus(Method::kPost, "/v2/models/llm/generate/extra"), 404u);
+}
+
 TEST(RouterTest, UrlDecodesModelNames) {
   EXPECT_EQ(Match(Method::kPost, "/v2/models/my%20model%2Fv/infer").model, "my model/v");
   EXPECT_EQ(Match(Method::kGet, "/v2/models/a+b").model, "a+b");

@@ -226,18 +226,29 @@ size_t FixedByteSize(INFERD_DataType datatype) {
 
 }  // namespace
 
+Status CountJsonElements(const Value& data, std::string_view input_name, uint64_t* count) {
+  *count = 0;
+  uint64_t string_bytes = 0;
+  if (CountElements(data, 0, count, &string_bytes)) return Status::Ok();
+  return Status::InvalidArg("input '" + std::string(input_name) +
+                            "': its value is nested deeper than " + std::to_string(kMaxNesting) +
+                            " levels");
+}
+
 Status JsonToTensor(const Value& data, INFERD_DataType datatype, uint64_t element_count,
-                    std::string_view input_name, TensorBytes* out) {
+                    std::string_view input_name, TensorBytes* out, std::string_view field) {
   const auto name = [input_name] { return std::string(input_name); };
   uint64_t count = 0;
   uint64_t string_bytes = 0;
   if (!CountElements(data, 0, &count, &string_bytes)) {
-    return Status::InvalidArg("input '" + name() + "': 'data' is nested deeper than " +
-                              std::to_string(kMaxNesting) + " levels");
+    return Status::InvalidArg("input '" + name() + "': " + std::string(field) +
+                              " is nested deeper than " + std::to_string(kMaxNesting) +
+                              " levels");
   }
   if (count != element_count) {
-    return Status::InvalidArg("input '" + name() + "': 'data' holds " + std::to_string(count) +
-                              " elements but its shape needs " + std::to_string(element_count));
+    return Status::InvalidArg("input '" + name() + "': " + std::string(field) + " holds " +
+                              std::to_string(count) + " elements but its shape needs " +
+                              std::to_string(element_count));
   }
   uint64_t bad_index = 0;
   if (!Decode(data, datatype, count, string_bytes, out, &bad_index)) {
@@ -247,7 +258,7 @@ Status JsonToTensor(const Value& data, INFERD_DataType datatype, uint64_t elemen
       return Status::InvalidArg("input '" + name() + "': invalid datatype");
     }
     return Status::InvalidArg("input '" + name() + "': element " + std::to_string(bad_index) +
-                              " of 'data' is not valid for datatype " +
+                              " of " + std::string(field) + " is not valid for datatype " +
                               INFERD_DataTypeString(datatype) + " (expected " +
                               ExpectedJson(datatype) + ")");
   }
@@ -255,12 +266,14 @@ Status JsonToTensor(const Value& data, INFERD_DataType datatype, uint64_t elemen
 }
 
 Status TensorToJson(const void* base, size_t byte_size, INFERD_DataType datatype,
-                    uint64_t element_count, std::string_view output_name, JsonWriter* writer) {
+                    uint64_t element_count, std::string_view output_name, JsonWriter* writer,
+                    bool unwrap_single) {
   const char* bytes = static_cast<const char*>(base);
+  const bool array = !unwrap_single || element_count != 1;
   if (datatype == INFERD_TYPE_BYTES) {
-    writer->StartArray();
+    if (array) writer->StartArray();
     const bool ok = WriteBytes(bytes, byte_size, element_count, writer);
-    writer->EndArray();
+    if (array) writer->EndArray();
     if (ok) return Status::Ok();
     return Status::Internal("output '" + std::string(output_name) + "': its " +
                             std::to_string(byte_size) + " bytes do not hold " +
@@ -273,7 +286,7 @@ Status TensorToJson(const void* base, size_t byte_size, INFERD_DataType datatype
                             std::to_string(element_count) + " elements of " +
                             INFERD_DataTypeString(datatype));
   }
-  writer->StartArray();
+  if (array) writer->StartArray();
   switch (datatype) {
     case INFERD_TYPE_BOOL: WriteElements<bool>(bytes, element_count, writer); break;
     case INFERD_TYPE_UINT8: WriteElements<uint8_t>(bytes, element_count, writer); break;
@@ -290,7 +303,7 @@ Status TensorToJson(const void* base, size_t byte_size, INFERD_DataType datatype
     case INFERD_TYPE_BF16: WriteHalfs(bytes, element_count, BFloat16ToFloat, writer); break;
     default: break;
   }
-  writer->EndArray();
+  if (array) writer->EndArray();
   return Status::Ok();
 }
 

@@ -34,15 +34,26 @@ struct TensorBytes {
 // Decodes the "data" value of input `input_name`. The number of elements must
 // equal `element_count` (from the shape); a count mismatch, a value of the
 // wrong JSON type or out of the datatype's range, or nesting deeper than 64
-// gives INVALID_ARG naming the input.
+// gives INVALID_ARG naming the input. A value that is not an array is one
+// element. `field` names the value in messages (the generate extension has
+// no "data" field: its inputs are values of keys).
 Status JsonToTensor(const rapidjson::Value& data, INFERD_DataType datatype, uint64_t element_count,
-                    std::string_view input_name, TensorBytes* out);
+                    std::string_view input_name, TensorBytes* out,
+                    std::string_view field = "'data'");
+
+// The number of elements (non-array values) `data` holds, at any nesting;
+// INVALID_ARG naming input `input_name` when it is nested deeper than 64.
+Status CountJsonElements(const rapidjson::Value& data, std::string_view input_name,
+                         uint64_t* count);
 
 // Writes the `byte_size` bytes at `base`, `element_count` elements of
-// `datatype`, as a flat JSON array. A size that does not fit the count, or a
-// malformed BYTES element, gives INTERNAL naming the output.
+// `datatype`, as a flat JSON array, or, when `unwrap_single` and the tensor
+// holds one element, as that bare value (the generate extension's rule). A
+// size that does not fit the count, or a malformed BYTES element, gives
+// INTERNAL naming the output.
 Status TensorToJson(const void* base, size_t byte_size, INFERD_DataType datatype,
-                    uint64_t element_count, std::string_view output_name, JsonWriter* writer);
+                    uint64_t element_count, std::string_view output_name, JsonWriter* writer,
+                    bool unwrap_single = false);
 
 }  // namespace inferd::http
 

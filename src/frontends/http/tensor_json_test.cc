@@ -187,5 +187,57 @@ TEST(TensorJsonTest, EncodingChecksSizesAgainstTheShape) {
   EXPECT_FALSE(TensorToJson(truncated.data(), 6, INFERD_TYPE_BYTES, 1, "OUT", &writer2).ok());
 }
 
+// The generate extension writes a one-element tensor as its bare value.
+std::string EncodeUnwrapped(const void* base, size_t byte_size, INFERD_DataType datatype,
+                            uint64_t count) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  writer.Key("v");
+  const Status status =
+      TensorToJson(base, byte_size, datatype, count, "OUT", &writer, /*unwrap_single=*/true);
+  EXPECT_TRUE(status.ok()) << status.message();
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+TEST(TensorJsonTest, UnwrapsOnlySingleElements) {
+  const int32_t one[] = {7};
+  EXPECT_EQ(EncodeUnwrapped(one, 4, INFERD_TYPE_INT32, 1), R"({"v":7})");
+  const int32_t two[] = {7, 8};
+  EXPECT_EQ(EncodeUnwrapped(two, 8, INFERD_TYPE_INT32, 2), R"({"v":[7,8]})");
+  EXPECT_EQ(EncodeUnwrapped(nullptr, 0, INFERD_TYPE_INT32, 0), R"({"v":[]})");
+  const std::string word("\x05\0\0\0Hello", 9);
+  EXPECT_EQ(EncodeUnwrapped(word.data(), word.size(), INFERD_TYPE_BYTES, 1), R"({"v":"Hello"})");
+  const std::string words("\x01\0\0\0a\x01\0\0\0b", 10);
+  EXPECT_EQ(EncodeUnwrapped(words.data(), words.size(), INFERD_TYPE_BYTES, 2),
+            R"({"v":["a","b"]})");
+  const float half = 0.5f;
+  EXPECT_EQ(EncodeUnwrapped(&half, 4, INFERD_TYPE_FP32, 1), R"({"v":0.5})");
+  const uint8_t yes = 1;
+  EXPECT_EQ(EncodeUnwrapped(&yes, 1, INFERD_TYPE_BOOL, 1), R"({"v":true})");
+}
+
+TEST(TensorJsonTest, DecodesAScalarAsOneElement) {
+  EXPECT_EQ(Decode<int32_t>("42", INFERD_TYPE_INT32, 1), (std::vector<int32_t>{42}));
+  TensorBytes bytes;
+  const Status status =
+      JsonToTensor(Json(R"("x")"), INFERD_TYPE_INT32, 1, "IN", &bytes, "its value");
+  EXPECT_NE(status.message().find("element 0 of its value is not valid"), std::string::npos)
+      << status.message();
+}
+
+TEST(TensorJsonTest, CountsElementsAtAnyNesting) {
+  uint64_t count = 0;
+  ASSERT_TRUE(CountJsonElements(Json("[[1,2],[3,4],[5,6]]"), "IN", &count).ok());
+  EXPECT_EQ(count, 6u);
+  ASSERT_TRUE(CountJsonElements(Json("\"one\""), "IN", &count).ok());
+  EXPECT_EQ(count, 1u);
+  ASSERT_TRUE(CountJsonElements(Json("[]"), "IN", &count).ok());
+  EXPECT_EQ(count, 0u);
+  const std::string deep = std::string(70, '[') + std::string(70, ']');
+  EXPECT_EQ(CountJsonElements(Json(deep.c_str()), "IN", &count).code(), Code::kInvalidArg);
+}
+
 }  // namespace
 }  // namespace inferd::http
