@@ -35,8 +35,8 @@ output [ { name: "OUT" data_type: TYPE_INT32 dims: [ 1 ] },
 IDENTITY_CONFIG = """name: "unary"
 backend: "identity"
 max_batch_size: 0
-input [ { name: "IN" data_type: TYPE_INT32 dims: [ 1 ] } ]
-output [ { name: "OUT" data_type: TYPE_INT32 dims: [ 1 ] } ]
+input [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 1 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_INT32 dims: [ 1 ] } ]
 """
 
 
@@ -74,7 +74,7 @@ def _grpc(port):
         firsts.append(stamps[0] - sent)
         gaps.append((stamps[-1] - stamps[0]) / (RESPONSES - 1))
     client.stop_stream()
-    one = grpcclient.InferInput("IN", [1], "INT32")
+    one = grpcclient.InferInput("INPUT0", [1], "INT32")
     one.set_data_from_numpy(np.zeros(1, dtype=np.int32))
     unary = []
     for _ in range(ROUNDS * 10):
@@ -126,7 +126,7 @@ def _http(port):
         firsts.append(stamps[0] - sent)
         gaps.append((stamps[-1] - stamps[0]) / (RESPONSES - 1))
     unary = []
-    one = json.dumps({"inputs": [{"name": "IN", "shape": [1], "datatype": "INT32",
+    one = json.dumps({"inputs": [{"name": "INPUT0", "shape": [1], "datatype": "INT32",
                                   "data": [0]}]}).encode()
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -64,18 +64,20 @@ void StreamReactor::Submit(StreamRequest* submitted) {
 
 void StreamReactor::Send(Message message) {
   const Message* next = nullptr;
+  grpc::WriteOptions options;
   {
     MutexLock lock(&mu_);
     if (broken_) return;
     writes_.push_back(std::move(message));
-    next = TakeNextWrite();
+    next = TakeNextWrite(&options);
   }
-  if (next != nullptr) StartWrite(next);
+  if (next != nullptr) StartWrite(next, options);
 }
 
-const StreamReactor::Message* StreamReactor::TakeNextWrite() {
+const StreamReactor::Message* StreamReactor::TakeNextWrite(grpc::WriteOptions* options) {
   if (writing_ || writes_.empty()) return nullptr;
   writing_ = true;
+  if (writes_.size() > 1) options->set_buffer_hint();
   // push_back never moves the front element, so the pointer stays valid
   // until OnWriteDone pops it.
   return &writes_.front();
@@ -83,6 +85,7 @@ const StreamReactor::Message* StreamReactor::TakeNextWrite() {
 
 void StreamReactor::OnWriteDone(bool ok) {
   const Message* next = nullptr;
+  grpc::WriteOptions options;
   grpc::Status status;
   bool finish = false;
   {
@@ -93,11 +96,11 @@ void StreamReactor::OnWriteDone(bool ok) {
       broken_ = true;  // the client is gone; OnCancel cancels what is in flight
       writes_.clear();
     }
-    next = TakeNextWrite();
+    next = TakeNextWrite(&options);
     // A write started now finishes the call from its own OnWriteDone.
     if (next == nullptr) finish = TakeFinish(&status);
   }
-  if (next != nullptr) StartWrite(next);
+  if (next != nullptr) StartWrite(next, options);
   if (finish) Finish(status);
 }
 

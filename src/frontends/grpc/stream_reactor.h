@@ -57,8 +57,10 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   void Submit(StreamRequest* request) EXCLUDES(mu_);
   // The next message to write, with the write marked as running; null when a
   // write runs already or nothing is queued. The caller starts the write
-  // once it has released mu_.
-  const Message* TakeNextWrite() REQUIRES(mu_);
+  // with `options` once it has released mu_: while more messages wait behind
+  // it, gRPC may buffer it and send several in one frame (the last queued
+  // message is always written without the hint, which flushes).
+  const Message* TakeNextWrite(grpc::WriteOptions* options) REQUIRES(mu_);
   // Whether the call is to finish now, nothing being outstanding any more;
   // true only once. The caller then calls Finish(*status) after releasing
   // mu_, and touches nothing after it (OnDone may delete this at once).
