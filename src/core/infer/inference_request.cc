@@ -39,6 +39,13 @@ Status InferenceRequest::AppendInputData(const std::string& name, InputBuffer bu
   return Status::Ok();
 }
 
+Status InferenceRequest::AddOwnedInput(std::string name, INFERD_DataType datatype,
+                                       std::vector<int64_t> shape, std::string data) {
+  RETURN_IF_ERROR(AddInput(name, datatype, shape.data(), shape.size()));
+  const std::string& kept = owned_data_.emplace_back(std::move(data));
+  return AppendInputData(name, InputBuffer{kept.data(), kept.size(), INFERD_MEMORY_CPU, 0});
+}
+
 void InferenceRequest::Cancel() {
   cancelled_.store(true, std::memory_order_relaxed);
   if (ExpiringQueue* waiting = queue_.load(std::memory_order_acquire)) {

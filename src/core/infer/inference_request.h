@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <variant>
@@ -94,6 +95,10 @@ class InferenceRequest {
   Status AddInput(std::string name, INFERD_DataType datatype, const int64_t* shape,
                   uint64_t dim_count);
   Status AppendInputData(const std::string& name, InputBuffer buffer);
+  // Adds an input whose data the request itself owns (a control input or a
+  // state the scheduler fills in). The data's address stays put.
+  Status AddOwnedInput(std::string name, INFERD_DataType datatype, std::vector<int64_t> shape,
+                       std::string data);
   InputTensor* FindInput(std::string_view name);
   std::vector<InputTensor>& inputs() { return inputs_; }
   const std::vector<InputTensor>& inputs() const { return inputs_; }
@@ -170,6 +175,7 @@ class InferenceRequest {
   const std::string model_name_;
   const int64_t requested_version_;
   std::vector<InputTensor> inputs_;
+  std::deque<std::string> owned_data_;  // a deque: data never moves once added
   std::shared_ptr<BoundModel> model_;
   std::atomic<bool> cancelled_{false};
   QueueSweeper* sweeper_ = nullptr;  // written before queue_ (release)

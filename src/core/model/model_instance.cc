@@ -76,17 +76,19 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   // Traced requests of the batch, held past execute (which may release them)
   // to record COMPUTE_END; empty, so allocation-free, for untraced batches.
   std::vector<std::shared_ptr<RequestTrace>> traces;
+  uint64_t count = 0;  // client requests: a sequence batch's padding rows do not count
   for (InferenceRequest* request : batch) {
-    if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
     request->execute_start_ns = start_ns;
+    if (!request->counts_in_stats) continue;
+    ++count;
+    if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
     rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);
       traces.push_back(request->trace);
     }
   }
-  const uint64_t count = batch.size();
-  if (record_stats) {
+  if (record_stats && count > 0) {
     const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count();
@@ -102,7 +104,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
                         compute_end_ns_ <= end_ns;
   const uint64_t infer_start = reported ? compute_start_ns_ : start_ns;
   const uint64_t infer_end = reported ? compute_end_ns_ : end_ns;
-  if (record_stats) {
+  if (record_stats && count > 0) {
     stats.RecordExecutionTime(count, rows, infer_start - start_ns, infer_end - infer_start,
                               end_ns - infer_end);
   }

@@ -13,6 +13,7 @@
 #include "core/infer/response_sender.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
+#include "core/scheduler/sequence_batcher.h"
 #include "core/timing/queue_sweeper.h"
 
 namespace inferd {
@@ -82,10 +83,6 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
   std::shared_ptr<ModelVersion> model(new ModelVersion(std::move(spec)));
   const std::string where =
       "model '" + model->name() + "' version " + std::to_string(model->version()) + ": ";
-  if (model->config().has_sequence_batching()) {
-    model->unloaded_ = true;
-    return Status::Unsupported(where + "sequence_batching is not supported yet");
-  }
   if (model->config().has_dynamic_batching() && model->spec_.sweeper == nullptr) {
     model->unloaded_ = true;
     return Status::Internal(where + "dynamic batching needs the server's queue sweeper");
@@ -152,7 +149,13 @@ Status ModelVersion::CreateInstances() {
 
 void ModelVersion::StartScheduling() {
   BatchSource* source = nullptr;
-  if (config_.has_dynamic_batching()) {
+  size_t active = 0;
+  for (const auto& instance : instances_) active += instance->passive() ? 0 : 1;
+  if (config_.has_sequence_batching()) {
+    auto batcher = std::make_unique<SequenceBatcher>(config_, active, clock());
+    source = batcher.get();
+    scheduler_ = std::move(batcher);
+  } else if (config_.has_dynamic_batching()) {
     auto batcher = std::make_unique<DynamicBatcher>(config_, spec_.sweeper);
     source = batcher.get();
     scheduler_ = std::move(batcher);

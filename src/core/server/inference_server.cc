@@ -194,6 +194,16 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
                                            (*model)->version(), request->id);
     }
     RETURN_IF_ERROR(ValidateRequest((*model)->config(), (*model)->all_outputs(), request));
+    const bool in_sequence = request->correlation_id != 0 ||
+                             !request->correlation_id_string.empty() ||
+                             (request->flags & (INFERD_REQUEST_FLAG_SEQUENCE_START |
+                                                INFERD_REQUEST_FLAG_SEQUENCE_END)) != 0;
+    if (in_sequence && !(*model)->config().has_sequence_batching()) {
+      return Status::InvalidArg("model '" + request->model_name() +
+                                "' has no sequence batcher (sequence_batching in its "
+                                "config.pbtxt): its requests cannot carry sequence_id, "
+                                "sequence_start or sequence_end");
+    }
     if (request->single_response && (*model)->decoupled()) {
       return Status::Unsupported(
           "model '" + request->model_name() +

@@ -1,0 +1,106 @@
+// The sequence batcher: for stateful models, every request of a sequence (one
+// correlation id, from a START to an END) reaches the same batch slot, one at a
+// time and in arrival order, with control inputs (START, END, READY, CORRID)
+// that say where it stands. Two strategies, as Triton's:
+//  - direct: each instance has max_batch_size slots (1 when not batching); a
+//    sequence holds one slot; a batch has one row per slot up to the highest
+//    slot with work, empty slots padded with rows whose READY is false;
+//  - oldest: max_candidate_sequences sequences hold a place; any free instance
+//    batches the oldest waiting requests of different sequences.
+// Sequences beyond the free slots wait in a backlog, in START order. A
+// sequence idle for max_sequence_idle_microseconds loses its slot: the backend
+// gets one last request marked END, and a later request for it must START
+// again. Thread-safe.
+#ifndef INFERD_CORE_SCHEDULER_SEQUENCE_BATCHER_H_
+#define INFERD_CORE_SCHEDULER_SEQUENCE_BATCHER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/scheduler/batch_rules.h"
+#include "core/scheduler/scheduler.h"
+#include "core/scheduler/sequence_controls.h"
+#include "core/timing/clock.h"
+#include "inferd/base/mutex.h"
+#include "model_config.pb.h"
+
+namespace inferd {
+
+class SequenceBatcher : public Scheduler, public BatchSource {
+ public:
+  // Schedules onto `instance_count` instances (indexes 0 .. count-1) by
+  // `config`'s sequence_batching; times idleness and queue delays on `clock`.
+  SequenceBatcher(const inference::ModelConfig& config, size_t instance_count,
+                  const Clock& clock);
+  ~SequenceBatcher() override;
+
+  Status Enqueue(InferenceRequest* request) override EXCLUDES(mu_);
+  size_t InflightCount() const override EXCLUDES(mu_);
+  size_t QueuedCount() const override EXCLUDES(mu_);
+  void Stop() override EXCLUDES(mu_);
+
+  bool NextBatch(size_t instance, std::vector<InferenceRequest*>* batch) override EXCLUDES(mu_);
+  void BatchDone(size_t instance, size_t request_count) override EXCLUDES(mu_);
+
+ private:
+  struct Sequence;
+  // A request handed to an instance, and whether it ended its sequence.
+  struct Dispatched {
+    Sequence* sequence;
+    bool ends;
+  };
+
+  // Sequences ready to run on `instance`, in the order their rows go.
+  std::vector<Sequence*> ReadyFor(size_t instance) REQUIRES(mu_);
+  bool ShouldSend(const std::vector<Sequence*>& ready, uint64_t now, uint64_t* wake)
+      REQUIRES(mu_);
+  void Fill(size_t instance, const std::vector<Sequence*>& ready,
+            std::vector<InferenceRequest*>* batch) REQUIRES(mu_);
+  InferenceRequest* Take(size_t instance, Sequence* sequence) REQUIRES(mu_);
+  // A request the batcher owns (padding, or an idle sequence's END), shaped
+  // like `inputs`, with control values `signals`.
+  InferenceRequest* MakeSynthetic(size_t instance, const InferenceRequest& like,
+                                  bool ready, bool end, const Sequence* sequence) REQUIRES(mu_);
+  // Moves idle sequences out: their END is queued. Returns the next time one
+  // may go idle (0: none).
+  uint64_t ExpireIdle(uint64_t now) REQUIRES(mu_);
+  void AssignSlot(Sequence* sequence) REQUIRES(mu_);
+  void ReleaseSlot(Sequence* sequence) REQUIRES(mu_);
+  size_t InstanceOfSlot(size_t slot) const;
+
+  // Constant after construction.
+  const Clock& clock_;
+  const std::string model_name_;
+  const SequenceControls controls_;
+  const bool oldest_;
+  const size_t slots_per_instance_;  // direct
+  const size_t instance_count_;
+  const uint64_t idle_ns_;
+  const uint64_t max_queue_delay_ns_;
+  const double minimum_slot_utilization_;  // direct
+  BatchRules rules_;                       // oldest
+
+  mutable Mutex mu_;
+  CondVar changed_;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::list<Sequence> sequences_ GUARDED_BY(mu_);  // every live one; stable addresses
+  std::unordered_map<std::string, Sequence*> by_key_ GUARDED_BY(mu_);  // not expired
+  std::vector<Sequence*> slots_ GUARDED_BY(mu_);      // null: free
+  std::deque<Sequence*> backlog_ GUARDED_BY(mu_);     // waiting for a slot, START order
+  std::vector<std::vector<Dispatched>> dispatched_ GUARDED_BY(mu_);  // by instance
+  // Padding and END requests the batcher made, in flight, by instance.
+  std::vector<std::vector<std::unique_ptr<InferenceRequest>>> owned_ GUARDED_BY(mu_);
+  size_t queued_ GUARDED_BY(mu_) = 0;  // client requests waiting
+  std::atomic<size_t> executing_{0};
+};
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_SCHEDULER_SEQUENCE_BATCHER_H_

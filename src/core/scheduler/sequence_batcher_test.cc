@@ -1,0 +1,294 @@
+// The sequence batcher in simulated time: routing to one slot per sequence,
+// the control inputs, padding rows, order within a sequence, the backlog,
+// idle release, both strategies, errors, Stop.
+//
+// An instance is played by an InstanceThread (one NextBatch on its own
+// thread); FakeClock::AwaitWaiters tells when it went back to sleep with a
+// deadline, so the test advances the clock only then.
+#include "core/scheduler/sequence_batcher.h"
+
+#include <google/protobuf/text_format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/infer/inference_request.h"
+#include "core/test_util/fake_bound_model.h"
+#include "core/test_util/instance_thread.h"
+#include "core/test_util/request_factory.h"
+#include "core/timing/fake_clock.h"
+
+namespace inferd {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using std::chrono::milliseconds;
+
+constexpr char kControls[] = R"(
+  control_input [
+    { name: "START" control [ { kind: CONTROL_SEQUENCE_START fp32_false_true: [ 0, 1 ] } ] },
+    { name: "END" control [ { kind: CONTROL_SEQUENCE_END int32_false_true: [ 0, 1 ] } ] },
+    { name: "READY" control [ { kind: CONTROL_SEQUENCE_READY bool_false_true: [ false, true ] } ] },
+    { name: "CORRID" control [ { kind: CONTROL_SEQUENCE_CORRID data_type: TYPE_UINT64 } ] }
+  ])";
+
+// What a backend reads from a request's control inputs.
+struct Seen {
+  float start = -1;
+  int32_t end = -1;
+  bool ready = false;
+  uint64_t corrid = 0;
+};
+
+template <typename T>
+T Read(InferenceRequest* request, const char* name) {
+  const InputTensor* input = request->FindInput(name);
+  EXPECT_NE(input, nullptr) << name;
+  T value{};
+  if (input != nullptr && !input->buffers.empty()) {
+    std::memcpy(&value, input->buffers[0].base, sizeof(T));
+  }
+  return value;
+}
+
+Seen Controls(InferenceRequest* request) {
+  return {Read<float>(request, "START"), Read<int32_t>(request, "END"),
+          Read<uint8_t>(request, "READY") != 0, Read<uint64_t>(request, "CORRID")};
+}
+
+class SequenceBatcherTest : public testing::Test {
+ protected:
+  void Start(const std::string& batching, int max_batch_size = 4, size_t instances = 1) {
+    inference::ModelConfig config;
+    const std::string text = "name: \"seq\" max_batch_size: " + std::to_string(max_batch_size) +
+                             " sequence_batching { max_sequence_idle_microseconds: 1000000 " +
+                             kControls + " " + batching + " }";
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &config)) << text;
+    model_ = std::make_shared<FakeBoundModel>(clock_, "seq", max_batch_size);
+    requests_ = std::make_unique<RequestFactory>(model_);
+    batcher_ = std::make_unique<SequenceBatcher>(config, instances, clock_);
+  }
+
+  // Request `id` of sequence `sequence` with `flags`; queued now.
+  Status Send(const std::string& id, uint64_t sequence, uint32_t flags = 0) {
+    InferenceRequest* request = requests_->Make(id, 1, {1});
+    request->correlation_id = sequence;
+    request->flags = flags;
+    return batcher_->Enqueue(request);
+  }
+
+  std::vector<InferenceRequest*> TakeDueBatch(size_t instance = 0) {
+    InstanceThread thread(batcher_.get(), batcher_.get(), instance);
+    EXPECT_TRUE(thread.AwaitReturn()) << "no batch was due";
+    if (!thread.returned()) return {};
+    return thread.batch();
+  }
+  // Runs a batch as a backend would, then BatchDone; the ids, "-" for padding.
+  static std::vector<std::string> Complete(SequenceBatcher& batcher,
+                                           const std::vector<InferenceRequest*>& batch,
+                                           size_t instance = 0) {
+    std::vector<std::string> ids;
+    for (InferenceRequest* request : batch) ids.push_back(request->id.empty() ? "-" : request->id);
+    CompleteBatch(batch);
+    batcher.BatchDone(instance, batch.size());
+    return ids;
+  }
+  std::vector<std::string> RunDueBatch(size_t instance = 0) {
+    return Complete(*batcher_, TakeDueBatch(instance), instance);
+  }
+
+  FakeClock clock_;
+  std::shared_ptr<FakeBoundModel> model_;
+  std::unique_ptr<RequestFactory> requests_;
+  std::unique_ptr<SequenceBatcher> batcher_;  // last: stopped first
+};
+
+constexpr uint32_t kStart = INFERD_REQUEST_FLAG_SEQUENCE_START;
+constexpr uint32_t kEnd = INFERD_REQUEST_FLAG_SEQUENCE_END;
+
+TEST_F(SequenceBatcherTest, EachSequenceKeepsItsSlotAndSeesItsControls) {
+  Start("direct { }");
+  ASSERT_TRUE(Send("a1", 7, kStart).ok());
+  ASSERT_TRUE(Send("b1", 9, kStart).ok());
+  std::vector<InferenceRequest*> batch = TakeDueBatch();
+  ASSERT_EQ(batch.size(), 2u);
+  EXPECT_EQ(batch[0]->id, "a1");  // slot 0
+  EXPECT_EQ(batch[1]->id, "b1");  // slot 1
+  const Seen a = Controls(batch[0]);
+  EXPECT_EQ(a.start, 1.0f);
+  EXPECT_EQ(a.end, 0);
+  EXPECT_TRUE(a.ready);
+  EXPECT_EQ(a.corrid, 7u);
+  EXPECT_EQ(batch[0]->FindInput("START")->shape, (std::vector<int64_t>{1, 1}));
+  Complete(*batcher_, batch);
+
+  // b's next request alone: slot 0 is padded with a row that is not ready.
+  ASSERT_TRUE(Send("b2", 9, kEnd).ok());
+  batch = TakeDueBatch();
+  ASSERT_EQ(batch.size(), 2u);
+  EXPECT_EQ(batch[1]->id, "b2");
+  EXPECT_FALSE(Controls(batch[0]).ready) << "padding";
+  EXPECT_EQ(batch[0]->FindInput("INPUT0")->byte_size, batch[1]->FindInput("INPUT0")->byte_size);
+  const Seen b = Controls(batch[1]);
+  EXPECT_EQ(b.start, 0.0f);
+  EXPECT_EQ(b.end, 1);
+  EXPECT_EQ(b.corrid, 9u);
+  Complete(*batcher_, batch);
+  EXPECT_EQ(model_->stats().inference_count.load(), 0u) << "the fake instance records nothing";
+}
+
+TEST_F(SequenceBatcherTest, ASequencesRequestsRunOneAtATimeInOrder) {
+  Start("direct { }");
+  ASSERT_TRUE(Send("a1", 7, kStart).ok());
+  ASSERT_TRUE(Send("a2", 7).ok());
+  ASSERT_TRUE(Send("a3", 7, kEnd).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a1"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a2"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a3"));
+  EXPECT_EQ(batcher_->InflightCount(), 0u);
+}
+
+TEST_F(SequenceBatcherTest, SequencesBeyondTheSlotsWaitInStartOrder) {
+  Start("direct { }", /*max_batch_size=*/0);  // one slot
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  ASSERT_TRUE(Send("c1", 3, kStart | kEnd).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a1"));
+  ASSERT_TRUE(Send("a2", 1, kEnd).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a2")) << "b waits for a's slot";
+  EXPECT_THAT(RunDueBatch(), ElementsAre("b1"));
+  ASSERT_TRUE(Send("b2", 2, kEnd).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("b2"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("c1"));
+  EXPECT_EQ(batcher_->InflightCount(), 0u);
+}
+
+TEST_F(SequenceBatcherTest, AnIdleSequenceEndsAndFreesItsSlot) {
+  Start("direct { }", /*max_batch_size=*/0);
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a1"));
+
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));  // a holds the slot, idle deadline pending
+  EXPECT_FALSE(instance.returned());
+  clock_.Advance(milliseconds(999));
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  EXPECT_FALSE(instance.returned());
+  clock_.Advance(milliseconds(1));
+  ASSERT_TRUE(instance.AwaitReturn());
+  std::vector<InferenceRequest*> end = instance.batch();
+  ASSERT_EQ(end.size(), 1u);
+  const Seen seen = Controls(end[0]);
+  EXPECT_EQ(seen.end, 1) << "the backend is told the sequence ended";
+  EXPECT_TRUE(seen.ready);
+  EXPECT_EQ(seen.corrid, 1u);
+  ASSERT_NE(end[0]->FindInput("INPUT0"), nullptr) << "inputs shaped like the last request";
+  EXPECT_EQ(end[0]->FindInput("INPUT0")->shape, (std::vector<int64_t>{1}));
+  Complete(*batcher_, end);
+
+  const Status late = Send("a2", 1);
+  EXPECT_EQ(late.code(), Status::Code::kInvalidArg);
+  EXPECT_THAT(late.message(), HasSubstr("sequence 1 is not active"));
+  EXPECT_THAT(late.message(), HasSubstr("max_sequence_idle_microseconds"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("b1")) << "the freed slot went to the backlog";
+}
+
+TEST_F(SequenceBatcherTest, ClearErrorsForRequestsOutsideASequence) {
+  Start("direct { }");
+  Status status = Send("x", 0, kStart);
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_THAT(status.message(), HasSubstr("must carry a sequence_id"));
+  EXPECT_THAT(status.message(), HasSubstr("'seq'"));
+
+  status = Send("y", 5);
+  EXPECT_THAT(status.message(), HasSubstr("sequence 5 is not active"));
+
+  ASSERT_TRUE(Send("z1", 6, kStart | kEnd).ok());
+  status = Send("z2", 6);
+  EXPECT_THAT(status.message(), HasSubstr("already got sequence_end"));
+  EXPECT_TRUE(Send("z3", 6, kStart).ok()) << "a new sequence may reuse the id";
+  EXPECT_THAT(RunDueBatch(), ElementsAre("z1"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("z3")) << "same slot, after the END";
+}
+
+TEST_F(SequenceBatcherTest, StringIdsAreSequencesToo) {
+  Start("direct { }");
+  InferenceRequest* request = requests_->Make("s1", 1, {1});
+  request->correlation_id_string = "session-a";
+  request->flags = kStart;
+  ASSERT_TRUE(batcher_->Enqueue(request).ok());
+  InferenceRequest* next = requests_->Make("s2", 1, {1});
+  next->correlation_id_string = "session-a";
+  ASSERT_TRUE(batcher_->Enqueue(next).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("s1"));
+  EXPECT_THAT(RunDueBatch(), ElementsAre("s2"));
+}
+
+TEST_F(SequenceBatcherTest, DirectWaitsTheQueueDelayForMoreSlots) {
+  Start("direct { max_queue_delay_microseconds: 10000 }", /*max_batch_size=*/2);
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  EXPECT_FALSE(instance.returned());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());  // every slot ready: goes at once
+  ASSERT_TRUE(instance.AwaitReturn());
+  Complete(*batcher_, instance.batch());
+  EXPECT_EQ(instance.batch().size(), 2u);
+
+  ASSERT_TRUE(Send("a2", 1).ok());
+  InstanceThread waiting(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  EXPECT_FALSE(waiting.returned());
+  clock_.Advance(milliseconds(10));
+  ASSERT_TRUE(waiting.AwaitReturn());
+  std::vector<InferenceRequest*> batch = waiting.batch();
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0]->id, "a2");
+  Complete(*batcher_, batch);
+}
+
+TEST_F(SequenceBatcherTest, OldestBatchesTheOldestRequestsOfDifferentSequences) {
+  Start("oldest { max_candidate_sequences: 4 }", /*max_batch_size=*/2);
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  clock_.Advance(milliseconds(1));
+  ASSERT_TRUE(Send("a2", 1).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  clock_.Advance(milliseconds(1));
+  ASSERT_TRUE(Send("c1", 3, kStart).ok());
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a1", "b1")) << "one request per sequence, oldest first";
+  EXPECT_THAT(RunDueBatch(), ElementsAre("a2", "c1"));
+}
+
+TEST_F(SequenceBatcherTest, DirectSpreadsSequencesOverInstances) {
+  Start("direct { }", /*max_batch_size=*/0, /*instances=*/2);
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  EXPECT_THAT(RunDueBatch(0), ElementsAre("a1"));
+  EXPECT_THAT(RunDueBatch(1), ElementsAre("b1"));
+  ASSERT_TRUE(Send("b2", 2).ok());
+  EXPECT_THAT(RunDueBatch(1), ElementsAre("b2")) << "b stays on instance 1";
+}
+
+TEST_F(SequenceBatcherTest, StopFailsWhatIsQueued) {
+  Start("direct { }", /*max_batch_size=*/0);
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  batcher_->Stop();
+  const std::vector<LoggedResponse> responses = requests_->log().responses();
+  ASSERT_EQ(responses.size(), 2u);
+  EXPECT_EQ(responses[0].status.code(), Status::Code::kUnavailable);
+  EXPECT_EQ(Send("c1", 3, kStart).code(), Status::Code::kUnavailable);
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(instance.AwaitReturn());
+  EXPECT_FALSE(instance.got_work());
+}
+
+}  // namespace
+}  // namespace inferd
