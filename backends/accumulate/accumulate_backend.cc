@@ -14,7 +14,9 @@
 // output, which the server feeds back to the sequence's next request.
 // Model parameter record_file: one line per row (recorder.h):
 //   corrid=<id> start=<0|1> end=<0|1> ready=<0|1> input=<v> output=<sum> batch=<rows> row=<r>
-// (output=- and an error=<message> field for a row answered with an error).
+//   instance=<name>
+// on one line (output=- and a last field error=<message> for a row answered
+// with an error).
 #include <cstring>
 #include <memory>
 #include <string>
@@ -115,13 +117,14 @@ void Compute(AccumulateModel& model, Row& row) {
   if (row.controls.end) model.sums.Forget(row.controls.key);
 }
 
-std::string RecordLine(const Row& row, uint32_t batch, uint32_t index) {
+std::string RecordLine(const Row& row, uint32_t batch, uint32_t index, const char* instance) {
   const Controls& c = row.controls;
   std::string line = "corrid=" + c.key + " start=" + (c.start ? "1" : "0") +
                      " end=" + (c.end ? "1" : "0") + " ready=" + (c.ready ? "1" : "0") +
                      " input=" + std::to_string(row.input) +
                      " output=" + (row.error ? "-" : std::to_string(row.output)) +
-                     " batch=" + std::to_string(batch) + " row=" + std::to_string(index);
+                     " batch=" + std::to_string(batch) + " row=" + std::to_string(index) +
+                     " instance=" + instance;
   if (row.error != nullptr) {
     const char* message = INFERD_ErrorMessage(row.error);
     line += std::string(" error=") + (message ? message : "");
@@ -244,9 +247,11 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute
     inferd::accumulate::Compute(model, rows[r]);
   }
   if (model.recorder.enabled()) {
+    const char* instance_name = "";
+    INFERD_ErrorDelete(INFERD_ModelInstanceName(instance, &instance_name));
     std::string lines;
     for (uint32_t r = 0; r < request_count; ++r) {
-      lines += inferd::accumulate::RecordLine(rows[r], request_count, r);
+      lines += inferd::accumulate::RecordLine(rows[r], request_count, r, instance_name);
     }
     model.recorder.Append(lines);
   }
