@@ -96,6 +96,14 @@ void Compute(AccumulateModel& model, Row& row) {
   if (row.error == nullptr) row.error = ReadInt32Input(row.request, "INPUT", &row.input);
   if (row.error != nullptr) return;
   if (settings.implicit_state()) {
+    INFERD_Input* state_input = nullptr;
+    if (INFERD_Error* err =
+            INFERD_RequestInput(row.request, settings.state_input.c_str(), &state_input)) {
+      INFERD_ErrorDelete(err);
+      row.error = RowError(settings, "the server did not feed state input '" +
+                                         settings.state_input + "' (sequence_batching state)");
+      return;
+    }
     int32_t state = 0;
     row.error = ReadInt32Input(row.request, settings.state_input, &state);
     if (row.error != nullptr) return;
