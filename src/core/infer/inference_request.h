@@ -55,6 +55,15 @@ struct RequestParameter {
   std::variant<std::string, int64_t, bool, double> value;
 };
 
+// An output the server keeps instead of sending it to the client: a
+// sequence's implicit state, written by the backend into `target` (which
+// outlives the request's execution), `bytes` long.
+struct StateSink {
+  std::string output_name;
+  std::string* target = nullptr;
+  uint64_t bytes = 0;
+};
+
 // Where the client wants its responses and how to get output memory.
 struct ResponseRoute {
   INFERD_ResponseAllocator* allocator = nullptr;
@@ -126,6 +135,8 @@ class InferenceRequest {
     sweeper_ = sweeper;
     queue_.store(queue, std::memory_order_release);
   }
+  // Outputs kept as the sequence's state (sequence batcher); usually empty.
+  std::vector<StateSink> state_sinks;
   // Set when the request was sampled for tracing; null for almost all.
   std::shared_ptr<RequestTrace> trace;
   // False for internal requests (warmup) that statistics must not count.

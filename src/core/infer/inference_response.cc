@@ -77,6 +77,22 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
     return Status::AlreadyExists("model '" + model_name_ + "': output '" + output->name +
                                  "' already has a buffer");
   }
+  for (const StateSink& sink : request_->state_sinks) {
+    if (sink.output_name != output->name) continue;
+    if (byte_size != sink.bytes) {
+      return Status::InvalidArg("model '" + model_name_ + "': state output '" + output->name +
+                                "' has " + std::to_string(byte_size) + " bytes, its state " +
+                                std::to_string(sink.bytes));
+    }
+    sink.target->resize(byte_size);
+    output->buffer = sink.target->data();
+    output->byte_size = byte_size;
+    output->state = true;
+    output->requested = false;  // the client never sees it
+    *memory_type = INFERD_MEMORY_CPU;
+    *memory_type_id = 0;
+    return Status::Ok();
+  }
   if (!output->requested || route_.allocator == nullptr || output->class_count > 0) {
     // Scratch memory for an output nobody will read, or only its classes.
     output->buffer = byte_size ? std::malloc(byte_size) : nullptr;
@@ -118,7 +134,9 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
 
 void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
   if (output.buffer == nullptr && output.byte_size == 0) return;
-  if (output.scratch) {
+  if (output.state) {
+    // The sequence's memory: it stays with the sequence.
+  } else if (output.scratch) {
     std::free(output.buffer);
   } else if (route_.allocator->release_fn != nullptr) {
     INFERD_ErrorDelete(route_.allocator->release_fn(route_.allocator, output.buffer,
@@ -129,6 +147,7 @@ void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
   output.buffer = nullptr;
   output.byte_size = 0;
   output.scratch = false;
+  output.state = false;
 }
 
 Status InferenceResponse::ClassifyOutputs() {

@@ -38,6 +38,9 @@ struct OutputTensor {
   // The buffer is ours (malloc), not the client's allocator's: for outputs
   // nobody asked for and for outputs to classify.
   bool scratch = false;
+  // The buffer is a sequence's state (StateSink): kept by the server, never
+  // sent to the client nor freed here.
+  bool state = false;
   // > 0: the client asked for this output's top classes instead of its data
   // (classification.h); the response replaces it when it is sent.
   uint32_t class_count = 0;

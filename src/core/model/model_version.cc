@@ -87,6 +87,12 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     model->unloaded_ = true;
     return Status::Internal(where + "dynamic batching needs the server's queue sweeper");
   }
+  StatusOr<SequenceStates> states = SequenceStates::Load(model->config(), model->model_dir());
+  if (!states.ok()) {
+    model->unloaded_ = true;
+    return states.status().WithPrefix(where);
+  }
+  model->sequence_states_ = std::move(*states);
   if (auto init = model->backend().model_initialize()) {
     model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
     Status status = TakeError(init(model->handle()));
@@ -152,7 +158,7 @@ void ModelVersion::StartScheduling() {
   size_t active = 0;
   for (const auto& instance : instances_) active += instance->passive() ? 0 : 1;
   if (config_.has_sequence_batching()) {
-    auto batcher = std::make_unique<SequenceBatcher>(config_, active, clock());
+    auto batcher = std::make_unique<SequenceBatcher>(config_, active, clock(), sequence_states_);
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else if (config_.has_dynamic_batching()) {

@@ -19,6 +19,7 @@
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
+#include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
 #include "inferd/backend.h"
@@ -140,6 +141,7 @@ class ModelVersion final : public BoundModel {
   std::map<std::string, std::vector<std::string>, std::less<>> labels_;  // by output
   std::vector<std::unique_ptr<ModelInstance>> instances_;
   std::unique_ptr<Scheduler> scheduler_;
+  SequenceStates sequence_states_;  // sequence_batching state, read at Load
   std::unique_ptr<ModelStatistics> stats_;
   SenderRegistry senders_;
   bool model_initialized_ = false;

@@ -22,6 +22,7 @@ struct SequenceBatcher::Sequence {
   std::vector<InputTensor> last_inputs;
   std::shared_ptr<const std::vector<std::string>> last_outputs;
   uint64_t last_batch_size = 0;
+  std::vector<std::string> state;  // implicit state values, by SequenceStates spec
 };
 
 namespace {
@@ -37,13 +38,14 @@ uint64_t ElementCount(const std::vector<int64_t>& shape) {
   return count;
 }
 
-// Zero-filled inputs shaped like `like` (BYTES: empty strings).
+// Zero-filled inputs shaped like `like` (BYTES: empty strings), but for
+// those `skip` names (the ones the batcher adds itself).
+template <typename Skip>
 std::unique_ptr<InferenceRequest> ZeroRequest(const std::string& model,
-                                              const std::vector<InputTensor>& like,
-                                              const SequenceControls& controls) {
+                                              const std::vector<InputTensor>& like, Skip&& skip) {
   auto request = std::make_unique<InferenceRequest>(nullptr, model, -1);
   for (const InputTensor& input : like) {
-    if (controls.IsControl(input.name)) continue;
+    if (skip(input.name)) continue;
     const uint64_t bytes = input.datatype == INFERD_TYPE_BYTES
                                ? 4 * ElementCount(input.shape)
                                : input.byte_size;
@@ -58,10 +60,11 @@ std::unique_ptr<InferenceRequest> ZeroRequest(const std::string& model,
 }  // namespace
 
 SequenceBatcher::SequenceBatcher(const inference::ModelConfig& config, size_t instance_count,
-                                 const Clock& clock)
+                                 const Clock& clock, SequenceStates states)
     : clock_(clock),
       model_name_(config.name()),
       controls_(config),
+      states_(std::move(states)),
       oldest_(config.sequence_batching().has_oldest()),
       slots_per_instance_(std::max<int64_t>(1, config.max_batch_size())),
       instance_count_(std::max<size_t>(1, instance_count)),
@@ -91,15 +94,51 @@ SequenceBatcher::~SequenceBatcher() { Stop(); }
 
 size_t SequenceBatcher::InstanceOfSlot(size_t slot) const { return slot / slots_per_instance_; }
 
+bool SequenceBatcher::IsAdded(const std::string& name) const {
+  if (controls_.IsControl(name)) return true;
+  for (const StateSpec& spec : states_.specs()) {
+    if (spec.input_name == name) return true;
+  }
+  return false;
+}
+
+void SequenceBatcher::AddStates(InferenceRequest* request, Sequence* sequence, bool start) {
+  if (states_.empty()) return;
+  const std::vector<StateSpec>& specs = states_.specs();
+  if (sequence != nullptr && (start || sequence->state.size() != specs.size())) {
+    sequence->state.clear();
+    for (const StateSpec& spec : specs) sequence->state.push_back(spec.initial);
+  }
+  auto outputs = std::make_shared<std::vector<std::string>>();
+  if (request->outputs) *outputs = *request->outputs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const StateSpec& spec = specs[i];
+    std::vector<int64_t> shape = spec.dims;
+    if (request->batch_size > 0) shape.insert(shape.begin(), 1);
+    const std::string& value = sequence != nullptr ? sequence->state[i] : spec.initial;
+    if (Status s = request->AddOwnedInput(spec.input_name, spec.datatype, shape, value); !s.ok()) {
+      LOG_ERROR("model '{}': adding state input: {}", model_name_, s.message());
+    }
+    if (sequence != nullptr) {
+      request->state_sinks.push_back({spec.output_name, &sequence->state[i], spec.initial.size()});
+    }
+    if (std::find(outputs->begin(), outputs->end(), spec.output_name) == outputs->end()) {
+      outputs->push_back(spec.output_name);  // so the backend computes it
+    }
+  }
+  request->outputs = std::move(outputs);
+}
+
 Status SequenceBatcher::Enqueue(InferenceRequest* request) {
   if (request->correlation_id == 0 && request->correlation_id_string.empty()) {
     return Status::InvalidArg("model '" + model_name_ +
                               "' has a sequence batcher: every request must carry a "
                               "sequence_id (a non-zero number or a non-empty string)");
   }
-  const std::string key = request->correlation_id_string.empty()
-                              ? "n" + std::to_string(request->correlation_id)
-                              : "s" + request->correlation_id_string;
+  // Numbers and strings are different ids: "7" and 7 are two sequences.
+  std::string key(1, request->correlation_id_string.empty() ? 'n' : 's');
+  key += request->correlation_id_string.empty() ? std::to_string(request->correlation_id)
+                                                : request->correlation_id_string;
   const bool start = (request->flags & INFERD_REQUEST_FLAG_SEQUENCE_START) != 0;
   {
     MutexLock lock(&mu_);
@@ -226,6 +265,7 @@ InferenceRequest* SequenceBatcher::Take(size_t instance, Sequence* sequence) {
   } else {
     --queued_;
     sequence->last_inputs = request->inputs();
+    AddStates(request, sequence, (request->flags & INFERD_REQUEST_FLAG_SEQUENCE_START) != 0);
     for (InputTensor& input : sequence->last_inputs) input.buffers.clear();
     sequence->last_outputs = request->outputs;
     sequence->last_batch_size = request->batch_size;
@@ -244,9 +284,11 @@ InferenceRequest* SequenceBatcher::Take(size_t instance, Sequence* sequence) {
 InferenceRequest* SequenceBatcher::MakeSynthetic(size_t instance, const InferenceRequest& like,
                                                  bool ready, bool end,
                                                  const Sequence* sequence) {
-  std::unique_ptr<InferenceRequest> made = ZeroRequest(model_name_, like.inputs(), controls_);
+  std::unique_ptr<InferenceRequest> made =
+      ZeroRequest(model_name_, like.inputs(), [this](const std::string& n) { return IsAdded(n); });
   made->outputs = like.outputs;
   made->batch_size = like.batch_size;
+  AddStates(made.get(), nullptr, false);
   made->queue_start_ns = clock_.NowNs();
   SequenceSignals signals;
   if (sequence != nullptr) signals = sequence->id;
@@ -305,9 +347,11 @@ uint64_t SequenceBatcher::ExpireIdle(uint64_t now) {
       (void)added;
       like.FindInput(input.name)->byte_size = input.byte_size;
     }
-    std::unique_ptr<InferenceRequest> end = ZeroRequest(model_name_, like.inputs(), controls_);
+    std::unique_ptr<InferenceRequest> end =
+        ZeroRequest(model_name_, like.inputs(), [this](const std::string& n) { return IsAdded(n); });
     end->outputs = sequence->last_outputs;
     end->batch_size = sequence->last_batch_size;
+    AddStates(end.get(), sequence, false);
     end->queue_start_ns = now;
     SequenceSignals signals = sequence->id;
     signals.end = true;

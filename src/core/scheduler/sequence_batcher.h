@@ -27,6 +27,7 @@
 #include "core/scheduler/batch_rules.h"
 #include "core/scheduler/scheduler.h"
 #include "core/scheduler/sequence_controls.h"
+#include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "inferd/base/mutex.h"
 #include "model_config.pb.h"
@@ -38,7 +39,7 @@ class SequenceBatcher : public Scheduler, public BatchSource {
   // Schedules onto `instance_count` instances (indexes 0 .. count-1) by
   // `config`'s sequence_batching; times idleness and queue delays on `clock`.
   SequenceBatcher(const inference::ModelConfig& config, size_t instance_count,
-                  const Clock& clock);
+                  const Clock& clock, SequenceStates states = {});
   ~SequenceBatcher() override;
 
   Status Enqueue(InferenceRequest* request) override EXCLUDES(mu_);
@@ -64,6 +65,11 @@ class SequenceBatcher : public Scheduler, public BatchSource {
   void Fill(size_t instance, const std::vector<Sequence*>& ready,
             std::vector<InferenceRequest*>* batch) REQUIRES(mu_);
   InferenceRequest* Take(size_t instance, Sequence* sequence) REQUIRES(mu_);
+  // Gives `request` the state inputs (the sequence's, or initial values when
+  // `sequence` is null or starts) and, for a sequence, keeps its state outputs.
+  void AddStates(InferenceRequest* request, Sequence* sequence, bool start) REQUIRES(mu_);
+  // Whether `name` is an input the batcher adds (control or state).
+  bool IsAdded(const std::string& name) const;
   // A request the batcher owns (padding, or an idle sequence's END), shaped
   // like `inputs`, with control values `signals`.
   InferenceRequest* MakeSynthetic(size_t instance, const InferenceRequest& like,
@@ -79,6 +85,7 @@ class SequenceBatcher : public Scheduler, public BatchSource {
   const Clock& clock_;
   const std::string model_name_;
   const SequenceControls controls_;
+  const SequenceStates states_;
   const bool oldest_;
   const size_t slots_per_instance_;  // direct
   const size_t instance_count_;

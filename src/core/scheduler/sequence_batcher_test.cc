@@ -72,7 +72,9 @@ class SequenceBatcherTest : public testing::Test {
     ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &config)) << text;
     model_ = std::make_shared<FakeBoundModel>(clock_, "seq", max_batch_size);
     requests_ = std::make_unique<RequestFactory>(model_);
-    batcher_ = std::make_unique<SequenceBatcher>(config, instances, clock_);
+    StatusOr<SequenceStates> states = SequenceStates::Load(config, "/nonexistent");
+    ASSERT_TRUE(states.ok()) << states.status().ToString();
+    batcher_ = std::make_unique<SequenceBatcher>(config, instances, clock_, std::move(*states));
   }
 
   // Request `id` of sequence `sequence` with `flags`; queued now.
@@ -274,6 +276,55 @@ TEST_F(SequenceBatcherTest, DirectSpreadsSequencesOverInstances) {
   EXPECT_THAT(RunDueBatch(1), ElementsAre("b1"));
   ASSERT_TRUE(Send("b2", 2).ok());
   EXPECT_THAT(RunDueBatch(1), ElementsAre("b2")) << "b stays on instance 1";
+}
+
+// What a stateful backend does: reads STATE_IN, writes STATE_IN + 1 to
+// STATE_OUT and answers; returns the state it read.
+int32_t StepState(InferenceRequest* request) {
+  const int32_t state = Read<int32_t>(request, "STATE_IN");
+  auto response = std::make_unique<InferenceResponse>(*request);
+  const int64_t shape[] = {1, 1};
+  StatusOr<OutputTensor*> out = response->AddOutput("STATE_OUT", INFERD_TYPE_INT32, shape, 2);
+  EXPECT_TRUE(out.ok());
+  INFERD_MemoryType type = INFERD_MEMORY_CPU;
+  int64_t type_id = 0;
+  EXPECT_TRUE(response->AllocateBuffer(*out, 4, &type, &type_id).ok());
+  const int32_t next = state + 1;
+  std::memcpy((*out)->buffer, &next, 4);
+  EXPECT_TRUE(InferenceResponse::Send(std::move(response), INFERD_RESPONSE_COMPLETE_FINAL,
+                                      Status::Ok())
+                  .ok());
+  request->Release();
+  return state;
+}
+
+TEST_F(SequenceBatcherTest, ImplicitStateCarriesFromRequestToRequest) {
+  Start(R"(direct { } state [ { input_name: "STATE_IN" output_name: "STATE_OUT"
+           data_type: TYPE_INT32 dims: [ 1 ]
+           initial_state [ { data_type: TYPE_INT32 dims: [ 1 ] zero_data: true name: "z" } ] } ])");
+  ASSERT_TRUE(Send("a1", 1, kStart).ok());
+  ASSERT_TRUE(Send("a2", 1).ok());
+  ASSERT_TRUE(Send("b1", 2, kStart).ok());
+  std::vector<InferenceRequest*> batch = TakeDueBatch();
+  ASSERT_EQ(batch.size(), 2u);
+  EXPECT_EQ(batch[0]->FindInput("STATE_IN")->shape, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(StepState(batch[0]), 0) << "a starts from zero";
+  EXPECT_EQ(StepState(batch[1]), 0) << "b starts from zero";
+  batcher_->BatchDone(0, batch.size());
+
+  batch = TakeDueBatch();
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0]->id, "a2");
+  EXPECT_EQ(StepState(batch[0]), 1) << "what a's first request wrote";
+  batcher_->BatchDone(0, batch.size());
+
+  ASSERT_TRUE(Send("a3", 1, kStart).ok());
+  batch = TakeDueBatch();
+  EXPECT_EQ(StepState(batch[0]), 0) << "a START resets the state";
+  batcher_->BatchDone(0, batch.size());
+  for (const LoggedResponse& response : requests_->log().responses()) {
+    EXPECT_TRUE(response.status.ok()) << response.status.ToString();
+  }
 }
 
 TEST_F(SequenceBatcherTest, StopFailsWhatIsQueued) {
