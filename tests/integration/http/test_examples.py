@@ -1,6 +1,8 @@
 """The example repository (examples/models, what `make run` serves) loads, and
 one inference on each example model through tritonclient returns its input;
-the decoupled stream_words streams its words back over gRPC, one response each.
+the decoupled stream_words streams its words back over gRPC, one response each;
+the stateful running_sum sums each sequence's values, as the README's curl
+lines show.
 """
 
 import queue
@@ -28,7 +30,7 @@ def test_every_example_model_is_ready(client):
     assert sorted((e["name"], e["state"]) for e in index) == [
         ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
         ("onnx_mlp", "READY"), ("onnx_strings", "READY"),
-        ("stream_words", "READY")]
+        ("running_sum", "READY"), ("stream_words", "READY")]
 
 
 def test_identity_fp32_example(client):
@@ -72,3 +74,21 @@ def test_stream_words_example(server):
         client.stop_stream()
         client.close()
     assert seen == [(w, i) for i, w in enumerate(words)]
+
+
+def test_running_sum_example(server):
+    # The README's curl lines, as JSON over HTTP: two sequences interleaved.
+    def step(sequence_id, value, **flags):
+        resp = server.post("/v2/models/running_sum/infer", json={
+            "parameters": {"sequence_id": sequence_id, **flags},
+            "inputs": [{"name": "INPUT", "datatype": "INT32", "shape": [1, 1],
+                        "data": [value]}]})
+        assert resp.status_code == 200, resp.text
+        outputs = {o["name"]: o["data"] for o in resp.json()["outputs"]}
+        return outputs["OUTPUT"][0], outputs["CONTROLS"]
+
+    assert step(7, 5, sequence_start=True) == (5, [1, 0, 1, 7])
+    assert step(8, 100, sequence_start=True) == (100, [1, 0, 1, 8])
+    assert step(7, 3) == (8, [0, 0, 1, 7])
+    assert step(8, 1, sequence_end=True) == (101, [0, 1, 1, 8])
+    assert step(7, 2, sequence_end=True) == (10, [0, 1, 1, 7])
