@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
-                                    [--skip-streaming]
+                                    [--skip-streaming] [--skip-sequences]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -21,6 +21,10 @@
 5. A decoupled model streaming 100 small responses over gRPC ModelStreamInfer
    and HTTP generate_stream (SSE): time to first response and per-response
    overhead, next to a unary round trip (bench/streaming.py).
+6. 64 concurrent sequences of 20 requests against a stateful model (the
+   accumulate backend) under the sequence batcher, direct and oldest, next to
+   the same load against the identity model under the dynamic batcher without
+   state (bench/sequences.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -39,6 +43,7 @@ import tempfile
 import time
 import urllib.request
 
+from sequences import section_sequences
 from streaming import section_streaming
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -407,6 +412,7 @@ def main():
     parser.add_argument("--skip-perf-analyzer", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--skip-streaming", action="store_true")
+    parser.add_argument("--skip-sequences", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -421,7 +427,9 @@ def main():
                 (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
                 (args.skip_startup, lambda: section_startup(build, args)),
                 (args.skip_streaming,
-                 lambda: section_streaming(build, args, Inferd, write_model))]
+                 lambda: section_streaming(build, args, Inferd, write_model)),
+                (args.skip_sequences,
+                 lambda: section_sequences(build, args, Inferd, write_model))]
     for skip, section in sections:
         if skip:
             continue
