@@ -41,8 +41,13 @@ void StreamReactor::OnReadDone(bool ok) {
     MutexLock lock(&mu_);
     in_flight_.insert(request);
   }
-  ReadNext();  // the next request may arrive while this one runs
+  // Submitted before the next read starts: OnReadDone of the next message
+  // may run on another thread at once, and requests of a stream must reach
+  // the server in the order they came (a sequence's START before its next
+  // request). Submit only enqueues, so the next request still arrives while
+  // this one runs.
   Submit(request);
+  ReadNext();
 }
 
 void StreamReactor::Submit(StreamRequest* submitted) {

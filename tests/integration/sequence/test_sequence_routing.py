@@ -181,6 +181,7 @@ def test_string_ids(server, record_dir):
         got = stream.collect(3)
     finally:
         stream.close()
+    assert "errors" not in got, got
     assert [got[f"g{s}"]["OUTPUT"][0] for s in range(3)] == [5, 11, 18]
     seen = ready_rows_by_sequence(record_dir / "acc_string.txt")
     assert [r["output"] for r in seen["alpha"]] == [2, 5, 9]
