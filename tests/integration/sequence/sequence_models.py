@@ -42,13 +42,18 @@ OUTPUT_DIMS = {"OUTPUT": ("TYPE_INT32", 1), "CONTROLS": ("TYPE_INT64", 4),
                "BATCH": ("TYPE_INT32", 1), "ROW": ("TYPE_INT32", 1)}
 
 
+# Longer than any test: a sequence is released as idle only where a test asks
+# for it (the default, 1 s, could pass between two requests on a busy machine).
+NEVER_IDLE_US = 60_000_000
+
+
 def accumulate_config(name: str, record_file: Path | None = None, max_batch_size: int = 4,
-                      strategy: str = "", idle_us: int | None = None, instances: int = 1,
+                      strategy: str = "", idle_us: int | None = NEVER_IDLE_US, instances: int = 1,
                       corrid_type: str = "TYPE_UINT64", state: bool = False,
                       outputs: Sequence[str] = ALL_OUTPUTS) -> str:
     """An accumulate model. `strategy` is the text of `direct { ... }` or
     `oldest { ... }` ("" for the default); `idle_us` the
-    max_sequence_idle_microseconds (None: the default); `state`: the sum lives
+    max_sequence_idle_microseconds (None: the server's default); `state`: the sum lives
     in the server as implicit state STATE_IN/STATE_OUT."""
     outs = ",\n".join(f'  {{ name: "{o}" data_type: {OUTPUT_DIMS[o][0]} '
                       f"dims: [ {OUTPUT_DIMS[o][1]} ] }}" for o in outputs)
@@ -89,7 +94,8 @@ def onnx_state_config(name: str, max_batch_size: int = 8) -> str:
             'input [ { name: "INPUT" data_type: TYPE_INT32 dims: [ 1 ] } ]\n'
             'output [ { name: "OUTPUT" data_type: TYPE_INT32 dims: [ 1 ] } ]\n'
             "instance_group [ { count: 1 kind: KIND_CPU } ]\n"
-            f"sequence_batching {{\n{STATE}}}\n")
+            f"sequence_batching {{\n  max_sequence_idle_microseconds: {NEVER_IDLE_US}\n"
+            f"{STATE}}}\n")
 
 
 # ---------------------------------------------------------------------------
