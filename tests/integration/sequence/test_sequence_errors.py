@@ -10,8 +10,9 @@ and the sequence, over HTTP (status 400, {"error": ...}) and gRPC
   that thinks it talks to a stateful model learns it does not);
 - a control input sent by the client (the scheduler fills them).
 
-A START for an id already active is Triton's behaviour, not an error: the
-running sequence ends early and the new one begins, so the sum restarts.
+A START for an id already active is not an error (Triton ends the old
+sequence early): the new sequence follows the requests already queued for the
+old one, in the same slot, and its sum restarts.
 """
 
 import json
