@@ -147,7 +147,11 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceReportComputeTimes(
 // Requests (owned by the backend inside execute, until released)
 
 INFERD_EXPORT INFERD_Error* INFERD_RequestId(INFERD_Request* request, const char** id);
+// The request's sequence id (correlation id): a number (0: none or a string
+// id), or a string ("" for a number or none). Lives as long as the request.
 INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request, uint64_t* id);
+INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* request,
+                                                              const char** id);
 INFERD_EXPORT INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags);
 INFERD_EXPORT INFERD_Error* INFERD_RequestInputCount(INFERD_Request* request, uint32_t* count);
 // Inputs by position or by name; NOT_FOUND for an unknown name. The input lives

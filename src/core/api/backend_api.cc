@@ -215,6 +215,10 @@ INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request, uint64_t* id)
   return Read(request, id, [&] { return Unwrap(request)->correlation_id; });
 }
 
+INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* request, const char** id) {
+  return Read(request, id, [&] { return Unwrap(request)->correlation_id_string.c_str(); });
+}
+
 INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags) {
   return Read(request, flags, [&] { return Unwrap(request)->flags; });
 }
