@@ -1,0 +1,461 @@
+#include "stub_instance.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdio>
+#include <utility>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "backend_io.h"
+#include "wire_format.h"
+
+namespace inferd::python {
+
+namespace {
+
+// How long finalize() may take before its stub is killed.
+constexpr std::chrono::seconds kFinalizeTimeout(10);
+// Pauses between attempts to restart a stub whose initialize() failed.
+constexpr std::chrono::milliseconds kFirstBackoff(200);
+constexpr std::chrono::milliseconds kMaxBackoff(10'000);
+
+// The backend ABI has no logger: lines go to stderr, where the server logs.
+void LogLine(char level, const std::string& text) {
+  std::fprintf(stderr, "%c python backend: %s\n", level, text.c_str());
+}
+
+ControlMessage Message(MessageType type, uint64_t id = 0, uint64_t offset = 0,
+                       uint64_t size = 0) {
+  ControlMessage m;
+  m.type = static_cast<uint32_t>(type);
+  m.id = id;
+  m.offset = offset;
+  m.size = size;
+  return m;
+}
+
+}  // namespace
+
+StubInstance::StubInstance(const ModelSettings& settings, std::string name, std::string kind,
+                           int32_t device_id)
+    : settings_(settings), name_(std::move(name)), kind_(std::move(kind)),
+      device_id_(device_id) {}
+
+StubInstance::~StubInstance() { Stop(); }
+
+std::string StubInstance::Label() const {
+  return settings_.Label() + " instance '" + name_ + "'";
+}
+
+Status StubInstance::Start() {
+  if (Status s = region_.Create("inferd-python-" + name_, settings_.shm_request_bytes,
+                                settings_.shm_ring_bytes);
+      !s.ok()) {
+    return s.WithPrefix(Label() + ": ");
+  }
+  {
+    MutexLock lock(&mu_);
+    allocator_.emplace(region_.request_begin(), region_.request_bytes());
+  }
+  supervisor_ = std::thread([this] { Supervise(); });
+  MutexLock lock(&mu_);
+  while (state_ == State::kStarting) cv_.Wait(&mu_);
+  if (state_ == State::kReady) return Status::Ok();
+  Status error = broken_;
+  lock.Unlock();
+  Stop();  // the first start failing fails the load: no retries
+  return error;
+}
+
+void StubInstance::Supervise() {
+  auto backoff = kFirstBackoff;
+  for (;;) {
+    const Status launched = Launch();
+    {
+      MutexLock lock(&mu_);
+      state_ = launched.ok() ? State::kReady : State::kBroken;
+      broken_ = launched;
+      cv_.SignalAll();
+      // Stop() came while the stub started and found nothing to tell.
+      if (launched.ok() && stopping_) {
+        ControlChannel::SendTo(send_fd_, Message(MessageType::kFinalize));
+      }
+    }
+    if (launched.ok()) {
+      backoff = kFirstBackoff;
+      Serve();
+    }
+    Bury();
+    MutexLock lock(&mu_);
+    if (!launched.ok() && !stopping_) {
+      LogLine('E', launched.message() + "; trying again in " +
+                       std::to_string(backoff.count()) + " ms");
+      cv_.WaitFor(&mu_, backoff);
+      backoff = std::min(backoff * 2, kMaxBackoff);
+    }
+    if (stopping_) {
+      state_ = State::kStopped;
+      cv_.SignalAll();
+      return;
+    }
+    state_ = State::kStarting;
+  }
+}
+
+std::string StubInstance::InitializeArgs() const {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  const std::string version = std::to_string(settings_.version);
+  const std::string device = std::to_string(device_id_);
+  w.StartObject();
+  w.Key("model_file");
+  w.String(settings_.model_file.c_str());
+  w.Key("decoupled");
+  w.Bool(settings_.decoupled);
+  w.Key("label");
+  w.String(Label().c_str());
+  // Triton's initialize(args): every value a string.
+  w.Key("args");
+  w.StartObject();
+  w.Key("model_config");
+  w.String(settings_.config_json.c_str());
+  w.Key("model_instance_kind");
+  w.String(kind_.c_str());
+  w.Key("model_instance_name");
+  w.String(name_.c_str());
+  w.Key("model_instance_device_id");
+  w.String(device.c_str());
+  w.Key("model_repository");
+  w.String(settings_.repository_path.c_str());
+  w.Key("model_version");
+  w.String(version.c_str());
+  w.Key("model_name");
+  w.String(settings_.model_name.c_str());
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+uint64_t StubInstance::PutText(const std::string& text) {
+  MutexLock lock(&mu_);
+  const auto at = allocator_->Allocate(text.size());
+  if (!at) return 0;
+  std::memcpy(region_.base() + *at, text.data(), text.size());
+  return *at;
+}
+
+Status StubInstance::Launch() {
+  ControlChannel stub_main, stub_call;
+  if (!ControlChannel::Pair(&main_, &stub_main) || !ControlChannel::Pair(&call_, &stub_call)) {
+    return Status::Unavailable(Label() + ": cannot create the stub's control channels");
+  }
+  region_.ring_consumed().store(0, std::memory_order_release);
+  Status started =
+      process_.Start(settings_.StubArgv(), stub_main.fd(), stub_call.fd(), region_.fd());
+  // The stub holds the other ends now: its exit is our end of stream.
+  stub_main.Close();
+  stub_call.Close();
+  if (!started.ok()) return started.WithPrefix(Label() + ": ");
+  {
+    MutexLock lock(&mu_);
+    live_pid_ = process_.pid();
+  }
+  const std::string args = InitializeArgs();
+  const uint64_t args_at = PutText(args);
+  if (args_at == 0) return Status::Internal(Label() + ": no shared memory for initialize()");
+  main_.Send(Message(MessageType::kInitialize, 0, args_at, args.size()));
+  ControlMessage m;
+  Status result;
+  for (;;) {
+    if (!main_.Receive(&m)) {
+      result = Status::Unavailable(Label() + ": the Python stub ended during initialize()");
+      break;
+    }
+    if (m.type != static_cast<uint32_t>(MessageType::kInitializeDone)) continue;
+    if (m.flags & kFlagError) {
+      result = Status::Unavailable(Label() + ": initialize() failed: " + TakeRingText(m));
+    }
+    break;
+  }
+  {
+    MutexLock lock(&mu_);
+    allocator_->Free(args_at);
+    if (result.ok()) send_fd_ = main_.fd();
+  }
+  return result;
+}
+
+void StubInstance::Serve() {
+  ControlMessage m;
+  while (main_.Receive(&m)) {
+    switch (static_cast<MessageType>(m.type)) {
+      case MessageType::kResponse:
+        OnResponse(m);
+        break;
+      case MessageType::kExecuteDone: {
+        MutexLock lock(&mu_);
+        done_batch_ = m.id;
+        cv_.SignalAll();
+        break;
+      }
+      case MessageType::kIsCancelled:
+        OnIsCancelled(m);
+        break;
+      case MessageType::kFinalizeDone:
+      case MessageType::kPong:
+        break;
+      default:
+        LogLine('W', Label() + ": unexpected message type " + std::to_string(m.type));
+        Consume(m);
+    }
+  }
+}
+
+bool StubInstance::InRing(const ControlMessage& m) const {
+  const uint64_t begin = region_.ring_begin();
+  return m.offset >= begin && m.size <= region_.ring_bytes() &&
+         m.offset - begin <= region_.ring_bytes() - m.size;
+}
+
+void StubInstance::Consume(const ControlMessage& m) {
+  // Blocks are consumed in the order the stub wrote them, so the position
+  // only moves forward; the stub reuses the space behind it.
+  if (m.ring_end != 0) region_.ring_consumed().store(m.ring_end, std::memory_order_release);
+}
+
+std::string StubInstance::TakeRingText(const ControlMessage& m) {
+  std::string text = InRing(m) ? std::string(region_.base() + m.offset, m.size)
+                               : "(the stub sent a text outside its ring)";
+  Consume(m);
+  return text;
+}
+
+void StubInstance::OnResponse(const ControlMessage& m) {
+  const bool final = (m.flags & kFlagFinal) != 0;
+  INFERD_ResponseSender* sender = nullptr;
+  {
+    MutexLock lock(&mu_);
+    auto it = in_flight_.find(m.id);
+    if (it != in_flight_.end()) {
+      sender = it->second.sender;
+      if (final) {
+        const uint64_t block = it->second.batch_block;
+        in_flight_.erase(it);
+        if (--batch_pending_[block] == 0) {
+          batch_pending_.erase(block);
+          allocator_->Free(block);
+        }
+      }
+    }
+  }
+  if (sender == nullptr) {
+    // The stub's Python sent after FINAL; the user's error, logged once per send.
+    LogLine('W', Label() + ": a response for a request that already ended was dropped");
+    Consume(m);
+    if (m.flags & kFlagBatchDone) {
+      MutexLock lock(&mu_);
+      done_batch_ = next_batch_;
+      cv_.SignalAll();
+    }
+    return;
+  }
+  const uint32_t flags = final ? INFERD_RESPONSE_COMPLETE_FINAL : 0;
+  Status sent;
+  if (m.flags & kFlagHasBlock) {
+    ResponseView view;
+    Status parsed = InRing(m) ? ParseResponseBlock(region_.base() + m.offset, m.size, &view)
+                              : Status::Internal("the Python stub sent a block outside its ring");
+    sent = parsed.ok() ? SendResponse(sender, view, flags)
+                       : SendError(sender, parsed.WithPrefix(Label() + ": "), flags);
+    Consume(m);
+  } else if (final) {
+    sent = FromError(INFERD_ResponseSenderSendFlags(sender, INFERD_RESPONSE_COMPLETE_FINAL));
+  }
+  if (!sent.ok()) LogLine('W', Label() + ": " + sent.message());
+  if (final) INFERD_ErrorDelete(INFERD_ResponseSenderDelete(sender));
+  if (m.flags & kFlagBatchDone) {
+    // Batches run one at a time per instance: the one running is the last sent.
+    MutexLock lock(&mu_);
+    done_batch_ = next_batch_;
+    cv_.SignalAll();
+  }
+}
+
+void StubInstance::OnIsCancelled(const ControlMessage& m) {
+  INFERD_ResponseSender* sender = nullptr;
+  {
+    MutexLock lock(&mu_);
+    auto it = in_flight_.find(m.id);
+    if (it != in_flight_.end()) sender = it->second.sender;
+  }
+  bool cancelled = true;  // an ended request is as good as cancelled
+  if (sender != nullptr) {
+    INFERD_ErrorDelete(INFERD_ResponseSenderIsCancelled(sender, &cancelled));
+  }
+  ControlMessage reply = Message(MessageType::kCancelledReply, m.id);
+  reply.flags = cancelled ? 1 : 0;
+  call_.Send(reply);
+}
+
+void StubInstance::Bury() {
+  std::unordered_map<uint64_t, InFlight> orphans;
+  bool stopping;
+  {
+    MutexLock lock(&mu_);
+    send_fd_ = -1;
+    orphans.swap(in_flight_);
+    for (const auto& [block, pending] : batch_pending_) allocator_->Free(block);
+    batch_pending_.clear();
+    ++generation_;
+    stopping = stopping_;
+    cv_.SignalAll();
+  }
+  const pid_t pid = process_.pid();
+  // Our ends closed, a stub still waiting for a command exits by itself.
+  main_.Close();
+  call_.Close();
+  // The channel ended: the stub exited, or broke the protocol and must go.
+  // A signal to a process that already exited changes nothing it reports.
+  if (!stopping) process_.Kill();
+  // Stop() may still kill a stub that hangs in finalize() until it is reaped.
+  process_.AwaitExit();
+  {
+    MutexLock lock(&mu_);
+    live_pid_ = 0;
+  }
+  const std::string how = process_.Wait();
+  if (pid <= 0) return;
+  if (!stopping || !orphans.empty()) {
+    LogLine(stopping ? 'I' : 'E', Label() + ": the Python stub (pid " + std::to_string(pid) +
+                                      ") " + how +
+                                      (stopping ? "" : "; starting a new one"));
+  }
+  if (orphans.empty()) return;
+  const Status error = Status::Internal(
+      Label() + ": the Python stub process (pid " + std::to_string(pid) + ") died (" + how +
+      ") while it held this request; " + std::to_string(orphans.size()) +
+      " request(s) failed");
+  for (auto& [handle, flight] : orphans) {
+    Status sent = SendError(flight.sender, error, INFERD_RESPONSE_COMPLETE_FINAL);
+    (void)sent;  // the client may have gone; nothing else to tell
+    INFERD_ErrorDelete(INFERD_ResponseSenderDelete(flight.sender));
+  }
+}
+
+void StubInstance::FailSenders(const std::vector<INFERD_ResponseSender*>& senders,
+                               const Status& error) {
+  for (INFERD_ResponseSender* sender : senders) {
+    Status sent = SendError(sender, error, INFERD_RESPONSE_COMPLETE_FINAL);
+    (void)sent;
+    INFERD_ErrorDelete(INFERD_ResponseSenderDelete(sender));
+  }
+}
+
+void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
+  uint64_t generation;
+  {
+    MutexLock lock(&mu_);
+    while (state_ == State::kStarting) cv_.Wait(&mu_);
+    if (state_ != State::kReady) {
+      const Status error = state_ == State::kBroken
+                               ? broken_
+                               : Status::Unavailable(Label() + ": the instance is stopping");
+      lock.Unlock();
+      for (uint32_t i = 0; i < count; ++i) FailRequest(requests[i], error);
+      return;
+    }
+    generation = generation_;
+  }
+  // Read every request; one the ABI refuses fails alone.
+  std::vector<RequestView> views;
+  std::vector<INFERD_Request*> kept;
+  std::vector<INFERD_ResponseSender*> senders;
+  views.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    RequestView view;
+    Status s = GatherRequest(requests[i], 0, &view);
+    INFERD_ResponseSender* sender = nullptr;
+    if (s.ok()) s = FromError(INFERD_ResponseSenderNew(&sender, requests[i]));
+    if (!s.ok()) {
+      FailRequest(requests[i], s.WithPrefix(Label() + ": "));
+      continue;
+    }
+    views.push_back(std::move(view));
+    kept.push_back(requests[i]);
+    senders.push_back(sender);
+  }
+  if (kept.empty()) return;
+  const uint64_t size = BatchBlockSize(views);
+  std::optional<uint64_t> block;
+  {
+    MutexLock lock(&mu_);
+    block = allocator_->Allocate(size);
+    for (auto& view : views) view.handle = next_handle_++;
+    if (!block) {
+      const Status error = Status::Unavailable(
+          Label() + ": the batch's inputs take " + std::to_string(size) +
+          " bytes of shared memory, more than the " + std::to_string(allocator_->largest_free()) +
+          " free (of " + std::to_string(allocator_->capacity()) +
+          "); raise --backend-config=python,shm-region-size=BYTES");
+      lock.Unlock();
+      for (INFERD_Request* request : kept) {
+        INFERD_ErrorDelete(INFERD_RequestRelease(request, INFERD_REQUEST_RELEASE_ALL));
+      }
+      FailSenders(senders, error);
+      return;
+    }
+  }
+  WriteBatchBlock(views, region_.base() + *block, *block);
+  views.clear();  // they borrowed from the requests released next
+  // The inputs are in shared memory: the server may have the requests back;
+  // the senders answer them from here on.
+  for (INFERD_Request* request : kept) {
+    INFERD_ErrorDelete(INFERD_RequestRelease(request, INFERD_REQUEST_RELEASE_ALL));
+  }
+  MutexLock lock(&mu_);
+  if (generation_ != generation || send_fd_ < 0) {
+    allocator_->Free(*block);
+    lock.Unlock();
+    FailSenders(senders, Status::Unavailable(Label() + ": the Python stub restarted meanwhile"));
+    return;
+  }
+  uint64_t handle = next_handle_ - senders.size();
+  for (INFERD_ResponseSender* sender : senders) in_flight_[handle++] = InFlight{sender, *block};
+  batch_pending_[*block] = static_cast<uint32_t>(senders.size());
+  const uint64_t batch = ++next_batch_;
+  ControlChannel::SendTo(send_fd_, Message(MessageType::kExecute, batch, *block, size));
+  // A failed send means the stub died: the supervisor fails the batch and
+  // bumps the generation, which ends this wait.
+  while (done_batch_ < batch && generation_ == generation) cv_.Wait(&mu_);
+}
+
+void StubInstance::Stop() {
+  int fd;
+  {
+    MutexLock lock(&mu_);
+    if (!supervisor_.joinable()) return;
+    stopping_ = true;
+    fd = send_fd_;
+    cv_.SignalAll();
+    if (fd >= 0) ControlChannel::SendTo(fd, Message(MessageType::kFinalize));
+    const auto deadline = std::chrono::steady_clock::now() + kFinalizeTimeout;
+    while (state_ != State::kStopped) {
+      if (!cv_.WaitUntil(&mu_, deadline)) {
+        if (live_pid_ > 0) {
+          LogLine('W', Label() + ": finalize() did not end within " +
+                           std::to_string(kFinalizeTimeout.count()) + " s; killing its stub");
+          kill(live_pid_, SIGKILL);
+        }
+        break;
+      }
+    }
+  }
+  supervisor_.join();
+}
+
+}  // namespace inferd::python
