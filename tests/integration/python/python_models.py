@@ -231,24 +231,42 @@ class TritonPythonModel:
 REPEAT_CONFIG = config("repeat", [("COUNT", "TYPE_INT32", [1])], [("OUT", "TYPE_INT32", [1])],
                        extra="model_transaction_policy { decoupled: true }\n")
 
-# Returns its input and the stub's pid (to find the process to kill).
+# Returns its input and the stub's pid (to find the process to kill). A
+# request whose X starts negative holds the instance (up to 20 s) until the
+# file named by the model parameter gate_file exists.
 PID_ECHO = '''
+import json
 import os
+import time
 
 import numpy as np
 import triton_python_backend_utils as pb_utils
 
 
 class TritonPythonModel:
+    def initialize(self, args):
+        config = json.loads(args["model_config"])
+        self.gate = config["parameters"]["gate_file"]["string_value"]
+
     def execute(self, requests):
         pid = np.array([os.getpid()], dtype=np.int64)
-        return [pb_utils.InferenceResponse([
-            pb_utils.Tensor("Y", pb_utils.get_input_tensor_by_name(r, "X").as_numpy()),
-            pb_utils.Tensor("PID", pid)]) for r in requests]
+        responses = []
+        for request in requests:
+            x = pb_utils.get_input_tensor_by_name(request, "X").as_numpy()
+            if x[0] < 0:
+                deadline = time.monotonic() + 20
+                while not os.path.exists(self.gate) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            responses.append(pb_utils.InferenceResponse([pb_utils.Tensor("Y", x),
+                                                         pb_utils.Tensor("PID", pid)]))
+        return responses
 '''
 
-PID_ECHO_CONFIG = config("pid_echo", [("X", "TYPE_FP32", [-1])],
-                         [("Y", "TYPE_FP32", [-1]), ("PID", "TYPE_INT64", [1])])
+
+def pid_echo_config(gate_file) -> str:
+    return config("pid_echo", [("X", "TYPE_FP32", [-1])],
+                  [("Y", "TYPE_FP32", [-1]), ("PID", "TYPE_INT64", [1])],
+                  extra=f'parameters {{ key: "gate_file" value: {{ string_value: "{gate_file}" }} }}\n')
 
 # No config.pbtxt: auto_complete_config says everything.
 AUTO_COMPLETE = '''
