@@ -74,7 +74,7 @@ Status StubInstance::Start() {
 
 void StubInstance::Supervise() {
   auto backoff = kFirstBackoff;
-  for (;;) {
+  for (bool first = true;; first = false) {
     const Status launched = Launch();
     {
       MutexLock lock(&mu_);
@@ -90,9 +90,11 @@ void StubInstance::Supervise() {
       backoff = kFirstBackoff;
       Serve();
     }
-    Bury();
+    Bury(launched.ok());
     MutexLock lock(&mu_);
-    if (!launched.ok() && !stopping_) {
+    if (first && !launched.ok()) {
+      stopping_ = true;  // the load fails with this error; no retries
+    } else if (!launched.ok() && !stopping_) {
       LogLine('E', launched.message() + "; trying again in " +
                        std::to_string(backoff.count()) + " ms");
       cv_.WaitFor(&mu_, backoff);
@@ -302,11 +304,13 @@ void StubInstance::OnIsCancelled(const ControlMessage& m) {
   call_.Send(reply);
 }
 
-void StubInstance::Bury() {
+void StubInstance::Bury(bool served) {
   std::unordered_map<uint64_t, InFlight> orphans;
   bool stopping;
   {
     MutexLock lock(&mu_);
+    // Executes wait from now until the next stub is ready (or broken).
+    if (served && !stopping_) state_ = State::kStarting;
     send_fd_ = -1;
     orphans.swap(in_flight_);
     for (const auto& [block, pending] : batch_pending_) allocator_->Free(block);
@@ -329,7 +333,7 @@ void StubInstance::Bury() {
     live_pid_ = 0;
   }
   const std::string how = process_.Wait();
-  if (pid <= 0) return;
+  if (pid <= 0 || !served) return;  // a failed launch reports its own error
   if (!stopping || !orphans.empty()) {
     LogLine(stopping ? 'I' : 'E', Label() + ": the Python stub (pid " + std::to_string(pid) +
                                       ") " + how +

@@ -64,8 +64,9 @@ class StubInstance {
   void Serve();
   void OnResponse(const ControlMessage& message);
   void OnIsCancelled(const ControlMessage& message);
-  // Reaps the dead stub and fails what it held.
-  void Bury();
+  // Reaps the stub and fails what it held; `served`: it had started (the
+  // launch did not fail).
+  void Bury(bool served);
   // Fails requests that hold senders but never reached a stub.
   void FailSenders(const std::vector<INFERD_ResponseSender*>& senders, const Status& error);
   // The text of a ring block (error text, JSON), consumed.
