@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
-                                    [--skip-streaming]
+                                    [--skip-streaming] [--skip-python]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -21,6 +21,9 @@
 5. A decoupled model streaming 100 small responses over gRPC ModelStreamInfer
    and HTTP generate_stream (SSE): time to first response and per-response
    overhead, next to a unary round trip (bench/streaming.py).
+6. The Python tax: p50 latency at concurrency 1 and throughput at 16 of a
+   model.py returning its input, next to the identity backend, over gRPC and
+   HTTP; the control channel's round trip (bench/python_tax.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -39,6 +42,7 @@ import tempfile
 import time
 import urllib.request
 
+from python_tax import section_python
 from streaming import section_streaming
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -407,6 +411,7 @@ def main():
     parser.add_argument("--skip-perf-analyzer", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--skip-streaming", action="store_true")
+    parser.add_argument("--skip-python", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -421,7 +426,9 @@ def main():
                 (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
                 (args.skip_startup, lambda: section_startup(build, args)),
                 (args.skip_streaming,
-                 lambda: section_streaming(build, args, Inferd, write_model))]
+                 lambda: section_streaming(build, args, Inferd, write_model)),
+                (args.skip_python,
+                 lambda: section_python(build, args, Inferd, write_model, loadgen))]
     for skip, section in sections:
         if skip:
             continue

@@ -140,22 +140,41 @@ Status AddOutputs(INFERD_Response* response, const ResponseView& view) {
 
 }  // namespace
 
-Status SendResponse(INFERD_ResponseSender* sender, const ResponseView& view, uint32_t flags) {
-  if (view.has_error) {
-    Status error(static_cast<Status::Code>(view.error_code <= 7 ? view.error_code : 1),
-                 std::string(view.error));
-    return SendError(sender, error, flags);
-  }
-  INFERD_Response* response = nullptr;
-  if (Status s = FromError(INFERD_ResponseNewFromSender(&response, sender)); !s.ok()) return s;
-  Status outputs = AddOutputs(response, view);
+namespace {
+
+// Fills and sends `response` (made for a sender or a request).
+Status Fill(INFERD_Response* response, const ResponseView& view, uint32_t flags) {
+  Status outputs = view.has_error
+                       ? Status(static_cast<Status::Code>(view.error_code <= 7 ? view.error_code : 1),
+                                std::string(view.error))
+                       : AddOutputs(response, view);
   // A response with an error carries no outputs: the server drops those added.
   return FromError(INFERD_ResponseSend(response, flags, ToError(outputs)));
+}
+
+}  // namespace
+
+Status SendResponse(INFERD_ResponseSender* sender, const ResponseView& view, uint32_t flags) {
+  INFERD_Response* response = nullptr;
+  if (Status s = FromError(INFERD_ResponseNewFromSender(&response, sender)); !s.ok()) return s;
+  return Fill(response, view, flags);
+}
+
+Status SendResponse(INFERD_Request* request, const ResponseView& view, uint32_t flags) {
+  INFERD_Response* response = nullptr;
+  if (Status s = FromError(INFERD_ResponseNew(&response, request)); !s.ok()) return s;
+  return Fill(response, view, flags);
 }
 
 Status SendError(INFERD_ResponseSender* sender, const Status& error, uint32_t flags) {
   INFERD_Response* response = nullptr;
   if (Status s = FromError(INFERD_ResponseNewFromSender(&response, sender)); !s.ok()) return s;
+  return FromError(INFERD_ResponseSend(response, flags, ToError(error)));
+}
+
+Status SendError(INFERD_Request* request, const Status& error, uint32_t flags) {
+  INFERD_Response* response = nullptr;
+  if (Status s = FromError(INFERD_ResponseNew(&response, request)); !s.ok()) return s;
   return FromError(INFERD_ResponseSend(response, flags, ToError(error)));
 }
 

@@ -26,6 +26,9 @@ Status GatherRequest(INFERD_Request* request, uint64_t handle, RequestView* view
 Status SendResponse(INFERD_ResponseSender* sender, const ResponseView& response, uint32_t flags);
 // Sends an error response with `flags`.
 Status SendError(INFERD_ResponseSender* sender, const Status& error, uint32_t flags);
+// The same, as a response to `request` (which the caller still owns).
+Status SendResponse(INFERD_Request* request, const ResponseView& response, uint32_t flags);
+Status SendError(INFERD_Request* request, const Status& error, uint32_t flags);
 // Answers a request that never reached the stub with `error` and releases it.
 void FailRequest(INFERD_Request* request, const Status& error);
 

@@ -237,15 +237,25 @@ std::string StubInstance::TakeRingText(const ControlMessage& m) {
   return text;
 }
 
+void StubInstance::MarkBatchDone() {
+  // Batches run one at a time per instance: the one running is the last sent.
+  MutexLock lock(&mu_);
+  done_batch_ = next_batch_;
+  cv_.SignalAll();
+}
+
 void StubInstance::OnResponse(const ControlMessage& m) {
   const bool final = (m.flags & kFlagFinal) != 0;
-  INFERD_ResponseSender* sender = nullptr;
+  RequestReply last;             // the request's reply, when this is its final
+  RequestReply* reply = nullptr;  // stays in in_flight_ when not final
   {
     MutexLock lock(&mu_);
     auto it = in_flight_.find(m.id);
     if (it != in_flight_.end()) {
-      sender = it->second.sender;
+      reply = &it->second.reply;
       if (final) {
+        last = std::move(it->second.reply);
+        reply = &last;
         const uint64_t block = it->second.batch_block;
         in_flight_.erase(it);
         if (--batch_pending_[block] == 0) {
@@ -255,49 +265,31 @@ void StubInstance::OnResponse(const ControlMessage& m) {
       }
     }
   }
-  if (sender == nullptr) {
+  Status sent;
+  if (reply == nullptr) {
     // The stub's Python sent after FINAL; the user's error, logged once per send.
     LogLine('W', Label() + ": a response for a request that already ended was dropped");
-    Consume(m);
-    if (m.flags & kFlagBatchDone) {
-      MutexLock lock(&mu_);
-      done_batch_ = next_batch_;
-      cv_.SignalAll();
-    }
-    return;
-  }
-  const uint32_t flags = final ? INFERD_RESPONSE_COMPLETE_FINAL : 0;
-  Status sent;
-  if (m.flags & kFlagHasBlock) {
+  } else if (m.flags & kFlagHasBlock) {
     ResponseView view;
     Status parsed = InRing(m) ? ParseResponseBlock(region_.base() + m.offset, m.size, &view)
                               : Status::Internal("the Python stub sent a block outside its ring");
-    sent = parsed.ok() ? SendResponse(sender, view, flags)
-                       : SendError(sender, parsed.WithPrefix(Label() + ": "), flags);
-    Consume(m);
+    sent = parsed.ok() ? reply->Send(view, final)
+                       : reply->SendError(parsed.WithPrefix(Label() + ": "), final);
   } else if (final) {
-    sent = FromError(INFERD_ResponseSenderSendFlags(sender, INFERD_RESPONSE_COMPLETE_FINAL));
+    sent = reply->SendFinal();
   }
+  Consume(m);
   if (!sent.ok()) LogLine('W', Label() + ": " + sent.message());
-  if (final) INFERD_ErrorDelete(INFERD_ResponseSenderDelete(sender));
-  if (m.flags & kFlagBatchDone) {
-    // Batches run one at a time per instance: the one running is the last sent.
-    MutexLock lock(&mu_);
-    done_batch_ = next_batch_;
-    cv_.SignalAll();
-  }
+  if (m.flags & kFlagBatchDone) MarkBatchDone();
 }
 
 void StubInstance::OnIsCancelled(const ControlMessage& m) {
-  INFERD_ResponseSender* sender = nullptr;
+  bool cancelled = true;  // an ended request is as good as cancelled
   {
+    // The supervisor alone answers requests, so the reply stays while it asks.
     MutexLock lock(&mu_);
     auto it = in_flight_.find(m.id);
-    if (it != in_flight_.end()) sender = it->second.sender;
-  }
-  bool cancelled = true;  // an ended request is as good as cancelled
-  if (sender != nullptr) {
-    INFERD_ErrorDelete(INFERD_ResponseSenderIsCancelled(sender, &cancelled));
+    if (it != in_flight_.end()) cancelled = it->second.reply.IsCancelled();
   }
   ControlMessage reply = Message(MessageType::kCancelledReply, m.id);
   reply.flags = cancelled ? 1 : 0;
@@ -345,19 +337,17 @@ void StubInstance::Bury(bool served) {
       ") while it held this request; " + std::to_string(orphans.size()) +
       " request(s) failed");
   for (auto& [handle, flight] : orphans) {
-    Status sent = SendError(flight.sender, error, INFERD_RESPONSE_COMPLETE_FINAL);
+    Status sent = flight.reply.SendError(error, true);
     (void)sent;  // the client may have gone; nothing else to tell
-    INFERD_ErrorDelete(INFERD_ResponseSenderDelete(flight.sender));
   }
 }
 
-void StubInstance::FailSenders(const std::vector<INFERD_ResponseSender*>& senders,
-                               const Status& error) {
-  for (INFERD_ResponseSender* sender : senders) {
-    Status sent = SendError(sender, error, INFERD_RESPONSE_COMPLETE_FINAL);
+void StubInstance::FailAll(std::vector<RequestReply>* replies, const Status& error) {
+  for (RequestReply& reply : *replies) {
+    Status sent = reply.SendError(error, true);
     (void)sent;
-    INFERD_ErrorDelete(INFERD_ResponseSenderDelete(sender));
   }
+  replies->clear();
 }
 
 void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
@@ -377,23 +367,22 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
   }
   // Read every request; one the ABI refuses fails alone.
   std::vector<RequestView> views;
-  std::vector<INFERD_Request*> kept;
-  std::vector<INFERD_ResponseSender*> senders;
+  std::vector<RequestReply> replies;
   views.reserve(count);
+  replies.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
     RequestView view;
     Status s = GatherRequest(requests[i], 0, &view);
-    INFERD_ResponseSender* sender = nullptr;
-    if (s.ok()) s = FromError(INFERD_ResponseSenderNew(&sender, requests[i]));
-    if (!s.ok()) {
-      FailRequest(requests[i], s.WithPrefix(Label() + ": "));
+    StatusOr<RequestReply> reply = s.ok() ? RequestReply::Open(requests[i], settings_.decoupled)
+                                          : StatusOr<RequestReply>(s);
+    if (!reply.ok()) {
+      FailRequest(requests[i], reply.status().WithPrefix(Label() + ": "));
       continue;
     }
     views.push_back(std::move(view));
-    kept.push_back(requests[i]);
-    senders.push_back(sender);
+    replies.push_back(std::move(reply).value());
   }
-  if (kept.empty()) return;
+  if (replies.empty()) return;
   const uint64_t size = BatchBlockSize(views);
   std::optional<uint64_t> block;
   {
@@ -407,30 +396,26 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
           " free (of " + std::to_string(allocator_->capacity()) +
           "); raise --backend-config=python,shm-region-size=BYTES");
       lock.Unlock();
-      for (INFERD_Request* request : kept) {
-        INFERD_ErrorDelete(INFERD_RequestRelease(request, INFERD_REQUEST_RELEASE_ALL));
-      }
-      FailSenders(senders, error);
+      FailAll(&replies, error);
       return;
     }
   }
   WriteBatchBlock(views, region_.base() + *block, *block);
-  views.clear();  // they borrowed from the requests released next
-  // The inputs are in shared memory: the server may have the requests back;
-  // the senders answer them from here on.
-  for (INFERD_Request* request : kept) {
-    INFERD_ErrorDelete(INFERD_RequestRelease(request, INFERD_REQUEST_RELEASE_ALL));
-  }
+  const uint64_t first_handle = views.front().handle;
+  views.clear();  // they borrowed from requests that may be released next
+  // A decoupled model's inputs are in shared memory: the server may have its
+  // requests back; their senders answer them from here on.
+  for (RequestReply& reply : replies) reply.Detach();
   MutexLock lock(&mu_);
   if (generation_ != generation || send_fd_ < 0) {
     allocator_->Free(*block);
     lock.Unlock();
-    FailSenders(senders, Status::Unavailable(Label() + ": the Python stub restarted meanwhile"));
+    FailAll(&replies, Status::Unavailable(Label() + ": the Python stub restarted meanwhile"));
     return;
   }
-  uint64_t handle = next_handle_ - senders.size();
-  for (INFERD_ResponseSender* sender : senders) in_flight_[handle++] = InFlight{sender, *block};
-  batch_pending_[*block] = static_cast<uint32_t>(senders.size());
+  uint64_t handle = first_handle;
+  for (RequestReply& reply : replies) in_flight_[handle++] = InFlight{std::move(reply), *block};
+  batch_pending_[*block] = static_cast<uint32_t>(replies.size());
   const uint64_t batch = ++next_batch_;
   ControlChannel::SendTo(send_fd_, Message(MessageType::kExecute, batch, *block, size));
   // A failed send means the stub died: the supervisor fails the batch and

@@ -27,6 +27,7 @@
 #include "inferd/base/mutex.h"
 #include "inferd/base/status.h"
 #include "model_settings.h"
+#include "request_reply.h"
 #include "shm_allocator.h"
 #include "shm_region.h"
 #include "stub_process.h"
@@ -52,7 +53,7 @@ class StubInstance {
  private:
   // A request handed to the stub, known by its handle.
   struct InFlight {
-    INFERD_ResponseSender* sender = nullptr;
+    RequestReply reply;
     uint64_t batch_block = 0;  // freed when the last request of its batch ends
   };
   enum class State { kStarting, kReady, kBroken, kStopped };
@@ -67,8 +68,10 @@ class StubInstance {
   // Reaps the stub and fails what it held; `served`: it had started (the
   // launch did not fail).
   void Bury(bool served);
-  // Fails requests that hold senders but never reached a stub.
-  void FailSenders(const std::vector<INFERD_ResponseSender*>& senders, const Status& error);
+  // Fails requests that never reached a stub.
+  static void FailAll(std::vector<RequestReply>* replies, const Status& error);
+  // Execute's wait is over: the stub's execute() returned.
+  void MarkBatchDone() EXCLUDES(mu_);
   // The text of a ring block (error text, JSON), consumed.
   std::string TakeRingText(const ControlMessage& message);
   // Places `text` in the request area; 0 when it does not fit.
