@@ -18,7 +18,7 @@ def test_every_example_model_is_ready(client):
     index = client.get_model_repository_index()
     assert sorted((e["name"], e["state"]) for e in index) == [
         ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
-        ("onnx_mlp", "READY"), ("onnx_strings", "READY")]
+        ("onnx_mlp", "READY"), ("onnx_strings", "READY"), ("python_text", "READY")]
 
 
 def test_identity_fp32_example(client):
@@ -37,3 +37,12 @@ def test_identity_bytes_example(client):
     result = client.infer("identity_bytes", [inp],
                           outputs=[httpclient.InferRequestedOutput("OUTPUT0", binary_data=True)])
     assert_equal_tensors(result.as_numpy("OUTPUT0"), data, "BYTES")
+
+
+def test_python_text_example(client):
+    data = np.array([b"  Hello   World ", b"inferd", b""], dtype=np.object_)
+    inp = httpclient.InferInput("TEXT", [3], "BYTES")
+    inp.set_data_from_numpy(data)
+    result = client.infer("python_text", [inp])
+    assert list(result.as_numpy("NORMALIZED")) == [b"hello world", b"inferd", b""]
+    assert list(result.as_numpy("WORDS")) == [2, 1, 0]
