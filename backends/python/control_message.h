@@ -25,8 +25,12 @@ enum class MessageType : uint32_t {
   kAutoCompleteDone = 105,  // offset/size: the new config JSON or (kError) an error text
   kPong = 106,
   kIsCancelled = 107,       // id: request handle; answered on the call channel
+  kBlsRequest = 108,        // id: the stub's call; offset/size: a BLS request block
+  kBlsFree = 109,           // offset: a kBlsResponse block the stub has copied out
   // backend -> stub, on the call channel (answers to the stub's questions)
   kCancelledReply = 201,    // flags: 1 when cancelled
+  kBlsResponse = 202,       // id: the call; flags kFlagFinal, kFlagHasBlock (a response
+                            // block in the request area, freed by kBlsFree)
 };
 
 // Bits of ControlMessage::flags.

@@ -55,7 +55,9 @@ Status InitializeInstance(INFERD_ModelInstance* instance) {
   if (Status s = FromError(INFERD_ModelInstanceName(instance, &name)); !s.ok()) return s;
   if (Status s = FromError(INFERD_ModelInstanceKind(instance, &kind)); !s.ok()) return s;
   if (Status s = FromError(INFERD_ModelInstanceDeviceId(instance, &device_id)); !s.ok()) return s;
-  auto stub = std::make_unique<StubInstance>(*static_cast<ModelSettings*>(state), name,
+  INFERD_Server* server = nullptr;
+  if (Status s = FromError(INFERD_ModelServer(model, &server)); !s.ok()) return s;
+  auto stub = std::make_unique<StubInstance>(*static_cast<ModelSettings*>(state), server, name,
                                              KindName(kind), device_id);
   if (Status s = stub->Start(); !s.ok()) return s;
   return FromError(INFERD_ModelInstanceSetState(instance, stub.release()));

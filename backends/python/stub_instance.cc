@@ -41,10 +41,10 @@ ControlMessage Message(MessageType type, uint64_t id = 0, uint64_t offset = 0,
 
 }  // namespace
 
-StubInstance::StubInstance(const ModelSettings& settings, std::string name, std::string kind,
-                           int32_t device_id)
+StubInstance::StubInstance(const ModelSettings& settings, INFERD_Server* server,
+                           std::string name, std::string kind, int32_t device_id)
     : settings_(settings), name_(std::move(name)), kind_(std::move(kind)),
-      device_id_(device_id) {}
+      device_id_(device_id), server_(server) {}
 
 StubInstance::~StubInstance() { Stop(); }
 
@@ -187,7 +187,10 @@ Status StubInstance::Launch() {
   {
     MutexLock lock(&mu_);
     allocator_->Free(args_at);
-    if (result.ok()) send_fd_ = main_.fd();
+    if (result.ok()) {
+      send_fd_ = main_.fd();
+      call_fd_ = call_.fd();
+    }
   }
   return result;
 }
@@ -207,6 +210,12 @@ void StubInstance::Serve() {
       }
       case MessageType::kIsCancelled:
         OnIsCancelled(m);
+        break;
+      case MessageType::kBlsRequest:
+        OnBlsRequest(m);
+        break;
+      case MessageType::kBlsFree:
+        OnBlsFree(m);
         break;
       case MessageType::kFinalizeDone:
       case MessageType::kPong:
@@ -296,6 +305,72 @@ void StubInstance::OnIsCancelled(const ControlMessage& m) {
   call_.Send(reply);
 }
 
+void StubInstance::OnBlsRequest(const ControlMessage& m) {
+  uint64_t generation;
+  {
+    MutexLock lock(&mu_);
+    generation = generation_;
+    ++bls_in_flight_;
+  }
+  BlsRequestView request;
+  Status s = InRing(m) ? ParseBlsRequest(region_.base() + m.offset, m.size, &request)
+                       : Status::Internal("the Python stub sent a block outside its ring");
+  // SubmitBls copies the inputs: the ring space can go back to the stub after.
+  if (s.ok()) s = SubmitBls(server_, request, m.id, generation, this);
+  Consume(m);
+  if (s.ok()) return;
+  ResponseView error;
+  error.has_error = true;
+  error.error_code = static_cast<uint32_t>(s.code());
+  error.error = s.message();
+  OnBlsResponse(m.id, generation, &error, true);
+  OnBlsReleased();
+}
+
+void StubInstance::OnBlsResponse(uint64_t id, uint64_t generation, const ResponseView* response,
+                                 bool final) {
+  ControlMessage message = Message(MessageType::kBlsResponse, id);
+  message.flags = final ? kFlagFinal : 0;
+  MutexLock lock(&mu_);
+  // A stub that died with the call open is not told; its successor never asked.
+  if (generation != generation_ || call_fd_ < 0) return;
+  if (response != nullptr) {
+    ResponseView too_large;
+    const ResponseView* written = response;
+    uint64_t size = ResponseBlockSize(*response);
+    std::optional<uint64_t> block = allocator_->Allocate(size);
+    if (!block) {
+      too_large.has_error = true;
+      too_large.error_code = INFERD_ERROR_UNAVAILABLE;
+      too_large.error = "the response of " + std::to_string(size) +
+                        " bytes does not fit the free shared memory; raise "
+                        "--backend-config=python,shm-region-size=BYTES";
+      written = &too_large;
+      size = ResponseBlockSize(too_large);
+      block = allocator_->Allocate(size);
+    }
+    if (block) {
+      WriteResponseBlock(*written, region_.base() + *block);
+      bls_blocks_.insert(*block);
+      message.flags |= kFlagHasBlock;
+      message.offset = *block;
+      message.size = size;
+    }
+  }
+  ControlChannel::SendTo(call_fd_, message);
+}
+
+void StubInstance::OnBlsReleased() {
+  MutexLock lock(&mu_);
+  --bls_in_flight_;
+  cv_.SignalAll();
+}
+
+void StubInstance::OnBlsFree(const ControlMessage& m) {
+  MutexLock lock(&mu_);
+  if (bls_blocks_.erase(m.offset) > 0) allocator_->Free(m.offset);
+}
+
 void StubInstance::Bury(bool served) {
   std::unordered_map<uint64_t, InFlight> orphans;
   bool stopping;
@@ -304,6 +379,9 @@ void StubInstance::Bury(bool served) {
     // Executes wait from now until the next stub is ready (or broken).
     if (served && !stopping_) state_ = State::kStarting;
     send_fd_ = -1;
+    call_fd_ = -1;
+    for (uint64_t block : bls_blocks_) allocator_->Free(block);
+    bls_blocks_.clear();
     orphans.swap(in_flight_);
     for (const auto& [block, pending] : batch_pending_) allocator_->Free(block);
     batch_pending_.clear();
@@ -445,6 +523,14 @@ void StubInstance::Stop() {
     }
   }
   supervisor_.join();
+  // The server still calls back into this object for the stub's requests.
+  MutexLock lock(&mu_);
+  while (bls_in_flight_ > 0) {
+    if (!cv_.WaitFor(&mu_, kFinalizeTimeout)) {
+      LogLine('W', Label() + ": waiting for " + std::to_string(bls_in_flight_) +
+                       " request(s) the model sent to other models");
+    }
+  }
 }
 
 }  // namespace inferd::python

@@ -20,8 +20,10 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "bls_call.h"
 #include "control_channel.h"
 #include "inferd/backend.h"
 #include "inferd/base/mutex.h"
@@ -34,11 +36,12 @@
 
 namespace inferd::python {
 
-class StubInstance {
+class StubInstance final : public BlsSink {
  public:
-  StubInstance(const ModelSettings& settings, std::string name, std::string kind,
-               int32_t device_id);
-  ~StubInstance();  // Stop() if the caller did not
+  // `server` is where the model's own requests (BLS) go.
+  StubInstance(const ModelSettings& settings, INFERD_Server* server, std::string name,
+               std::string kind, int32_t device_id);
+  ~StubInstance() override;  // Stop() if the caller did not
   StubInstance(const StubInstance&) = delete;
   StubInstance& operator=(const StubInstance&) = delete;
 
@@ -49,6 +52,12 @@ class StubInstance {
   // Runs finalize() (killing a stub that takes longer than `kFinalizeTimeout`)
   // and ends the supervisor.
   void Stop();
+
+  // BlsSink: a response to one of the stub's requests, into shared memory and
+  // onto the call channel; the end of such a request.
+  void OnBlsResponse(uint64_t id, uint64_t generation, const ResponseView* response,
+                     bool final) override EXCLUDES(mu_);
+  void OnBlsReleased() override EXCLUDES(mu_);
 
  private:
   // A request handed to the stub, known by its handle.
@@ -65,6 +74,8 @@ class StubInstance {
   void Serve();
   void OnResponse(const ControlMessage& message);
   void OnIsCancelled(const ControlMessage& message);
+  void OnBlsRequest(const ControlMessage& message);
+  void OnBlsFree(const ControlMessage& message) EXCLUDES(mu_);
   // Reaps the stub and fails what it held; `served`: it had started (the
   // launch did not fail).
   void Bury(bool served);
@@ -86,6 +97,7 @@ class StubInstance {
   const std::string name_;
   const std::string kind_;
   const int32_t device_id_;
+  INFERD_Server* const server_;
   ShmRegion region_;  // created in Start, before the supervisor runs
 
   // The supervisor's own (only it touches them while it runs).
@@ -101,6 +113,7 @@ class StubInstance {
   pid_t live_pid_ GUARDED_BY(mu_) = 0;  // killable until reaped
   // The channel Execute sends on, -1 while no stub runs. Owned by main_.
   int send_fd_ GUARDED_BY(mu_) = -1;
+  int call_fd_ GUARDED_BY(mu_) = -1;  // the same for call_: BLS responses
   uint64_t generation_ GUARDED_BY(mu_) = 0;  // stubs started so far
   uint64_t next_batch_ GUARDED_BY(mu_) = 0;
   uint64_t done_batch_ GUARDED_BY(mu_) = 0;  // the last batch whose execute() returned
@@ -108,6 +121,8 @@ class StubInstance {
   std::optional<ShmAllocator> allocator_ GUARDED_BY(mu_);  // made in Start
   std::unordered_map<uint64_t, InFlight> in_flight_ GUARDED_BY(mu_);
   std::unordered_map<uint64_t, uint32_t> batch_pending_ GUARDED_BY(mu_);  // block -> requests
+  std::unordered_set<uint64_t> bls_blocks_ GUARDED_BY(mu_);  // BLS responses the stub holds
+  int bls_in_flight_ GUARDED_BY(mu_) = 0;  // submitted, not yet released by the server
   std::thread supervisor_;
 };
 

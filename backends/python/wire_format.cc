@@ -135,10 +135,97 @@ class Reader {
 };
 
 Status Broken(const std::string& what) {
-  return Status::Internal("the Python stub sent a malformed response block (" + what + ")");
+  return Status::Internal("the Python stub sent a malformed block (" + what + ")");
+}
+
+// One tensor record (a response's output, a BLS request's input).
+Status ParseTensor(Reader& r, OutputView* output) {
+  uint32_t name_len = 0, dim_count = 0, reserved = 0;
+  if (!r.Get(&name_len) || !r.Get(&output->datatype) || !r.Get(&dim_count) ||
+      !r.Get(&reserved) || !r.Get(&output->byte_size)) {
+    return Broken("tensor header");
+  }
+  if (dim_count > 64) return Broken("dimension count");
+  output->shape.resize(dim_count);
+  for (auto& dim : output->shape) {
+    if (!r.Get(&dim)) return Broken("shape");
+  }
+  const char* name = nullptr;
+  if (!r.Bytes(name_len, &name) || !r.Align()) return Broken("tensor name");
+  output->name = std::string_view(name, name_len);
+  if (!r.Bytes(output->byte_size, &output->data) || !r.Align()) return Broken("tensor data");
+  return Status::Ok();
+}
+
+bool Text(Reader& r, uint32_t len, std::string_view* text) {
+  const char* at = nullptr;
+  if (!r.Bytes(len, &at) || !r.Align()) return false;
+  *text = std::string_view(at, len);
+  return true;
 }
 
 }  // namespace
+
+Status ParseBlsRequest(const char* block, uint64_t size, BlsRequestView* request) {
+  Reader r(block, size);
+  uint32_t model_len = 0, inputs = 0, outputs = 0, id_len = 0, params_len = 0;
+  if (!r.Get(&model_len) || !r.Get(&inputs) || !r.Get(&outputs) || !r.Get(&id_len) ||
+      !r.Get(&params_len) || !r.Get(&request->flags) || !r.Get(&request->version) ||
+      !r.Get(&request->correlation_id) || !r.Get(&request->timeout_us)) {
+    return Broken("request header");
+  }
+  if (!Text(r, model_len, &request->model) || !Text(r, id_len, &request->id) ||
+      !Text(r, params_len, &request->parameters_json)) {
+    return Broken("request texts");
+  }
+  if (outputs > size / 4 || inputs > size / 24) return Broken("tensor counts");
+  request->outputs.resize(outputs);
+  for (auto& name : request->outputs) {
+    uint32_t len = 0;
+    const char* at = nullptr;
+    if (!r.Get(&len) || !r.Bytes(len, &at)) return Broken("output name");
+    name = std::string_view(at, len);
+  }
+  if (!r.Align()) return Broken("output names");
+  request->inputs.resize(inputs);
+  for (auto& input : request->inputs) {
+    if (Status s = ParseTensor(r, &input); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+uint64_t ResponseBlockSize(const ResponseView& response) {
+  uint64_t n = 16 + Pad(response.has_error ? response.error.size() : 0);
+  if (response.has_error) return n;
+  for (const auto& out : response.outputs) {
+    n += 24 + 8 * out.shape.size() + Pad(out.name.size()) + Pad(out.byte_size);
+  }
+  return n;
+}
+
+void WriteResponseBlock(const ResponseView& response, char* dst) {
+  Writer w(dst);
+  w.Put<uint32_t>(response.has_error ? 1 : 0);
+  w.Put<uint32_t>(response.error_code);
+  const uint64_t error_len = response.has_error ? response.error.size() : 0;
+  w.Put<uint32_t>(static_cast<uint32_t>(error_len));
+  w.Put<uint32_t>(response.has_error ? 0 : static_cast<uint32_t>(response.outputs.size()));
+  w.Bytes(response.error.data(), error_len);
+  w.Align();
+  if (response.has_error) return;
+  for (const auto& out : response.outputs) {
+    w.Put<uint32_t>(static_cast<uint32_t>(out.name.size()));
+    w.Put<uint32_t>(out.datatype);
+    w.Put<uint32_t>(static_cast<uint32_t>(out.shape.size()));
+    w.Put<uint32_t>(0);
+    w.Put<uint64_t>(out.byte_size);
+    for (int64_t dim : out.shape) w.Put<int64_t>(dim);
+    w.Bytes(out.name.data(), out.name.size());
+    w.Align();
+    w.Bytes(out.data, out.byte_size);
+    w.Align();
+  }
+}
 
 Status ParseResponseBlock(const char* block, uint64_t size, ResponseView* response) {
   Reader r(block, size);
@@ -156,20 +243,7 @@ Status ParseResponseBlock(const char* block, uint64_t size, ResponseView* respon
   if (output_count > size / 24) return Broken("output count");
   response->outputs.resize(output_count);
   for (auto& output : response->outputs) {
-    uint32_t name_len = 0, dim_count = 0, reserved = 0;
-    if (!r.Get(&name_len) || !r.Get(&output.datatype) || !r.Get(&dim_count) ||
-        !r.Get(&reserved) || !r.Get(&output.byte_size)) {
-      return Broken("output header");
-    }
-    if (dim_count > 64) return Broken("dimension count");
-    output.shape.resize(dim_count);
-    for (auto& dim : output.shape) {
-      if (!r.Get(&dim)) return Broken("shape");
-    }
-    const char* name = nullptr;
-    if (!r.Bytes(name_len, &name) || !r.Align()) return Broken("output name");
-    output.name = std::string_view(name, name_len);
-    if (!r.Bytes(output.byte_size, &output.data) || !r.Align()) return Broken("output data");
+    if (Status s = ParseTensor(r, &output); !s.ok()) return s;
   }
   return Status::Ok();
 }

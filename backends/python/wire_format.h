@@ -24,6 +24,16 @@
 //   output_count x output:
 //     u32 name_len, u32 datatype, u32 dim_count, u32 0, u64 byte_size  ("<IIIIQ")
 //     dim_count x i64, name bytes, pad 8, data bytes, pad 8
+// The same response block also carries the responses of the stub's own
+// requests (BLS) back to it, written by the backend.
+//
+// BLS request block (stub -> backend, a request the model sends to a model):
+//   u32 model_len, u32 input_count, u32 output_count, u32 id_len,
+//   u32 params_len, u32 flags, i64 version, u64 correlation_id,
+//   u64 timeout_us                                          ("<IIIIIIqQQ")
+//   model name, pad 8; id, pad 8; parameters JSON, pad 8
+//   output_count x (u32 name_len, name bytes), pad 8
+//   input_count x a record laid out as a response block's output
 // BYTES tensors hold Triton's serialization: each element a u32 length and
 // its bytes.
 #ifndef INFERD_BACKENDS_PYTHON_WIRE_FORMAT_H_
@@ -77,6 +87,26 @@ struct ResponseView {
   std::string_view error;
   std::vector<OutputView> outputs;
 };
+
+// The bytes WriteResponseBlock will write for `response`.
+uint64_t ResponseBlockSize(const ResponseView& response);
+// Writes `response` as a response block at `dst`.
+void WriteResponseBlock(const ResponseView& response, char* dst);
+
+struct BlsRequestView {
+  std::string_view model;
+  int64_t version = -1;
+  std::string_view id;
+  uint64_t correlation_id = 0;
+  uint32_t flags = 0;
+  uint64_t timeout_us = 0;
+  std::string_view parameters_json;
+  std::vector<std::string_view> outputs;
+  std::vector<OutputView> inputs;  // data points into the block
+};
+
+// Reads a BLS request block, checked as ParseResponseBlock is.
+Status ParseBlsRequest(const char* block, uint64_t size, BlsRequestView* request);
 
 // Reads a response block of `size` bytes. Every length is checked against the
 // block, so a broken stub yields an INTERNAL error, never a read outside it.

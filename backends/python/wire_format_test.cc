@@ -160,5 +160,63 @@ TEST(WireFormatTest, RejectsLengthsThatLeaveTheBlock) {
   EXPECT_FALSE(ParseResponseBlock(nullptr, 3, &response).ok());
 }
 
+TEST(WireFormatTest, ResponseBlockRoundTrips) {
+  const int64_t values[3] = {7, -8, 9};
+  ResponseView written;
+  OutputView out;
+  out.name = "SUM";
+  out.datatype = 9;
+  out.shape = {1, 3};
+  out.data = reinterpret_cast<const char*>(values);
+  out.byte_size = sizeof values;
+  written.outputs = {out, out};
+  written.outputs[1].name = "AGAIN";
+  std::vector<char> block(ResponseBlockSize(written));
+  WriteResponseBlock(written, block.data());
+  ResponseView read;
+  ASSERT_TRUE(ParseResponseBlock(block.data(), block.size(), &read).ok());
+  ASSERT_EQ(read.outputs.size(), 2u);
+  EXPECT_EQ(read.outputs[1].name, "AGAIN");
+  EXPECT_EQ(read.outputs[0].shape, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(std::memcmp(read.outputs[0].data, values, sizeof values), 0);
+
+  ResponseView error;
+  error.has_error = true;
+  error.error_code = 4;
+  error.error = "model 'x' is not ready";
+  std::vector<char> error_block(ResponseBlockSize(error));
+  WriteResponseBlock(error, error_block.data());
+  ASSERT_TRUE(ParseResponseBlock(error_block.data(), error_block.size(), &read).ok());
+  EXPECT_TRUE(read.has_error);
+  EXPECT_EQ(read.error_code, 4u);
+  EXPECT_EQ(read.error, "model 'x' is not ready");
+}
+
+TEST(WireFormatTest, ParsesABlsRequest) {
+  BlockBuilder b;
+  b.Put<uint32_t>(5).Put<uint32_t>(1).Put<uint32_t>(1).Put<uint32_t>(2).Put<uint32_t>(2);
+  b.Put<uint32_t>(1).Put<int64_t>(-1).Put<uint64_t>(9).Put<uint64_t>(0);
+  b.Text("adder").Text("r1").Text("{}");
+  b.Put<uint32_t>(3).Text("OUT");  // "OUT" after the length makes 7 bytes, padded
+  b.Put<uint32_t>(2).Put<uint32_t>(8).Put<uint32_t>(1).Put<uint32_t>(0).Put<uint64_t>(4);
+  b.Put<int64_t>(1).Text("IN").Put<int32_t>(41).Put<int32_t>(0);
+  BlsRequestView request;
+  ASSERT_TRUE(ParseBlsRequest(b.bytes().data(), b.bytes().size(), &request).ok());
+  EXPECT_EQ(request.model, "adder");
+  EXPECT_EQ(request.version, -1);
+  EXPECT_EQ(request.id, "r1");
+  EXPECT_EQ(request.correlation_id, 9u);
+  EXPECT_EQ(request.outputs, std::vector<std::string_view>{"OUT"});
+  ASSERT_EQ(request.inputs.size(), 1u);
+  EXPECT_EQ(request.inputs[0].name, "IN");
+  int32_t value;
+  std::memcpy(&value, request.inputs[0].data, 4);
+  EXPECT_EQ(value, 41);
+  // Cut anywhere, it is refused rather than read past its end.
+  for (size_t cut = 0; cut < b.bytes().size() - 8; cut += 4) {
+    EXPECT_FALSE(ParseBlsRequest(b.bytes().data(), cut, &request).ok()) << cut;
+  }
+}
+
 }  // namespace
 }  // namespace inferd::python

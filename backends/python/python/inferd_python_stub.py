@@ -10,6 +10,8 @@ responses (decoupled models).
 """
 
 import importlib.util
+import itertools
+import queue
 import json
 import mmap
 import os
@@ -30,7 +32,8 @@ MESSAGE = struct.Struct("<IIQQQQ")
 INITIALIZE, EXECUTE, FINALIZE, AUTO_COMPLETE, PING = 1, 2, 3, 4, 5
 INITIALIZE_DONE, EXECUTE_DONE, RESPONSE, FINALIZE_DONE, AUTO_COMPLETE_DONE, PONG, \
     IS_CANCELLED = 101, 102, 103, 104, 105, 106, 107
-CANCELLED_REPLY = 201
+BLS_REQUEST, BLS_FREE = 108, 109
+CANCELLED_REPLY, BLS_RESPONSE = 201, 202
 FLAG_FINAL, FLAG_HAS_BLOCK, FLAG_ERROR, FLAG_BATCH_DONE = 1, 2, 4, 8
 
 # wire_format.h
@@ -39,6 +42,7 @@ U64 = struct.Struct("<Q")
 REQUEST = struct.Struct("<QQIIIIII")
 INPUT = struct.Struct("<IIIIQQ")
 RESPONSE_HEAD = struct.Struct("<IIII")
+BLS_HEAD = struct.Struct("<IIIIIIqQQ")
 OUTPUT = struct.Struct("<IIIIQ")
 _DIMS = {}
 
@@ -70,6 +74,28 @@ class Stub:
         self.model = None
         self.decoupled = False
         self.label = "python model"
+        # The call channel's messages, by kind: answers to is_cancelled (asked
+        # one at a time) and the responses of each BLS call.
+        self.cancel_replies = queue.SimpleQueue()
+        self.calls = {}
+        self.call_ids = itertools.count(1)
+        threading.Thread(target=self._read_calls, name="inferd-calls", daemon=True).start()
+
+    def _read_calls(self):
+        buf = bytearray(MESSAGE.size)
+        while self.call.recv_into(buf) == MESSAGE.size:
+            kind, flags, ident, offset, size, _ = MESSAGE.unpack(buf)
+            if kind == CANCELLED_REPLY:
+                self.cancel_replies.put(bool(flags & 1))
+            elif kind == BLS_RESPONSE:
+                waiting = self.calls.get(ident)
+                if waiting is not None:
+                    waiting.put((flags, offset, size))
+                elif flags & FLAG_HAS_BLOCK:
+                    self.send(BLS_FREE, 0, 0, offset)
+        self.cancel_replies.put(True)
+        for waiting in list(self.calls.values()):
+            waiting.put(None)  # the server is gone
 
     # -- ring -----------------------------------------------------------------
 
@@ -114,14 +140,11 @@ class Stub:
 
     # -- responses --------------------------------------------------------------
 
-    def _encode_response(self, response):
-        """The response's parts: (error, [(name, code, shape, data)]), data a
-        byte buffer."""
-        error = response.error() if response is not None else None
-        if error is not None:
-            return error, []
-        outputs = []
-        for tensor in response.output_tensors():
+    @staticmethod
+    def _encode_tensors(tensors):
+        """[(name bytes, code, shape, data buffer)] for writing."""
+        encoded = []
+        for tensor in tensors:
             array = tensor._array
             code = tensor._code
             if code == 13:
@@ -130,8 +153,39 @@ class Stub:
                 if not array.flags.c_contiguous:
                     array = np.ascontiguousarray(array)
                 data = memoryview(array).cast("B") if array.size else b""
-            outputs.append((tensor._name.encode(), code, array.shape, data))
-        return None, outputs
+            encoded.append((tensor._name.encode(), code, array.shape, data))
+        return encoded
+
+    def _encode_response(self, response):
+        """The response's parts: (error, [(name, code, shape, data)])."""
+        error = response.error() if response is not None else None
+        if error is not None:
+            return error, []
+        return None, self._encode_tensors(response.output_tensors())
+
+    @staticmethod
+    def _tensors_size(outputs):
+        size = 0
+        for name, code, shape, data in outputs:
+            size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(len(data))
+        return size
+
+    def _write_tensors(self, at, outputs):
+        region = self.region
+        view = self.view
+        for name, code, shape, data in outputs:
+            n = len(data)
+            OUTPUT.pack_into(region, at, len(name), code, len(shape), 0, n)
+            at += OUTPUT.size
+            if shape:
+                dims_struct(len(shape)).pack_into(region, at, *shape)
+                at += 8 * len(shape)
+            view[at:at + len(name)] = name
+            at += pad8(len(name))
+            if n:
+                view[at:at + n] = data
+            at += pad8(n)
+        return at
 
     def send_response(self, handle, response, final, batch_done=False):
         flags = (FLAG_FINAL if final else 0) | (FLAG_BATCH_DONE if batch_done else 0)
@@ -144,41 +198,102 @@ class Stub:
             text = error.message().encode("utf-8", "replace")
             size = RESPONSE_HEAD.size + pad8(len(text))
         else:
-            size = RESPONSE_HEAD.size
-            for name, code, shape, data in outputs:
-                size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(len(data))
+            size = RESPONSE_HEAD.size + self._tensors_size(outputs)
         with self.send_lock:
             offset, end = self._ring_alloc(size)
-            region = self.region
-            view = self.view
             if error is not None:
-                RESPONSE_HEAD.pack_into(region, offset, 1, error.code(), len(text), 0)
+                RESPONSE_HEAD.pack_into(self.region, offset, 1, error.code(), len(text), 0)
                 at = offset + RESPONSE_HEAD.size
-                view[at:at + len(text)] = text
+                self.view[at:at + len(text)] = text
             else:
-                RESPONSE_HEAD.pack_into(region, offset, 0, 0, 0, len(outputs))
-                at = offset + RESPONSE_HEAD.size
-                for name, code, shape, data in outputs:
-                    n = len(data)
-                    OUTPUT.pack_into(region, at, len(name), code, len(shape), 0, n)
-                    at += OUTPUT.size
-                    if shape:
-                        dims_struct(len(shape)).pack_into(region, at, *shape)
-                        at += 8 * len(shape)
-                    view[at:at + len(name)] = name
-                    at += pad8(len(name))
-                    if n:
-                        view[at:at + n] = data
-                    at += pad8(n)
+                RESPONSE_HEAD.pack_into(self.region, offset, 0, 0, 0, len(outputs))
+                self._write_tensors(offset + RESPONSE_HEAD.size, outputs)
             self.send(RESPONSE, flags | FLAG_HAS_BLOCK, handle, offset, size, end)
 
     def is_cancelled(self, handle):
         with self.call_lock:
             self.send(IS_CANCELLED, 0, handle)
-            reply = self.call.recv(MESSAGE.size)
-        if len(reply) != MESSAGE.size:
-            os._exit(0)  # the server is gone
-        return bool(MESSAGE.unpack(reply)[1] & 1)
+            return self.cancel_replies.get()
+
+    # -- business logic scripting ---------------------------------------------------
+
+    def bls_call(self, request):
+        """Sends `request` to the server; a queue of its responses' messages
+        (None: the server is gone) and the call's id."""
+        name = request._model_name.encode()
+        request_id = str(request._id).encode()
+        parameters = request.parameters().encode()
+        outputs = [o.encode() for o in request._outputs]
+        inputs = self._encode_tensors(request._inputs)
+        names_size = sum(4 + len(o) for o in outputs)
+        size = (BLS_HEAD.size + pad8(len(name)) + pad8(len(request_id)) + pad8(len(parameters))
+                + pad8(names_size) + self._tensors_size(inputs))
+        call_id = next(self.call_ids)
+        waiting = self.calls[call_id] = queue.SimpleQueue()
+        timeout_us = int(request._timeout or 0)
+        with self.send_lock:
+            offset, end = self._ring_alloc(size)
+            region, view = self.region, self.view
+            BLS_HEAD.pack_into(region, offset, len(name), len(inputs), len(outputs),
+                               len(request_id), len(parameters), int(request._flags),
+                               int(request._model_version), int(request._correlation_id or 0),
+                               timeout_us)
+            at = offset + BLS_HEAD.size
+            for text in (name, request_id, parameters):
+                view[at:at + len(text)] = text
+                at += pad8(len(text))
+            start = at
+            for o in outputs:
+                U32.pack_into(region, at, len(o))
+                view[at + 4:at + 4 + len(o)] = o
+                at += 4 + len(o)
+            at = start + pad8(names_size)
+            self._write_tensors(at, inputs)
+            self.send(BLS_REQUEST, 0, call_id, offset, size, end)
+        return call_id, waiting
+
+    def bls_responses(self, call_id, waiting):
+        """Yields the call's responses as they come, until its final one."""
+        try:
+            while True:
+                message = waiting.get()
+                if message is None:
+                    raise pb_utils.TritonModelException("the server went away during a BLS call")
+                flags, offset, size = message
+                if flags & FLAG_HAS_BLOCK:
+                    response = self.read_response(offset)
+                    self.send(BLS_FREE, 0, 0, offset)
+                    yield response
+                if flags & FLAG_FINAL:
+                    return
+        finally:
+            self.calls.pop(call_id, None)
+
+    def read_response(self, at):
+        """A response block the backend wrote, its tensors copied out."""
+        region, view = self.region, self.view
+        has_error, code, error_len, count = RESPONSE_HEAD.unpack_from(region, at)
+        at += RESPONSE_HEAD.size
+        if has_error:
+            message = str(view[at:at + error_len], "utf-8", "replace")
+            return pb_utils.InferenceResponse(error=pb_utils.TritonError(message, code))
+        at += pad8(error_len)
+        tensors = []
+        for _ in range(count):
+            name_len, dtype_code, n_dims, _, n = OUTPUT.unpack_from(region, at)
+            at += OUTPUT.size
+            shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
+            at += 8 * n_dims
+            name = str(view[at:at + name_len], "utf-8")
+            at += pad8(name_len)
+            if dtype_code == 13:
+                array = pb_utils._deserialize_bytes(view[at:at + n], shape)
+            else:
+                dtype = pb_utils._NUMPY_OF_CODE[dtype_code]
+                array = np.frombuffer(region, dtype, n // dtype.itemsize, at).reshape(shape).copy()
+            at += pad8(n)
+            tensors.append(pb_utils.Tensor(name, array, dtype_code))
+        return pb_utils.InferenceResponse(tensors)
 
     # -- requests ---------------------------------------------------------------
 

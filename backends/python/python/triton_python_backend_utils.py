@@ -268,9 +268,8 @@ class InferenceResponseSender:
 
 
 class InferenceRequest:
-    """A request this model received (execute's argument). Business-logic
-    scripting (a request built here for another model) is not built yet:
-    exec() raises."""
+    """A request this model received (execute's argument), or one it builds
+    to send to another model (business logic scripting: exec, async_exec)."""
 
     def __init__(self, model_name=None, inputs=None, requested_output_names=None,
                  request_id="", correlation_id=0, flags=0, timeout=0, model_version=-1,
@@ -351,11 +350,43 @@ class InferenceRequest:
         return _stub.is_cancelled(self._handle)
 
     def exec(self, decoupled=False):
-        raise TritonModelException(
-            "business logic scripting (InferenceRequest.exec) is not supported by inferd yet")
+        """Business logic scripting: runs this request on `model_name` (any
+        model the server serves) and returns its InferenceResponse (an error
+        is in the response, as Triton does); with decoupled=True, an iterator
+        of the model's responses as they come."""
+        if self._model_name is None:
+            raise TritonModelException("exec() needs an InferenceRequest made with model_name")
+        call_id, waiting = _stub.bls_call(self)
+        responses = _stub.bls_responses(call_id, waiting)
+        if decoupled:
+            return responses
+        result = None
+        for response in responses:
+            if result is None:
+                result = response
+        if result is None:
+            result = InferenceResponse(error=TritonError(
+                f"model '{self._model_name}' sent no response", TritonError.INTERNAL))
+        return result
 
     async def async_exec(self, decoupled=False):
-        return self.exec(decoupled)
+        """exec() for asyncio: awaits the response without blocking the loop
+        (decoupled=True: an async iterator of the responses)."""
+        import asyncio
+        loop = asyncio.get_running_loop()
+        if not decoupled:
+            return await loop.run_in_executor(None, self.exec, False)
+        iterator = await loop.run_in_executor(None, self.exec, True)
+
+        async def responses():
+            done = object()
+            while True:
+                item = await loop.run_in_executor(None, next, iterator, done)
+                if item is done:
+                    return
+                yield item
+
+        return responses()
 
 
 def get_input_tensor_by_name(inference_request, name):

@@ -300,3 +300,63 @@ class TritonPythonModel:
     def execute(self, requests):
         return []
 '''
+
+# Business logic scripting: X goes through the ONNX model "onnx_add_sub"
+# (X + 1, X - 1) with exec(), twice more at once with async_exec(), and its
+# first element sets how many responses the decoupled "repeat" model streams
+# back through exec(decoupled=True). A call to a model that does not exist
+# answers with an error in its response, which the model passes on as text.
+BLS = '''
+import asyncio
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+def add_sub_request(x):
+    return pb_utils.InferenceRequest(
+        model_name="onnx_add_sub",
+        inputs=[pb_utils.Tensor("INPUT0", x), pb_utils.Tensor("INPUT1", np.ones_like(x))],
+        requested_output_names=["OUTPUT0", "OUTPUT1"])
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            x = pb_utils.get_input_tensor_by_name(request, "X").as_numpy()
+            added = add_sub_request(x).exec()
+            if added.has_error():
+                raise pb_utils.TritonModelException(added.error().message())
+            plus = pb_utils.get_output_tensor_by_name(added, "OUTPUT0").as_numpy()
+
+            async def both():
+                return await asyncio.gather(add_sub_request(x).async_exec(),
+                                            add_sub_request(x * 2).async_exec())
+            first, second = asyncio.run(both())
+            minus = pb_utils.get_output_tensor_by_name(first, "OUTPUT1").as_numpy()
+            double_minus = pb_utils.get_output_tensor_by_name(second, "OUTPUT1").as_numpy()
+
+            count = np.array([int(x.reshape(-1)[0])], dtype=np.int32)
+            stream = pb_utils.InferenceRequest(
+                model_name="repeat", inputs=[pb_utils.Tensor("COUNT", count)],
+                requested_output_names=["OUT"])
+            streamed = [int(pb_utils.get_output_tensor_by_name(r, "OUT").as_numpy()[0])
+                        for r in stream.exec(decoupled=True) if r.output_tensors()]
+
+            missing = pb_utils.InferenceRequest(
+                model_name="no_such_model", inputs=[pb_utils.Tensor("X", x)],
+                requested_output_names=["Y"]).exec()
+            error = missing.error().message() if missing.has_error() else ""
+
+            responses.append(pb_utils.InferenceResponse([
+                pb_utils.Tensor("PLUS", plus),
+                pb_utils.Tensor("MINUS", np.concatenate([minus, double_minus])),
+                pb_utils.Tensor("STREAMED", np.array(streamed, dtype=np.int32)),
+                pb_utils.Tensor("ERROR", np.array([error.encode()], dtype=np.object_))]))
+        return responses
+'''
+
+BLS_CONFIG = config("bls", [("X", "TYPE_FP32", [4])],
+                    [("PLUS", "TYPE_FP32", [4]), ("MINUS", "TYPE_FP32", [8]),
+                     ("STREAMED", "TYPE_INT32", [-1]), ("ERROR", "TYPE_STRING", [1])])
