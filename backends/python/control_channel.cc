@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+
 namespace inferd::python {
 
 bool ControlChannel::Pair(ControlChannel* a, ControlChannel* b) {
@@ -32,6 +34,18 @@ bool ControlChannel::Receive(ControlMessage* message) const {
     n = recv(fd_, message, sizeof *message, MSG_TRUNC);
   } while (n < 0 && errno == EINTR);
   return n == static_cast<ssize_t>(sizeof *message);
+}
+
+bool ControlChannel::Receive(ControlMessage* message, uint64_t spin_ns) const {
+  if (spin_ns > 0 && fd_ >= 0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns);
+    do {
+      const ssize_t n = recv(fd_, message, sizeof *message, MSG_TRUNC | MSG_DONTWAIT);
+      if (n >= 0) return n == static_cast<ssize_t>(sizeof *message);
+      if (errno != EAGAIN && errno != EINTR) return false;
+    } while (std::chrono::steady_clock::now() < deadline);
+  }
+  return Receive(message);
 }
 
 void ControlChannel::Close() {

@@ -5,6 +5,8 @@
 #ifndef INFERD_BACKENDS_PYTHON_CONTROL_CHANNEL_H_
 #define INFERD_BACKENDS_PYTHON_CONTROL_CHANNEL_H_
 
+#include <cstdint>
+
 #include "control_message.h"
 
 namespace inferd::python {
@@ -28,6 +30,10 @@ class ControlChannel {
   // died), on an error, or for a datagram that is not exactly one message
   // (a broken peer: the caller treats the channel as dead).
   bool Receive(ControlMessage* message) const;
+  // As Receive, but first polls without sleeping for up to `spin_ns`: a
+  // message due soon then costs no wake-up of this thread (on a loaded
+  // 2-core box one is 5 to 25 us).
+  bool Receive(ControlMessage* message, uint64_t spin_ns) const;
   // Ends the stream for the peer and releases the descriptor.
   void Close();
   // Wakes a blocked Receive (which then fails) without closing the descriptor.

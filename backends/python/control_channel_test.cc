@@ -51,6 +51,19 @@ TEST(ControlChannelTest, RejectsDatagramsOfTheWrongSize) {
   EXPECT_FALSE(b.Receive(&m));
 }
 
+TEST(ControlChannelTest, SpinningReceiveGetsAWaitingMessageOrBlocks) {
+  ControlChannel a, b;
+  ASSERT_TRUE(ControlChannel::Pair(&a, &b));
+  ControlMessage m;
+  m.id = 5;
+  ASSERT_TRUE(a.Send(m));
+  ControlMessage got;
+  ASSERT_TRUE(b.Receive(&got, 1'000'000));
+  EXPECT_EQ(got.id, 5u);
+  a.Close();  // nothing comes: the spin ends and the blocking receive sees the end
+  EXPECT_FALSE(b.Receive(&got, 1'000));
+}
+
 TEST(ControlChannelTest, ShutdownWakesABlockedReader) {
   ControlChannel a, b;
   ASSERT_TRUE(ControlChannel::Pair(&a, &b));

@@ -1,6 +1,9 @@
 #include "model_settings.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <filesystem>
 
@@ -74,6 +77,16 @@ Status BackendSizes(INFERD_Model* model, ModelSettings* settings) {
                                 "': give a number of bytes, at least 1048576");
     }
     settings->shm_request_bytes = settings->shm_ring_bytes = bytes;
+  }
+  if (doc.IsObject() && doc.HasMember("spin-us") && doc["spin-us"].IsString()) {
+    const std::string text = doc["spin-us"].GetString();
+    char* end = nullptr;
+    const unsigned long long us = std::strtoull(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || us > 10'000) {
+      return Status::InvalidArg("backend config python,spin-us='" + text +
+                                "': give microseconds, 0 to 10000");
+    }
+    settings->spin_us = us;
   }
   return Status::Ok();
 }

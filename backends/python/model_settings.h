@@ -25,6 +25,9 @@ struct ModelSettings {
   std::string stub_script;  // inferd_python_stub.py beside the backend library
   uint64_t shm_request_bytes = 64ull << 20;
   uint64_t shm_ring_bytes = 64ull << 20;
+  // How long the backend and the stub poll for the other's next message
+  // before they sleep (--backend-config=python,spin-us=N).
+  uint64_t spin_us = 50;
 
   // The stub's command line.
   std::vector<std::string> StubArgv() const;
@@ -33,7 +36,7 @@ struct ModelSettings {
 };
 
 // Reads `model`'s settings (its configuration as it stands now) and the
-// backend's (--backend-config=python,shm-region-size=BYTES).
+// backend's (--backend-config=python,shm-region-size=BYTES,spin-us=N).
 Status LoadModelSettings(INFERD_Model* model, ModelSettings* settings);
 
 // The folder of the shared library holding this code (the backend's folder).

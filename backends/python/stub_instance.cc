@@ -121,6 +121,8 @@ std::string StubInstance::InitializeArgs() const {
   w.Bool(settings_.decoupled);
   w.Key("label");
   w.String(Label().c_str());
+  w.Key("spin_us");
+  w.Uint64(settings_.spin_us);
   // Triton's initialize(args): every value a string.
   w.Key("args");
   w.StartObject();
@@ -197,17 +199,17 @@ Status StubInstance::Launch() {
 
 void StubInstance::Serve() {
   ControlMessage m;
-  while (main_.Receive(&m)) {
+  // Poll while an execute() runs in the stub: its answer is due in tens of
+  // microseconds. Between executions, sleep.
+  const uint64_t spin_ns = settings_.spin_us * 1000;
+  while (main_.Receive(&m, executing_.load(std::memory_order_acquire) ? spin_ns : 0)) {
     switch (static_cast<MessageType>(m.type)) {
       case MessageType::kResponse:
         OnResponse(m);
         break;
-      case MessageType::kExecuteDone: {
-        MutexLock lock(&mu_);
-        done_batch_ = m.id;
-        cv_.SignalAll();
+      case MessageType::kExecuteDone:
+        MarkBatchDone();
         break;
-      }
       case MessageType::kIsCancelled:
         OnIsCancelled(m);
         break;
@@ -250,6 +252,7 @@ void StubInstance::MarkBatchDone() {
   // Batches run one at a time per instance: the one running is the last sent.
   MutexLock lock(&mu_);
   done_batch_ = next_batch_;
+  executing_.store(false, std::memory_order_release);
   cv_.SignalAll();
 }
 
@@ -495,6 +498,7 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
   for (RequestReply& reply : replies) in_flight_[handle++] = InFlight{std::move(reply), *block};
   batch_pending_[*block] = static_cast<uint32_t>(replies.size());
   const uint64_t batch = ++next_batch_;
+  executing_.store(true, std::memory_order_release);
   ControlChannel::SendTo(send_fd_, Message(MessageType::kExecute, batch, *block, size));
   // A failed send means the stub died: the supervisor fails the batch and
   // bumps the generation, which ends this wait.

@@ -15,6 +15,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -123,6 +124,7 @@ class StubInstance final : public BlsSink {
   std::unordered_map<uint64_t, uint32_t> batch_pending_ GUARDED_BY(mu_);  // block -> requests
   std::unordered_set<uint64_t> bls_blocks_ GUARDED_BY(mu_);  // BLS responses the stub holds
   int bls_in_flight_ GUARDED_BY(mu_) = 0;  // submitted, not yet released by the server
+  std::atomic<bool> executing_{false};  // a batch is in the stub (the supervisor polls)
   std::thread supervisor_;
 };
 
