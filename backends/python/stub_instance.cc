@@ -1,5 +1,7 @@
 #include "stub_instance.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -88,7 +90,11 @@ void StubInstance::Supervise() {
     }
     if (launched.ok()) {
       backoff = kFirstBackoff;
-      Serve();
+      if (settings_.decoupled) {
+        Serve();
+      } else {
+        WatchExit();
+      }
     }
     Bury(launched.ok());
     MutexLock lock(&mu_);
@@ -197,35 +203,63 @@ Status StubInstance::Launch() {
   return result;
 }
 
+void StubInstance::Dispatch(const ControlMessage& m) {
+  switch (static_cast<MessageType>(m.type)) {
+    case MessageType::kResponse:
+      OnResponse(m);
+      break;
+    case MessageType::kExecuteDone:
+      MarkBatchDone();
+      break;
+    case MessageType::kIsCancelled:
+      OnIsCancelled(m);
+      break;
+    case MessageType::kBlsRequest:
+      OnBlsRequest(m);
+      break;
+    case MessageType::kBlsFree:
+      OnBlsFree(m);
+      break;
+    case MessageType::kFinalizeDone:
+    case MessageType::kPong:
+      break;
+    default:
+      LogLine('W', Label() + ": unexpected message type " + std::to_string(m.type));
+      Consume(m);
+  }
+}
+
 void StubInstance::Serve() {
   ControlMessage m;
   // Poll while an execute() runs in the stub: its answer is due in tens of
   // microseconds. Between executions, sleep.
   const uint64_t spin_ns = settings_.spin_us * 1000;
   while (main_.Receive(&m, executing_.load(std::memory_order_acquire) ? spin_ns : 0)) {
-    switch (static_cast<MessageType>(m.type)) {
-      case MessageType::kResponse:
-        OnResponse(m);
-        break;
-      case MessageType::kExecuteDone:
-        MarkBatchDone();
-        break;
-      case MessageType::kIsCancelled:
-        OnIsCancelled(m);
-        break;
-      case MessageType::kBlsRequest:
-        OnBlsRequest(m);
-        break;
-      case MessageType::kBlsFree:
-        OnBlsFree(m);
-        break;
-      case MessageType::kFinalizeDone:
-      case MessageType::kPong:
-        break;
-      default:
-        LogLine('W', Label() + ": unexpected message type " + std::to_string(m.type));
-        Consume(m);
-    }
+    Dispatch(m);
+  }
+}
+
+void StubInstance::WatchExit() {
+  const int exit_fd = process_.OpenExitFd();
+  if (exit_fd < 0) {
+    // No pidfd (a kernel before 5.3): look every 100 ms.
+    while (!process_.HasExited()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return;
+  }
+  pollfd p{exit_fd, POLLIN, 0};
+  while (poll(&p, 1, -1) < 0 && errno == EINTR) {
+  }
+  close(exit_fd);
+}
+
+bool StubInstance::ReadBatch(uint64_t batch) {
+  const uint64_t spin_ns = settings_.spin_us * 1000;
+  ControlMessage m;
+  for (;;) {
+    if (!main_.Receive(&m, spin_ns)) return false;
+    Dispatch(m);
+    MutexLock lock(&mu_);
+    if (done_batch_ >= batch) return true;
   }
 }
 
@@ -382,6 +416,9 @@ void StubInstance::Bury(bool served) {
     // Executes wait from now until the next stub is ready (or broken).
     if (served && !stopping_) state_ = State::kStarting;
     send_fd_ = -1;
+    // An Execute still reading the channel is woken and leaves it to us.
+    main_.Shutdown();
+    while (reading_) cv_.Wait(&mu_);
     call_fd_ = -1;
     for (uint64_t block : bls_blocks_) allocator_->Free(block);
     bls_blocks_.clear();
@@ -500,6 +537,21 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
   const uint64_t batch = ++next_batch_;
   executing_.store(true, std::memory_order_release);
   ControlChannel::SendTo(send_fd_, Message(MessageType::kExecute, batch, *block, size));
+  if (!settings_.decoupled) {
+    // Nobody else reads the channel of a model that is not decoupled: this
+    // thread waits anyway, so it answers the batch itself (one thread less to
+    // wake per execution). A failed send or read means the stub died: the
+    // supervisor fails what it held.
+    reading_ = true;
+    lock.Unlock();
+    const bool alive = ReadBatch(batch);
+    lock.Lock();
+    reading_ = false;
+    // Requests queued behind this batch wait for the next stub.
+    if (!alive && generation_ == generation && !stopping_) state_ = State::kStarting;
+    cv_.SignalAll();
+    return;
+  }
   // A failed send means the stub died: the supervisor fails the batch and
   // bumps the generation, which ends this wait.
   while (done_batch_ < batch && generation_ == generation) cv_.Wait(&mu_);

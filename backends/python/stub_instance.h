@@ -71,8 +71,16 @@ class StubInstance final : public BlsSink {
   void Supervise();
   // Spawns a stub and runs initialize(), on the supervisor thread.
   Status Launch();
-  // Reads the stub's messages until its channel ends; false once stopping.
+  // Reads the stub's messages until its channel ends (decoupled models: they
+  // answer at any time).
   void Serve();
+  // Waits for the stub's process to end (other models: Execute reads their
+  // answers itself, on the thread that waits for them anyway).
+  void WatchExit();
+  // Handles one message from the stub, on whichever thread read it.
+  void Dispatch(const ControlMessage& message);
+  // Execute's reading of its batch's answers; false when the stub is gone.
+  bool ReadBatch(uint64_t batch) EXCLUDES(mu_);
   void OnResponse(const ControlMessage& message);
   void OnIsCancelled(const ControlMessage& message);
   void OnBlsRequest(const ControlMessage& message);
@@ -125,6 +133,7 @@ class StubInstance final : public BlsSink {
   std::unordered_set<uint64_t> bls_blocks_ GUARDED_BY(mu_);  // BLS responses the stub holds
   int bls_in_flight_ GUARDED_BY(mu_) = 0;  // submitted, not yet released by the server
   std::atomic<bool> executing_{false};  // a batch is in the stub (the supervisor polls)
+  bool reading_ GUARDED_BY(mu_) = false;  // Execute is reading main_ (not decoupled)
   std::thread supervisor_;
 };
 

@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -84,6 +86,18 @@ void StubProcess::AwaitExit() const {
   siginfo_t info;
   while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
+}
+
+bool StubProcess::HasExited() const {
+  if (pid_ <= 0) return true;
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) < 0) return true;
+  return info.si_pid != 0;
+}
+
+int StubProcess::OpenExitFd() const {
+  if (pid_ <= 0) return -1;
+  return static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
 }
 
 void StubProcess::Kill() const {

@@ -30,8 +30,13 @@ class StubProcess {
   Status Start(const std::vector<std::string>& argv, int main_fd, int call_fd, int shm_fd);
   // Waits for the process to end without reaping it (its pid stays valid).
   void AwaitExit() const;
+  // Whether it ended (not reaping it either).
+  bool HasExited() const;
   // Waits for the process to end, reaps it and describes how (DescribeExit).
   std::string Wait();
+  // A descriptor that becomes readable when the process ends (pidfd); -1 if
+  // the kernel has none. The caller closes it.
+  int OpenExitFd() const;
   // Sends SIGKILL (the process is reaped by Wait or the destructor).
   void Kill() const;
   pid_t pid() const { return pid_; }

@@ -1,5 +1,6 @@
 #include "stub_process.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -26,6 +27,24 @@ TEST(StubProcessTest, RunsAProgramWithTheDescriptorsInPlace) {
   EXPECT_EQ(std::string(buffer, 2), "hi");
   EXPECT_EQ(process.Wait(), "exited with status 4");
   close(fds[0]);
+}
+
+TEST(StubProcessTest, ExitFdBecomesReadableWhenTheProcessEnds) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  StubProcess process;
+  // The child waits for a line on fd 3... which never comes: it is killed.
+  ASSERT_TRUE(process.Start({"/bin/sh", "-c", "read x <&3"}, fds[0], fds[0], fds[0]).ok());
+  const int exit_fd = process.OpenExitFd();
+  ASSERT_GE(exit_fd, 0);
+  pollfd p{exit_fd, POLLIN, 0};
+  EXPECT_EQ(poll(&p, 1, 0), 0);  // still running
+  process.Kill();
+  EXPECT_EQ(poll(&p, 1, 10'000), 1);
+  EXPECT_EQ(process.Wait(), "killed by signal 9 (SIGKILL)");
+  close(exit_fd);
+  close(fds[0]);
+  close(fds[1]);
 }
 
 TEST(StubProcessTest, ReportsAMissingInterpreter) {
