@@ -360,3 +360,26 @@ class TritonPythonModel:
 BLS_CONFIG = config("bls", [("X", "TYPE_FP32", [4])],
                     [("PLUS", "TYPE_FP32", [4]), ("MINUS", "TYPE_FP32", [8]),
                      ("STREAMED", "TYPE_INT32", [-1]), ("ERROR", "TYPE_STRING", [1])])
+
+# Reports which interpreter runs it and whether a module only its virtual
+# environment has can be imported.
+WHICH_PYTHON = '''
+import sys
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        import venv_only_module
+        answer = np.array([sys.executable.encode(), venv_only_module.WHO.encode()],
+                          dtype=np.object_)
+        return [pb_utils.InferenceResponse([pb_utils.Tensor("WHICH", answer)])
+                for _ in requests]
+'''
+
+WHICH_PYTHON_CONFIG = config(
+    "which_python", [("X", "TYPE_INT32", [1])], [("WHICH", "TYPE_STRING", [2])],
+    extra='parameters { key: "EXECUTION_ENV_PATH" '
+          'value: { string_value: "$$TRITON_MODEL_DIRECTORY/venv" } }\n')
