@@ -174,6 +174,7 @@ Status StubInstance::Launch() {
   {
     MutexLock lock(&mu_);
     live_pid_ = process_.pid();
+    call_fd_ = call_.fd();  // initialize() may already call other models
   }
   const std::string args = InitializeArgs();
   const uint64_t args_at = PutText(args);
@@ -186,7 +187,10 @@ Status StubInstance::Launch() {
       result = Status::Unavailable(Label() + ": the Python stub ended during initialize()");
       break;
     }
-    if (m.type != static_cast<uint32_t>(MessageType::kInitializeDone)) continue;
+    if (m.type != static_cast<uint32_t>(MessageType::kInitializeDone)) {
+      Dispatch(m);  // initialize() may call other models (BLS)
+      continue;
+    }
     if (m.flags & kFlagError) {
       result = Status::Unavailable(Label() + ": initialize() failed: " + TakeRingText(m));
     }
@@ -195,10 +199,7 @@ Status StubInstance::Launch() {
   {
     MutexLock lock(&mu_);
     allocator_->Free(args_at);
-    if (result.ok()) {
-      send_fd_ = main_.fd();
-      call_fd_ = call_.fd();
-    }
+    if (result.ok()) send_fd_ = main_.fd();
   }
   return result;
 }
