@@ -383,3 +383,46 @@ WHICH_PYTHON_CONFIG = config(
     "which_python", [("X", "TYPE_INT32", [1])], [("WHICH", "TYPE_STRING", [2])],
     extra='parameters { key: "EXECUTION_ENV_PATH" '
           'value: { string_value: "$$TRITON_MODEL_DIRECTORY/venv" } }\n')
+
+# Decoupled, streams until its client goes away: one response every 5 ms
+# while the sender is not cancelled, then FINAL; writes how it stopped to the
+# file named by the model parameter stop_file.
+ENDLESS = '''
+import json
+import threading
+import time
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        config = json.loads(args["model_config"])
+        self.stop_file = config["parameters"]["stop_file"]["string_value"]
+
+    def execute(self, requests):
+        for request in requests:
+            threading.Thread(target=self.stream, args=(request.get_response_sender(),)).start()
+        return None
+
+    def stream(self, sender):
+        sent = 0
+        deadline = time.monotonic() + 20
+        while not sender.is_cancelled() and time.monotonic() < deadline:
+            sender.send(pb_utils.InferenceResponse(
+                [pb_utils.Tensor("OUT", np.array([sent], dtype=np.int32))]))
+            sent += 1
+            time.sleep(0.005)
+        how = "cancelled" if sender.is_cancelled() else "deadline"
+        sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+        with open(self.stop_file, "w") as f:
+            f.write(f"{how} {sent}")
+'''
+
+
+def endless_config(stop_file) -> str:
+    return config("endless", [("X", "TYPE_INT32", [1])], [("OUT", "TYPE_INT32", [1])],
+                  extra=f"""model_transaction_policy {{ decoupled: true }}
+parameters {{ key: "stop_file" value: {{ string_value: "{stop_file}" }} }}
+""")
