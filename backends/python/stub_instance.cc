@@ -548,8 +548,13 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
     const bool alive = ReadBatch(batch);
     lock.Lock();
     reading_ = false;
-    // Requests queued behind this batch wait for the next stub.
-    if (!alive && generation_ == generation && !stopping_) state_ = State::kStarting;
+    if (!alive && generation_ == generation) {
+      // Requests queued behind this batch wait for the next stub. A stub that
+      // closed its channel but lives on is of no use: the supervisor sees it
+      // end and fails what it held.
+      if (!stopping_) state_ = State::kStarting;
+      if (live_pid_ > 0) kill(live_pid_, SIGKILL);
+    }
     cv_.SignalAll();
     return;
   }
