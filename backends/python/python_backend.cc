@@ -110,7 +110,7 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute
     INFERD_ModelInstance* instance, INFERD_Request** requests, uint32_t request_count) {
   void* state = nullptr;
   if (INFERD_Error* err = INFERD_ModelInstanceState(instance, &state)) return err;
-  static_cast<StubInstance*>(state)->Execute(requests, request_count);
+  static_cast<StubInstance*>(state)->Execute(instance, requests, request_count);
   return nullptr;
 }
 

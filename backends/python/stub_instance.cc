@@ -31,6 +31,12 @@ void LogLine(char level, const std::string& text) {
   std::fprintf(stderr, "%c python backend: %s\n", level, text.c_str());
 }
 
+uint64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 ControlMessage Message(MessageType type, uint64_t id = 0, uint64_t offset = 0,
                        uint64_t size = 0) {
   ControlMessage m;
@@ -469,7 +475,8 @@ void StubInstance::FailAll(std::vector<RequestReply>* replies, const Status& err
   replies->clear();
 }
 
-void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
+void StubInstance::Execute(INFERD_ModelInstance* instance, INFERD_Request** requests,
+                           uint32_t count) {
   uint64_t generation;
   {
     MutexLock lock(&mu_);
@@ -537,6 +544,7 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
   batch_pending_[*block] = static_cast<uint32_t>(replies.size());
   const uint64_t batch = ++next_batch_;
   executing_.store(true, std::memory_order_release);
+  const uint64_t compute_start = NowNs();
   ControlChannel::SendTo(send_fd_, Message(MessageType::kExecute, batch, *block, size));
   if (!settings_.decoupled) {
     // Nobody else reads the channel of a model that is not decoupled: this
@@ -546,6 +554,7 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
     reading_ = true;
     lock.Unlock();
     const bool alive = ReadBatch(batch);
+    INFERD_ErrorDelete(INFERD_ModelInstanceReportComputeTimes(instance, compute_start, NowNs()));
     lock.Lock();
     reading_ = false;
     if (!alive && generation_ == generation) {
@@ -561,6 +570,8 @@ void StubInstance::Execute(INFERD_Request** requests, uint32_t count) {
   // A failed send means the stub died: the supervisor fails the batch and
   // bumps the generation, which ends this wait.
   while (done_batch_ < batch && generation_ == generation) cv_.Wait(&mu_);
+  lock.Unlock();
+  INFERD_ErrorDelete(INFERD_ModelInstanceReportComputeTimes(instance, compute_start, NowNs()));
 }
 
 void StubInstance::Stop() {

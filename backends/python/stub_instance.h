@@ -49,7 +49,10 @@ class StubInstance final : public BlsSink {
   // Starts the stub and runs initialize(); its Python error if it fails.
   Status Start();
   // Takes ownership of the requests (each is answered, whatever happens).
-  void Execute(INFERD_Request** requests, uint32_t count);
+  // Reports the span the stub held the batch as the compute time of
+  // `instance`, so statistics split the backend's copying (compute_input and
+  // compute_output) from the Python (compute_infer).
+  void Execute(INFERD_ModelInstance* instance, INFERD_Request** requests, uint32_t count);
   // Runs finalize() (killing a stub that takes longer than `kFinalizeTimeout`)
   // and ends the supervisor.
   void Stop();

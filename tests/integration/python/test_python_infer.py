@@ -9,7 +9,9 @@
   last line and the model's name; the server and model keep serving;
 - the dynamic batcher hands several requests to one execute() (the model says
   how many it got);
-- two instances run execute() at the same time, each in its own process.
+- two instances run execute() at the same time, each in its own process;
+- statistics count the stub's part of an execution as compute_infer and the
+  backend's copying before and after as compute_input and compute_output.
 """
 
 import numpy as np
@@ -19,7 +21,7 @@ import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
 import python_models as pm
-from util import pending_count, wait_until
+from util import model_stats, pending_count, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +153,12 @@ def test_two_instances_execute_at_the_same_time(server):
     # Each execute() saw both instances running: neither waited for the other.
     assert [r.as_numpy("RUNNING")[0] for r in results] == [2, 2]
     assert {r.as_numpy("INSTANCE")[0] for r in results} == {b"parallel_0_0", b"parallel_0_1"}
+
+
+def test_statistics_split_copying_from_python(server):
+    a = np.ones(4, dtype=np.float32)
+    server.client().infer("add_sub", http_inputs([("INPUT0", "FP32", a), ("INPUT1", "FP32", a)]))
+    stats = model_stats(server, "add_sub")["inference_stats"]
+    for phase in ("compute_input", "compute_infer", "compute_output"):
+        assert stats[phase]["count"] >= 1, phase
+    assert stats["compute_infer"]["ns"] > stats["compute_input"]["ns"]
