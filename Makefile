@@ -41,7 +41,8 @@ integration-test: build models
 # and tests nothing, so it costs CI only compile time (ccache keeps it small).
 CLANG_BUILD_DIR ?= build-clang
 CLANG_TARGETS = inferd_core inferd_frontend_common inferd_http inferd_grpc \
-	inferd_loadgen_lib inferd_accumulate inferd_identity inferd_repeat inferd_onnxruntime
+	inferd_loadgen_lib inferd_accumulate inferd_identity inferd_repeat inferd_onnxruntime \
+	inferd_python
 clang-check: deps
 	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \

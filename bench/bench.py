@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
+                                    [--skip-python]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -25,6 +26,9 @@
    accumulate backend) under the sequence batcher, direct and oldest, next to
    the same load against the identity model under the dynamic batcher without
    state (bench/sequences.py).
+7. The Python tax: p50 latency at concurrency 1 and throughput at 16 of a
+   model.py returning its input, next to the identity backend, over gRPC and
+   HTTP; the control channel's round trip (bench/python_tax.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -44,6 +48,7 @@ import time
 import urllib.request
 
 from sequences import section_sequences
+from python_tax import section_python
 from streaming import section_streaming
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -413,6 +418,7 @@ def main():
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--skip-streaming", action="store_true")
     parser.add_argument("--skip-sequences", action="store_true")
+    parser.add_argument("--skip-python", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -429,7 +435,9 @@ def main():
                 (args.skip_streaming,
                  lambda: section_streaming(build, args, Inferd, write_model)),
                 (args.skip_sequences,
-                 lambda: section_sequences(build, args, Inferd, write_model))]
+                 lambda: section_sequences(build, args, Inferd, write_model)),
+                (args.skip_python,
+                 lambda: section_python(build, args, Inferd, write_model, loadgen))]
     for skip, section in sections:
         if skip:
             continue

@@ -12,6 +12,7 @@ APT_PACKAGES=(
   python3 python3-venv python3-dev python3-pip
   curl openssl prometheus
   python3-onnx
+  python3-numpy  # the Python backend's stubs run Debian's python3 with numpy
   clang
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's

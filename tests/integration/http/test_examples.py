@@ -29,7 +29,7 @@ def test_every_example_model_is_ready(client):
     index = client.get_model_repository_index()
     assert sorted((e["name"], e["state"]) for e in index) == [
         ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
-        ("onnx_mlp", "READY"), ("onnx_strings", "READY"),
+        ("onnx_mlp", "READY"), ("onnx_strings", "READY"), ("python_text", "READY"),
         ("running_sum", "READY"), ("stream_words", "READY")]
 
 
@@ -92,3 +92,12 @@ def test_running_sum_example(server):
     assert step(7, 3) == (8, [0, 0, 1, 7])
     assert step(8, 1, sequence_end=True) == (101, [0, 1, 1, 8])
     assert step(7, 2, sequence_end=True) == (10, [0, 1, 1, 7])
+
+
+def test_python_text_example(client):
+    data = np.array([b"  Hello   World ", b"inferd", b""], dtype=np.object_)
+    inp = httpclient.InferInput("TEXT", [3], "BYTES")
+    inp.set_data_from_numpy(data)
+    result = client.infer("python_text", [inp])
+    assert list(result.as_numpy("NORMALIZED")) == [b"hello world", b"inferd", b""]
+    assert list(result.as_numpy("WORDS")) == [2, 1, 0]

@@ -1,0 +1,60 @@
+#include "control_channel.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+
+namespace inferd::python {
+
+bool ControlChannel::Pair(ControlChannel* a, ControlChannel* b) {
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) return false;
+  a->Reset(fds[0]);
+  b->Reset(fds[1]);
+  return true;
+}
+
+bool ControlChannel::SendTo(int fd, const ControlMessage& message) {
+  if (fd < 0) return false;
+  ssize_t n;
+  do {
+    n = send(fd, &message, sizeof message, MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof message);
+}
+
+bool ControlChannel::Receive(ControlMessage* message) const {
+  if (fd_ < 0) return false;
+  ssize_t n;
+  // MSG_TRUNC reports the datagram's real length, so an oversized one is
+  // seen as broken rather than silently cut to 40 bytes.
+  do {
+    n = recv(fd_, message, sizeof *message, MSG_TRUNC);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof *message);
+}
+
+bool ControlChannel::Receive(ControlMessage* message, uint64_t spin_ns) const {
+  if (spin_ns > 0 && fd_ >= 0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns);
+    do {
+      const ssize_t n = recv(fd_, message, sizeof *message, MSG_TRUNC | MSG_DONTWAIT);
+      if (n >= 0) return n == static_cast<ssize_t>(sizeof *message);
+      if (errno != EAGAIN && errno != EINTR) return false;
+    } while (std::chrono::steady_clock::now() < deadline);
+  }
+  return Receive(message);
+}
+
+void ControlChannel::Close() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+}
+
+void ControlChannel::Shutdown() const {
+  if (fd_ >= 0) shutdown(fd_, SHUT_RDWR);
+}
+
+}  // namespace inferd::python

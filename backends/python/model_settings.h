@@ -1,0 +1,47 @@
+// What every instance of one Python model version shares: where model.py and
+// the interpreter are, the configuration, the shared memory sizes. Built once
+// in INFERD_ModelInitialize; constant after that.
+#ifndef INFERD_BACKENDS_PYTHON_MODEL_SETTINGS_H_
+#define INFERD_BACKENDS_PYTHON_MODEL_SETTINGS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "inferd/backend.h"
+#include "inferd/base/status.h"
+
+namespace inferd::python {
+
+struct ModelSettings {
+  std::string model_name;
+  uint64_t version = 0;
+  std::string repository_path;  // <repository>/<model>
+  std::string model_file;       // <repository>/<model>/<version>/model.py
+  std::string config_json;
+  bool decoupled = false;
+  // The interpreter: /usr/bin/python3, or <EXECUTION_ENV_PATH>/bin/python3.
+  std::string python;
+  std::string stub_script;  // inferd_python_stub.py beside the backend library
+  uint64_t shm_request_bytes = 64ull << 20;
+  uint64_t shm_ring_bytes = 64ull << 20;
+  // How long the backend and the stub poll for the other's next message
+  // before they sleep (--backend-config=python,spin-us=N).
+  uint64_t spin_us = 50;
+
+  // The stub's command line.
+  std::vector<std::string> StubArgv() const;
+  // "python model 'name' version N"
+  std::string Label() const;
+};
+
+// Reads `model`'s settings (its configuration as it stands now) and the
+// backend's (--backend-config=python,shm-region-size=BYTES,spin-us=N).
+Status LoadModelSettings(INFERD_Model* model, ModelSettings* settings);
+
+// The folder of the shared library holding this code (the backend's folder).
+std::string BackendLibraryDir();
+
+}  // namespace inferd::python
+
+#endif  // INFERD_BACKENDS_PYTHON_MODEL_SETTINGS_H_

@@ -1,0 +1,524 @@
+"""The process that runs one model instance's model.py for inferd's Python
+backend (libinferd_python.so starts it; nobody else should).
+
+It inherits three descriptors: 3, the main control channel (SOCK_SEQPACKET,
+40-byte messages, control_message.h); 4, the call channel, where the backend
+answers this process's questions; 5, the shared memory region (shm_region.h),
+where requests arrive and responses leave (wire_format.h). The main thread
+reads commands and runs initialize/execute/finalize; any thread may send
+responses (decoupled models).
+"""
+
+import importlib.util
+import itertools
+import queue
+import json
+import mmap
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import traceback
+
+import numpy as np
+
+import triton_python_backend_utils as pb_utils
+
+# control_message.h
+MESSAGE = struct.Struct("<IIQQQQ")
+INITIALIZE, EXECUTE, FINALIZE, AUTO_COMPLETE, PING = 1, 2, 3, 4, 5
+INITIALIZE_DONE, EXECUTE_DONE, RESPONSE, FINALIZE_DONE, AUTO_COMPLETE_DONE, PONG, \
+    IS_CANCELLED = 101, 102, 103, 104, 105, 106, 107
+BLS_REQUEST, BLS_FREE = 108, 109
+CANCELLED_REPLY, BLS_RESPONSE = 201, 202
+FLAG_FINAL, FLAG_HAS_BLOCK, FLAG_ERROR, FLAG_BATCH_DONE = 1, 2, 4, 8
+
+# wire_format.h
+U32 = struct.Struct("<I")
+U64 = struct.Struct("<Q")
+REQUEST = struct.Struct("<QQIIIIII")
+INPUT = struct.Struct("<IIIIQQ")
+RESPONSE_HEAD = struct.Struct("<IIII")
+BLS_HEAD = struct.Struct("<IIIIIIqQQ")
+OUTPUT = struct.Struct("<IIIIQ")
+_DIMS = {}
+
+
+def dims_struct(n):
+    s = _DIMS.get(n)
+    if s is None:
+        s = _DIMS[n] = struct.Struct("<%dq" % n)
+    return s
+
+
+def pad8(n):
+    return (n + 7) & ~7
+
+
+class Stub:
+    """The stub's side of the channels and the shared memory region."""
+
+    def __init__(self):
+        self.main = socket.socket(fileno=3)
+        self.call = socket.socket(fileno=4)
+        self.region = mmap.mmap(5, 0)
+        self.view = memoryview(self.region)
+        self.ring_begin, self.ring_bytes = struct.unpack_from("<QQ", self.region, 8)
+        self.head = 0  # bytes ever written to the ring
+        self.send_lock = threading.Lock()
+        self.call_lock = threading.Lock()
+        self.message = bytearray(MESSAGE.size)
+        self.model = None
+        self.decoupled = False
+        self.label = "python model"
+        # The call channel's messages, by kind: answers to is_cancelled (asked
+        # one at a time) and the responses of each BLS call.
+        self.cancel_replies = queue.SimpleQueue()
+        self.calls = {}
+        self.call_ids = itertools.count(1)
+        threading.Thread(target=self._read_calls, name="inferd-calls", daemon=True).start()
+
+    def _read_calls(self):
+        buf = bytearray(MESSAGE.size)
+        while self.call.recv_into(buf) == MESSAGE.size:
+            kind, flags, ident, offset, size, _ = MESSAGE.unpack(buf)
+            if kind == CANCELLED_REPLY:
+                self.cancel_replies.put(bool(flags & 1))
+            elif kind == BLS_RESPONSE:
+                waiting = self.calls.get(ident)
+                if waiting is not None:
+                    waiting.put((flags, offset, size))
+                elif flags & FLAG_HAS_BLOCK:
+                    self.send(BLS_FREE, 0, 0, offset)
+        self.cancel_replies.put(True)
+        for waiting in list(self.calls.values()):
+            waiting.put(None)  # the server is gone
+
+    # -- ring -----------------------------------------------------------------
+
+    def _consumed(self):
+        return U64.unpack_from(self.region, 0)[0]
+
+    def _ring_alloc(self, size):
+        """Where `size` bytes go in the ring; (offset, ring_end). Caller holds
+        send_lock, and sends the block's message before releasing it, so the
+        backend consumes blocks in the order they were placed."""
+        size = pad8(max(size, 8))
+        capacity = self.ring_bytes
+        if size > capacity:
+            raise pb_utils.TritonModelException(
+                f"a response of {size} bytes does not fit the shared memory ring of "
+                f"{capacity} bytes; raise --backend-config=python,shm-region-size=BYTES")
+        head = self.head
+        if self._consumed() == head:
+            # Empty: start over at the front, so that light traffic keeps
+            # touching the same few pages.
+            if head % capacity:
+                head += capacity - head % capacity
+            self.head = head + size
+            return self.ring_begin, self.head
+        pos = head % capacity
+        skip = capacity - pos if pos + size > capacity else 0
+        need = skip + size
+        while head + need - self._consumed() > capacity:
+            time.sleep(0.0001)  # the backend copies blocks out as they come
+        self.head = head + need
+        return self.ring_begin + (0 if skip else pos), self.head
+
+    def send(self, kind, flags=0, ident=0, offset=0, size=0, ring_end=0):
+        self.main.send(MESSAGE.pack(kind, flags, ident, offset, size, ring_end))
+
+    def send_text(self, kind, flags, text):
+        data = text.encode("utf-8", "replace")
+        with self.send_lock:
+            offset, end = self._ring_alloc(len(data))
+            self.view[offset:offset + len(data)] = data
+            self.send(kind, flags, 0, offset, len(data), end)
+
+    # -- responses --------------------------------------------------------------
+
+    @staticmethod
+    def _encode_tensors(tensors):
+        """[(name bytes, code, shape, data buffer)] for writing."""
+        encoded = []
+        for tensor in tensors:
+            array = tensor._array
+            code = tensor._code
+            if code == 13:
+                data = pb_utils._serialize_bytes(array)
+            else:
+                if not array.flags.c_contiguous:
+                    array = np.ascontiguousarray(array)
+                data = memoryview(array).cast("B") if array.size else b""
+            encoded.append((tensor._name.encode(), code, array.shape, data))
+        return encoded
+
+    def _encode_response(self, response):
+        """The response's parts: (error, [(name, code, shape, data)])."""
+        error = response.error() if response is not None else None
+        if error is not None:
+            return error, []
+        return None, self._encode_tensors(response.output_tensors())
+
+    @staticmethod
+    def _tensors_size(outputs):
+        size = 0
+        for name, code, shape, data in outputs:
+            size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(len(data))
+        return size
+
+    def _write_tensors(self, at, outputs):
+        region = self.region
+        view = self.view
+        for name, code, shape, data in outputs:
+            n = len(data)
+            OUTPUT.pack_into(region, at, len(name), code, len(shape), 0, n)
+            at += OUTPUT.size
+            if shape:
+                dims_struct(len(shape)).pack_into(region, at, *shape)
+                at += 8 * len(shape)
+            view[at:at + len(name)] = name
+            at += pad8(len(name))
+            if n:
+                view[at:at + n] = data
+            at += pad8(n)
+        return at
+
+    def send_response(self, handle, response, final, batch_done=False):
+        flags = (FLAG_FINAL if final else 0) | (FLAG_BATCH_DONE if batch_done else 0)
+        if response is None:
+            with self.send_lock:
+                self.send(RESPONSE, flags, handle)
+            return
+        error, outputs = self._encode_response(response)
+        if error is not None:
+            text = error.message().encode("utf-8", "replace")
+            size = RESPONSE_HEAD.size + pad8(len(text))
+        else:
+            size = RESPONSE_HEAD.size + self._tensors_size(outputs)
+        with self.send_lock:
+            offset, end = self._ring_alloc(size)
+            if error is not None:
+                RESPONSE_HEAD.pack_into(self.region, offset, 1, error.code(), len(text), 0)
+                at = offset + RESPONSE_HEAD.size
+                self.view[at:at + len(text)] = text
+            else:
+                RESPONSE_HEAD.pack_into(self.region, offset, 0, 0, 0, len(outputs))
+                self._write_tensors(offset + RESPONSE_HEAD.size, outputs)
+            self.send(RESPONSE, flags | FLAG_HAS_BLOCK, handle, offset, size, end)
+
+    def is_cancelled(self, handle):
+        with self.call_lock:
+            self.send(IS_CANCELLED, 0, handle)
+            return self.cancel_replies.get()
+
+    # -- business logic scripting ---------------------------------------------------
+
+    def bls_call(self, request):
+        """Sends `request` to the server; a queue of its responses' messages
+        (None: the server is gone) and the call's id."""
+        name = request._model_name.encode()
+        request_id = str(request._id).encode()
+        parameters = request.parameters().encode()
+        outputs = [o.encode() for o in request._outputs]
+        inputs = self._encode_tensors(request._inputs)
+        names_size = sum(4 + len(o) for o in outputs)
+        size = (BLS_HEAD.size + pad8(len(name)) + pad8(len(request_id)) + pad8(len(parameters))
+                + pad8(names_size) + self._tensors_size(inputs))
+        call_id = next(self.call_ids)
+        waiting = self.calls[call_id] = queue.SimpleQueue()
+        timeout_us = int(request._timeout or 0)
+        with self.send_lock:
+            offset, end = self._ring_alloc(size)
+            region, view = self.region, self.view
+            BLS_HEAD.pack_into(region, offset, len(name), len(inputs), len(outputs),
+                               len(request_id), len(parameters), int(request._flags),
+                               int(request._model_version), int(request._correlation_id or 0),
+                               timeout_us)
+            at = offset + BLS_HEAD.size
+            for text in (name, request_id, parameters):
+                view[at:at + len(text)] = text
+                at += pad8(len(text))
+            start = at
+            for o in outputs:
+                U32.pack_into(region, at, len(o))
+                view[at + 4:at + 4 + len(o)] = o
+                at += 4 + len(o)
+            at = start + pad8(names_size)
+            self._write_tensors(at, inputs)
+            self.send(BLS_REQUEST, 0, call_id, offset, size, end)
+        return call_id, waiting
+
+    def bls_responses(self, call_id, waiting):
+        """Yields the call's responses as they come, until its final one."""
+        try:
+            while True:
+                message = waiting.get()
+                if message is None:
+                    raise pb_utils.TritonModelException("the server went away during a BLS call")
+                flags, offset, size = message
+                if flags & FLAG_HAS_BLOCK:
+                    response = self.read_response(offset)
+                    self.send(BLS_FREE, 0, 0, offset)
+                    yield response
+                if flags & FLAG_FINAL:
+                    return
+        finally:
+            self.calls.pop(call_id, None)
+
+    def read_response(self, at):
+        """A response block the backend wrote, its tensors copied out."""
+        region, view = self.region, self.view
+        has_error, code, error_len, count = RESPONSE_HEAD.unpack_from(region, at)
+        at += RESPONSE_HEAD.size
+        if has_error:
+            message = str(view[at:at + error_len], "utf-8", "replace")
+            return pb_utils.InferenceResponse(error=pb_utils.TritonError(message, code))
+        at += pad8(error_len)
+        tensors = []
+        for _ in range(count):
+            name_len, dtype_code, n_dims, _, n = OUTPUT.unpack_from(region, at)
+            at += OUTPUT.size
+            shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
+            at += 8 * n_dims
+            name = str(view[at:at + name_len], "utf-8")
+            at += pad8(name_len)
+            if dtype_code == 13:
+                array = pb_utils._deserialize_bytes(view[at:at + n], shape)
+            else:
+                dtype = pb_utils._NUMPY_OF_CODE[dtype_code]
+                array = np.frombuffer(region, dtype, n // dtype.itemsize, at).reshape(shape).copy()
+            at += pad8(n)
+            tensors.append(pb_utils.Tensor(name, array, dtype_code))
+        return pb_utils.InferenceResponse(tensors)
+
+    # -- requests ---------------------------------------------------------------
+
+    def parse_batch(self, at):
+        region = self.region
+        view = self.view
+        count = U32.unpack_from(region, at)[0]
+        at += 8
+        requests = []
+        for _ in range(count):
+            handle, correlation_id, flags, n_in, n_out, id_len, params_len, _ = \
+                REQUEST.unpack_from(region, at)
+            at += REQUEST.size
+            request_id = str(view[at:at + id_len], "utf-8") if id_len else ""
+            at += pad8(id_len)
+            parameters = bytes(view[at:at + params_len])
+            at += pad8(params_len)
+            outputs = []
+            for _ in range(n_out):
+                n = U32.unpack_from(region, at)[0]
+                outputs.append(str(view[at + 4:at + 4 + n], "utf-8"))
+                at += 4 + n
+            at = pad8(at)
+            inputs = []
+            for _ in range(n_in):
+                name_len, code, n_dims, _, byte_size, data = INPUT.unpack_from(region, at)
+                at += INPUT.size
+                shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
+                at += 8 * n_dims
+                name = str(view[at:at + name_len], "utf-8")
+                at += pad8(name_len)
+                if code == 13:
+                    array = pb_utils._deserialize_bytes(view[data:data + byte_size], shape)
+                else:
+                    dtype = pb_utils._NUMPY_OF_CODE[code]
+                    array = np.frombuffer(region, dtype, byte_size // dtype.itemsize,
+                                          data).reshape(shape)
+                inputs.append(pb_utils.Tensor(name, array, code))
+            requests.append(pb_utils.InferenceRequest._received(
+                handle, request_id, correlation_id, flags, parameters, outputs, inputs))
+        return requests
+
+    # -- commands ---------------------------------------------------------------
+
+    def read_json(self, offset, size):
+        return json.loads(bytes(self.view[offset:offset + size]))
+
+    def load_module(self, model_file):
+        folder = os.path.dirname(model_file)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)  # model.py may import its neighbours
+        spec = importlib.util.spec_from_file_location("model", model_file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["model"] = module
+        spec.loader.exec_module(module)
+        if not hasattr(module, "TritonPythonModel"):
+            raise pb_utils.TritonModelException(f"{model_file} defines no class TritonPythonModel")
+        return module
+
+    def initialize(self, offset, size):
+        try:
+            settings = self.read_json(offset, size)
+            self.label = settings["label"]
+            self.spin_s = settings.get("spin_us", 0) / 1e6
+            self.decoupled = settings["decoupled"]
+            module = self.load_module(settings["model_file"])
+            self.model = module.TritonPythonModel()
+            if hasattr(self.model, "initialize"):
+                self.model.initialize(settings["args"])
+        except BaseException as exc:  # noqa: B902 (SystemExit in user code, too)
+            traceback.print_exc()
+            self.send_text(INITIALIZE_DONE, FLAG_ERROR, describe(exc))
+            return
+        self.send(INITIALIZE_DONE)
+
+    def auto_complete(self, offset, size):
+        try:
+            settings = self.read_json(offset, size)
+            module = self.load_module(settings["model_file"])
+            cls = module.TritonPythonModel
+            text = settings["config"]
+            if hasattr(cls, "auto_complete_config"):
+                config = cls.auto_complete_config(pb_utils.ModelConfig(text))
+                text = json.dumps(config.as_dict())
+        except BaseException as exc:  # noqa: B902
+            traceback.print_exc()
+            self.send_text(AUTO_COMPLETE_DONE, FLAG_ERROR, describe(exc))
+            return
+        self.send_text(AUTO_COMPLETE_DONE, 0, text)
+
+    def execute(self, batch, offset):
+        requests = self.parse_batch(offset)
+        try:
+            responses = self.model.execute(requests)
+        except BaseException as exc:  # noqa: B902
+            traceback.print_exc()
+            self.fail(requests, self.label + ": execute() raised " + describe(exc))
+            return
+        if self.decoupled or responses is None:
+            # Responses went through response senders; what is left unanswered
+            # is the model's mistake, not the client's wait for ever.
+            if not self.decoupled:
+                self.fail(requests, self.label + ": execute() returned None without sending "
+                          "a response to this request")
+                return
+            self.send(EXECUTE_DONE, 0, batch)
+            return
+        try:
+            responses = list(responses)
+        except TypeError:
+            responses = None
+        if responses is None or len(responses) != len(requests):
+            self.fail(requests, f"{self.label}: execute() must return one InferenceResponse per "
+                      f"request ({len(requests)}), returned {type(responses).__name__}"
+                      + ("" if responses is None else f" of {len(responses)}"))
+            return
+        last = len(requests) - 1
+        done_sent = False
+        for i, (request, response) in enumerate(zip(requests, responses)):
+            if request._final_sent:
+                continue
+            done_sent = i == last
+            request._final_sent = True
+            if not isinstance(response, pb_utils.InferenceResponse):
+                response = pb_utils.InferenceResponse(error=pb_utils.TritonError(
+                    f"{self.label}: execute() returned {type(response).__name__}, "
+                    "not an InferenceResponse"))
+            try:
+                self.send_response(request._handle, response, True, i == last)
+            except pb_utils.TritonModelException as exc:
+                self.send_response(request._handle, pb_utils.InferenceResponse(
+                    error=pb_utils.TritonError(f"{self.label}: {exc}")), True, i == last)
+        if not done_sent:
+            self.send(EXECUTE_DONE, 0, batch)
+
+    def fail(self, requests, message):
+        error = pb_utils.InferenceResponse(error=pb_utils.TritonError(message))
+        for request in requests:
+            if not request._final_sent:
+                request._final_sent = True
+                self.send_response(request._handle, error, True)
+        self.send(EXECUTE_DONE, 0, self.batch)
+
+    def finalize(self):
+        try:
+            if self.model is not None and hasattr(self.model, "finalize"):
+                self.model.finalize()
+        except BaseException:  # noqa: B902
+            traceback.print_exc()
+        self.send(FINALIZE_DONE)
+
+    def _receive(self, message):
+        """The next command. Polls for `spin_s` (the backend's spin-us) before
+        sleeping in the kernel: under load the next batch comes within
+        microseconds, and then costs no wake-up."""
+        recv_into = self.main.recv_into
+        if self.spin_s:
+            deadline = time.perf_counter() + self.spin_s
+            while True:
+                try:
+                    return recv_into(message, MESSAGE.size, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    if time.perf_counter() > deadline:
+                        break
+        return recv_into(message)
+
+    def run(self):
+        message = self.message
+        self.spin_s = 0.0
+        while True:
+            if self._receive(message) != MESSAGE.size:
+                return  # the server closed the channel or died
+            kind, flags, ident, offset, size, _ = MESSAGE.unpack(message)
+            if kind == EXECUTE:
+                self.batch = ident
+                self.execute(ident, offset)
+            elif kind == PING:
+                self.send(PONG, 0, ident)
+            elif kind == INITIALIZE:
+                self.initialize(offset, size)
+            elif kind == AUTO_COMPLETE:
+                self.auto_complete(offset, size)
+            elif kind == FINALIZE:
+                self.finalize()
+                return
+
+
+def describe(exc):
+    """The traceback's last line ("ValueError: bad input"), and where in the
+    model's own code it was raised."""
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if not f.filename.endswith(("inferd_python_stub.py",
+                                                         "triton_python_backend_utils.py"))]
+    if own:
+        text += f" ({os.path.basename(own[-1].filename)}, line {own[-1].lineno})"
+    return text
+
+
+def die_with_parent():
+    """SIGKILL when the thread that started us ends: a server killed with -9
+    leaves no stub behind."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 (best effort: the channel's end also stops us)
+        pass
+    if os.getppid() == 1:
+        os._exit(0)
+
+
+def main():
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server handles Ctrl-C and tells us
+    stub = Stub()
+    pb_utils._stub = stub
+    stub.batch = 0
+    try:
+        stub.run()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Threads a model left running must not keep the process alive.
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

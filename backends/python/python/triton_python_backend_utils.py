@@ -1,0 +1,542 @@
+"""The Python API a Triton model.py imports (`import triton_python_backend_utils
+as pb_utils`), written for inferd from Triton's public documentation.
+
+Objects here hold numpy arrays; how they reach the server (shared memory, the
+control channel) is the stub's business (inferd_python_stub.py), reached
+through `_stub`, which the stub sets before it loads model.py.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+import time
+
+import numpy as np
+
+# Set by inferd_python_stub.py: sends responses, asks whether a request was
+# cancelled.
+_stub = None
+
+TRITONSERVER_RESPONSE_COMPLETE_FINAL = 1
+TRITONSERVER_REQUEST_FLAG_SEQUENCE_START = 1
+TRITONSERVER_REQUEST_FLAG_SEQUENCE_END = 2
+TRITONSERVER_REQUEST_RELEASE_ALL = 1
+
+# The server's datatype codes (INFERD_DataType in inferd/server.h).
+_TYPE_CODES = {
+    "BOOL": 1, "UINT8": 2, "UINT16": 3, "UINT32": 4, "UINT64": 5, "INT8": 6,
+    "INT16": 7, "INT32": 8, "INT64": 9, "FP16": 10, "FP32": 11, "FP64": 12,
+    "BYTES": 13, "BF16": 14,
+}
+_BYTES = 13
+_BF16 = 14
+# numpy has no bfloat16: BF16 tensors are their raw 16 bits.
+_NUMPY_OF_CODE = {
+    1: np.dtype(np.bool_), 2: np.dtype(np.uint8), 3: np.dtype(np.uint16),
+    4: np.dtype(np.uint32), 5: np.dtype(np.uint64), 6: np.dtype(np.int8),
+    7: np.dtype(np.int16), 8: np.dtype(np.int32), 9: np.dtype(np.int64),
+    10: np.dtype(np.float16), 11: np.dtype(np.float32), 12: np.dtype(np.float64),
+    13: np.dtype(np.object_), 14: np.dtype(np.uint16),
+}
+_CODE_OF_NUMPY = {dtype: code for code, dtype in _NUMPY_OF_CODE.items() if code != _BF16}
+_CODE_OF_NUMPY[np.dtype(np.bytes_)] = _BYTES
+
+
+def triton_string_to_numpy(triton_type_string):
+    """"TYPE_FP32" (a config data_type) or "FP32" -> numpy.float32; "TYPE_STRING"
+    or "BYTES" -> numpy.object_."""
+    name = triton_type_string[5:] if triton_type_string.startswith("TYPE_") else triton_type_string
+    if name == "STRING":
+        name = "BYTES"
+    code = _TYPE_CODES.get(name)
+    if code is None:
+        return None
+    return _NUMPY_OF_CODE[code].type
+
+
+def numpy_to_triton_type(dtype):
+    """numpy dtype -> the KServe datatype name ("FP32", "BYTES")."""
+    code = _code_of_numpy(np.dtype(dtype))
+    for name, value in _TYPE_CODES.items():
+        if value == code:
+            return name
+    return None
+
+
+def _code_of_numpy(dtype):
+    code = _CODE_OF_NUMPY.get(dtype)
+    if code is None:
+        if dtype.kind in "SU":
+            return _BYTES
+        raise TritonModelException(f"numpy dtype {dtype} has no Triton datatype")
+    return code
+
+
+def serialize_byte_tensor(input_tensor):
+    """A numpy array of bytes/str objects -> Triton's serialization (each
+    element a 4-byte little-endian length and its bytes), as a uint8 array."""
+    if input_tensor.size == 0:
+        return np.empty([0], dtype=np.uint8)
+    return np.frombuffer(_serialize_bytes(input_tensor), dtype=np.uint8)
+
+
+def deserialize_bytes_tensor(encoded_tensor):
+    """The inverse of serialize_byte_tensor: a flat numpy object array of bytes."""
+    return _deserialize_bytes(memoryview(bytes(encoded_tensor)), None)
+
+
+def _as_bytes(element):
+    if isinstance(element, bytes):
+        return element
+    if isinstance(element, str):
+        return element.encode("utf-8")
+    if isinstance(element, (bytearray, memoryview, np.bytes_)):
+        return bytes(element)
+    return str(element).encode("utf-8")
+
+
+def _serialize_bytes(array):
+    parts = []
+    pack = struct.Struct("<I").pack
+    for element in array.ravel(order="C"):
+        data = _as_bytes(element)
+        parts.append(pack(len(data)))
+        parts.append(data)
+    return b"".join(parts)
+
+
+def _deserialize_bytes(view, shape):
+    items = []
+    at = 0
+    end = len(view)
+    unpack = struct.Struct("<I").unpack_from
+    while at < end:
+        (length,) = unpack(view, at)
+        at += 4
+        items.append(bytes(view[at:at + length]))
+        at += length
+    array = np.empty(len(items), dtype=np.object_)
+    array[:] = items
+    if shape is not None:
+        array = array.reshape(shape)
+    return array
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class TritonModelException(Exception):
+    """Raised by this API on misuse; a model may raise it too."""
+
+
+class TritonError:
+    """An error for one response: InferenceResponse(error=TritonError(...))."""
+
+    UNKNOWN = 0
+    INTERNAL = 1
+    NOT_FOUND = 2
+    INVALID_ARG = 3
+    UNAVAILABLE = 4
+    UNSUPPORTED = 5
+    ALREADY_EXISTS = 6
+    CANCELLED = 7
+
+    def __init__(self, message, code=INTERNAL):
+        self._message = str(message)
+        self._code = int(code)
+
+    def message(self):
+        return self._message
+
+    def code(self):
+        return self._code
+
+    def __repr__(self):
+        return f"TritonError({self._message!r}, code={self._code})"
+
+
+# ---------------------------------------------------------------------------
+# Tensors
+
+
+class _DLPackCapsule:
+    """Lets numpy.from_dlpack take a bare DLPack capsule (numpy wants an object
+    with __dlpack__); CPU memory only."""
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack__(self, stream=None):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU
+
+
+class Tensor:
+    """A named tensor holding a numpy array (inputs: a view of shared memory)."""
+
+    __slots__ = ("_name", "_array", "_code")
+
+    def __init__(self, name, array, _code=None):
+        if not isinstance(array, np.ndarray):
+            array = np.asarray(array)
+        self._name = name
+        self._array = array
+        self._code = _code if _code is not None else _code_of_numpy(array.dtype)
+
+    def name(self):
+        return self._name
+
+    def as_numpy(self):
+        return self._array
+
+    def shape(self):
+        return list(self._array.shape)
+
+    def triton_dtype(self):
+        return self._code
+
+    def is_cpu(self):
+        return True
+
+    def to_dlpack(self):
+        if self._code == _BYTES:
+            raise TritonModelException("BYTES tensors cannot be shared through DLPack")
+        return self._array.__dlpack__()
+
+    @staticmethod
+    def from_dlpack(name, dlpack_tensor):
+        source = dlpack_tensor if hasattr(dlpack_tensor, "__dlpack__") \
+            else _DLPackCapsule(dlpack_tensor)
+        return Tensor(name, np.from_dlpack(source))
+
+    def __repr__(self):
+        return f"Tensor({self._name!r}, shape={list(self._array.shape)}, dtype={self._array.dtype})"
+
+
+# ---------------------------------------------------------------------------
+# Requests and responses
+
+
+class InferenceResponse:
+    """One response: output tensors, or an error."""
+
+    __slots__ = ("_outputs", "_error")
+
+    def __init__(self, output_tensors=None, error=None):
+        self._outputs = list(output_tensors) if output_tensors is not None else []
+        if error is not None and not isinstance(error, TritonError):
+            error = TritonError(str(error))
+        self._error = error
+
+    def output_tensors(self):
+        return self._outputs
+
+    def has_error(self):
+        return self._error is not None
+
+    def error(self):
+        return self._error
+
+
+class InferenceResponseSender:
+    """Sends a request's responses, any number, from any thread, until FINAL."""
+
+    __slots__ = ("_request",)
+
+    def __init__(self, request):
+        self._request = request
+
+    def send(self, response=None, flags=0):
+        request = self._request
+        if request._final_sent:
+            raise TritonModelException(
+                "Unable to send response: the response sender is closed (FINAL was sent)")
+        final = bool(flags & TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+        if response is None and not final:
+            raise TritonModelException("send() needs a response or the FINAL flag")
+        if final:
+            request._final_sent = True
+        _stub.send_response(request._handle, response, final)
+
+    def is_cancelled(self):
+        return self._request.is_cancelled()
+
+
+class InferenceRequest:
+    """A request this model received (execute's argument), or one it builds
+    to send to another model (business logic scripting: exec, async_exec)."""
+
+    def __init__(self, model_name=None, inputs=None, requested_output_names=None,
+                 request_id="", correlation_id=0, flags=0, timeout=0, model_version=-1,
+                 parameters=None, **_unused):
+        self._model_name = model_name
+        self._inputs = list(inputs or [])
+        self._outputs = list(requested_output_names or [])
+        self._id = request_id
+        self._correlation_id = correlation_id
+        self._flags = flags
+        self._timeout = timeout
+        self._model_version = model_version
+        if parameters is None:
+            parameters = "{}"
+        elif not isinstance(parameters, str):
+            parameters = json.dumps(parameters)
+        self._parameters = parameters
+        self._handle = None
+        self._final_sent = False
+        self._sender = None
+        self._by_name = None
+
+    @classmethod
+    def _received(cls, handle, request_id, correlation_id, flags, parameters, outputs, inputs):
+        request = cls.__new__(cls)
+        request._model_name = None
+        request._inputs = inputs
+        request._outputs = outputs
+        request._id = request_id
+        request._correlation_id = correlation_id
+        request._flags = flags
+        request._timeout = 0
+        request._model_version = -1
+        request._parameters = parameters  # bytes until asked for
+        request._handle = handle
+        request._final_sent = False
+        request._sender = None
+        request._by_name = None
+        return request
+
+    def inputs(self):
+        return self._inputs
+
+    def request_id(self):
+        return self._id
+
+    def correlation_id(self):
+        return self._correlation_id
+
+    def flags(self):
+        return self._flags
+
+    def timeout(self):
+        return self._timeout
+
+    def model_name(self):
+        return self._model_name
+
+    def requested_output_names(self):
+        return self._outputs
+
+    def parameters(self):
+        """The request's custom parameters as a JSON object in a string."""
+        if isinstance(self._parameters, (bytes, bytearray)):
+            self._parameters = self._parameters.decode("utf-8")
+        return self._parameters
+
+    def get_response_sender(self):
+        if self._handle is None:
+            raise TritonModelException("only a request the model received has a response sender")
+        if self._sender is None:
+            self._sender = InferenceResponseSender(self)
+        return self._sender
+
+    def is_cancelled(self):
+        if self._handle is None or self._final_sent:
+            return self._final_sent
+        return _stub.is_cancelled(self._handle)
+
+    def exec(self, decoupled=False):
+        """Business logic scripting: runs this request on `model_name` (any
+        model the server serves) and returns its InferenceResponse (an error
+        is in the response, as Triton does); with decoupled=True, an iterator
+        of the model's responses as they come."""
+        if self._model_name is None:
+            raise TritonModelException("exec() needs an InferenceRequest made with model_name")
+        call_id, waiting = _stub.bls_call(self)
+        responses = _stub.bls_responses(call_id, waiting)
+        if decoupled:
+            return responses
+        result = None
+        for response in responses:
+            if result is None:
+                result = response
+        if result is None:
+            result = InferenceResponse(error=TritonError(
+                f"model '{self._model_name}' sent no response", TritonError.INTERNAL))
+        return result
+
+    async def async_exec(self, decoupled=False):
+        """exec() for asyncio: awaits the response without blocking the loop
+        (decoupled=True: an async iterator of the responses)."""
+        import asyncio
+        loop = asyncio.get_running_loop()
+        if not decoupled:
+            return await loop.run_in_executor(None, self.exec, False)
+        iterator = await loop.run_in_executor(None, self.exec, True)
+
+        async def responses():
+            done = object()
+            while True:
+                item = await loop.run_in_executor(None, next, iterator, done)
+                if item is done:
+                    return
+                yield item
+
+        return responses()
+
+
+def get_input_tensor_by_name(inference_request, name):
+    """The request's input `name`, or None."""
+    by_name = inference_request._by_name
+    if by_name is None:
+        by_name = inference_request._by_name = {t._name: t for t in inference_request._inputs}
+    return by_name.get(name)
+
+
+def get_output_tensor_by_name(inference_response, name):
+    """The response's output `name`, or None."""
+    for tensor in inference_response.output_tensors():
+        if tensor.name() == name:
+            return tensor
+    return None
+
+
+def _tensor_config(model_config, kind, name):
+    if isinstance(model_config, str):
+        model_config = json.loads(model_config)
+    for entry in model_config.get(kind, []):
+        if entry.get("name") == name:
+            return entry
+    return {}
+
+
+def get_input_config_by_name(model_config, name):
+    """The input's entry of the model configuration (a dict), or {}."""
+    return _tensor_config(model_config, "input", name)
+
+
+def get_output_config_by_name(model_config, name):
+    """The output's entry of the model configuration (a dict), or {}."""
+    return _tensor_config(model_config, "output", name)
+
+
+# ---------------------------------------------------------------------------
+# auto_complete_config
+
+
+class ModelConfig:
+    """The configuration auto_complete_config(auto_complete_model_config)
+    receives and returns: what config.pbtxt said, with setters that only add
+    what it left out."""
+
+    def __init__(self, model_config):
+        if isinstance(model_config, str):
+            model_config = json.loads(model_config)
+        self._config = model_config
+
+    def as_dict(self):
+        return self._config
+
+    def set_max_batch_size(self, max_batch_size):
+        current = int(self._config.get("max_batch_size", 0) or 0)
+        if current != 0 and current != max_batch_size:
+            raise TritonModelException(
+                f"set_max_batch_size({max_batch_size}): the configuration already says "
+                f"max_batch_size {current}")
+        self._config["max_batch_size"] = int(max_batch_size)
+
+    def set_dynamic_batching(self):
+        self._config.setdefault("dynamic_batching", {})
+
+    def set_model_transaction_policy(self, transaction_policy_dict):
+        policy = self._config.setdefault("model_transaction_policy", {})
+        policy.update(transaction_policy_dict)
+
+    def _add_tensor(self, kind, tensor):
+        for key in ("name", "data_type", "dims"):
+            if key not in tensor:
+                raise TritonModelException(f"add_{kind}: the {kind} needs '{key}': {tensor}")
+        entries = self._config.setdefault(kind, [])
+        for entry in entries:
+            if entry.get("name") != tensor["name"]:
+                continue
+            for key in ("data_type", "dims"):
+                have = entry.get(key)
+                if have in (None, [], "TYPE_INVALID"):
+                    entry[key] = tensor[key]
+                    continue
+                if key == "dims":
+                    same = [int(d) for d in have] == [int(d) for d in tensor[key]]
+                else:
+                    same = have == tensor[key]
+                if not same:
+                    raise TritonModelException(
+                        f"add_{kind}: {kind} '{tensor['name']}' has {key} {have} in the "
+                        f"configuration, not {tensor[key]}")
+            return
+        entries.append(dict(tensor))
+
+    def add_input(self, input):  # noqa: A002 (Triton's parameter name)
+        self._add_tensor("input", input)
+
+    def add_output(self, output):
+        self._add_tensor("output", output)
+
+
+# ---------------------------------------------------------------------------
+# Logging
+
+
+class Logger:
+    """Writes to the server's log (the stub's stderr), with the caller's file
+    and line, in the server's line format."""
+
+    class LogLevel:
+        INFO = 0
+        WARNING = 1
+        ERROR = 2
+        VERBOSE = 3
+
+    INFO = LogLevel.INFO
+    WARNING = LogLevel.WARNING
+    ERROR = LogLevel.ERROR
+    VERBOSE = LogLevel.VERBOSE
+
+    @staticmethod
+    def log(message, level=LogLevel.INFO):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename == __file__:
+            frame = frame.f_back
+        where = "model.py:0"
+        if frame is not None:
+            where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
+        letter = "IWEI"[level] if 0 <= level <= 3 else "I"
+        now = time.time()
+        stamp = time.strftime("%m%d %H:%M:%S", time.localtime(now))
+        micros = int((now % 1) * 1e6)
+        sys.stderr.write(f"{letter}{stamp}.{micros:06d} {_pid()} {where}] {message}\n")
+
+    @staticmethod
+    def log_info(message):
+        Logger.log(message, Logger.LogLevel.INFO)
+
+    @staticmethod
+    def log_warn(message):
+        Logger.log(message, Logger.LogLevel.WARNING)
+
+    @staticmethod
+    def log_error(message):
+        Logger.log(message, Logger.LogLevel.ERROR)
+
+    @staticmethod
+    def log_verbose(message):
+        Logger.log(message, Logger.LogLevel.VERBOSE)
+
+
+def _pid():
+    import os
+    return os.getpid()

@@ -1,0 +1,145 @@
+// One model instance's Python stub and everything between it and the server:
+// the shared memory region, the control channels, the requests in flight.
+//
+// A supervisor thread (one per instance, not per request) starts the stub,
+// runs initialize(), then reads every message the stub sends: responses (sent
+// to their requests from that thread), the end of each execute(), questions
+// (is_cancelled). When the stub dies it fails only the requests the stub held,
+// naming how the process ended, and starts a new stub. Execute runs on the
+// server's instance thread: it copies a batch into shared memory, hands the
+// requests' ownership to response senders, and waits until the stub's
+// execute() returned, so the dynamic batcher sees the instance busy meanwhile.
+// Thread-safe.
+#ifndef INFERD_BACKENDS_PYTHON_STUB_INSTANCE_H_
+#define INFERD_BACKENDS_PYTHON_STUB_INSTANCE_H_
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "bls_call.h"
+#include "control_channel.h"
+#include "inferd/backend.h"
+#include "inferd/base/mutex.h"
+#include "inferd/base/status.h"
+#include "model_settings.h"
+#include "request_reply.h"
+#include "shm_allocator.h"
+#include "shm_region.h"
+#include "stub_process.h"
+
+namespace inferd::python {
+
+class StubInstance final : public BlsSink {
+ public:
+  // `server` is where the model's own requests (BLS) go.
+  StubInstance(const ModelSettings& settings, INFERD_Server* server, std::string name,
+               std::string kind, int32_t device_id);
+  ~StubInstance() override;  // Stop() if the caller did not
+  StubInstance(const StubInstance&) = delete;
+  StubInstance& operator=(const StubInstance&) = delete;
+
+  // Starts the stub and runs initialize(); its Python error if it fails.
+  Status Start();
+  // Takes ownership of the requests (each is answered, whatever happens).
+  // Reports the span the stub held the batch as the compute time of
+  // `instance`, so statistics split the backend's copying (compute_input and
+  // compute_output) from the Python (compute_infer).
+  void Execute(INFERD_ModelInstance* instance, INFERD_Request** requests, uint32_t count);
+  // Runs finalize() (killing a stub that takes longer than `kFinalizeTimeout`)
+  // and ends the supervisor.
+  void Stop();
+
+  // BlsSink: a response to one of the stub's requests, into shared memory and
+  // onto the call channel; the end of such a request.
+  void OnBlsResponse(uint64_t id, uint64_t generation, const ResponseView* response,
+                     bool final) override EXCLUDES(mu_);
+  void OnBlsReleased() override EXCLUDES(mu_);
+
+ private:
+  // A request handed to the stub, known by its handle.
+  struct InFlight {
+    RequestReply reply;
+    uint64_t batch_block = 0;  // freed when the last request of its batch ends
+  };
+  enum class State { kStarting, kReady, kBroken, kStopped };
+
+  void Supervise();
+  // Spawns a stub and runs initialize(), on the supervisor thread.
+  Status Launch();
+  // Reads the stub's messages until its channel ends (decoupled models: they
+  // answer at any time).
+  void Serve();
+  // Waits for the stub's process to end (other models: Execute reads their
+  // answers itself, on the thread that waits for them anyway).
+  void WatchExit();
+  // Handles one message from the stub, on whichever thread read it.
+  void Dispatch(const ControlMessage& message);
+  // Execute's reading of its batch's answers; false when the stub is gone.
+  bool ReadBatch(uint64_t batch) EXCLUDES(mu_);
+  void OnResponse(const ControlMessage& message);
+  void OnIsCancelled(const ControlMessage& message);
+  void OnBlsRequest(const ControlMessage& message);
+  void OnBlsFree(const ControlMessage& message) EXCLUDES(mu_);
+  // Reaps the stub and fails what it held; `served`: it had started (the
+  // launch did not fail).
+  void Bury(bool served);
+  // Fails requests that never reached a stub.
+  static void FailAll(std::vector<RequestReply>* replies, const Status& error);
+  // Execute's wait is over: the stub's execute() returned.
+  void MarkBatchDone() EXCLUDES(mu_);
+  // The text of a ring block (error text, JSON), consumed.
+  std::string TakeRingText(const ControlMessage& message);
+  // Places `text` in the request area; 0 when it does not fit.
+  uint64_t PutText(const std::string& text) EXCLUDES(mu_);
+  bool InRing(const ControlMessage& message) const;
+  void Consume(const ControlMessage& message);
+  std::string InitializeArgs() const;
+  std::string Label() const;
+
+  // Constant after construction.
+  const ModelSettings& settings_;
+  const std::string name_;
+  const std::string kind_;
+  const int32_t device_id_;
+  INFERD_Server* const server_;
+  ShmRegion region_;  // created in Start, before the supervisor runs
+
+  // The supervisor's own (only it touches them while it runs).
+  ControlChannel main_;
+  ControlChannel call_;
+  StubProcess process_;
+
+  Mutex mu_;
+  CondVar cv_;
+  State state_ GUARDED_BY(mu_) = State::kStarting;
+  Status broken_ GUARDED_BY(mu_);  // why the stub cannot run (kBroken)
+  bool stopping_ GUARDED_BY(mu_) = false;
+  pid_t live_pid_ GUARDED_BY(mu_) = 0;  // killable until reaped
+  // The channel Execute sends on, -1 while no stub runs. Owned by main_.
+  int send_fd_ GUARDED_BY(mu_) = -1;
+  int call_fd_ GUARDED_BY(mu_) = -1;  // the same for call_: BLS responses
+  uint64_t generation_ GUARDED_BY(mu_) = 0;  // stubs started so far
+  uint64_t next_batch_ GUARDED_BY(mu_) = 0;
+  uint64_t done_batch_ GUARDED_BY(mu_) = 0;  // the last batch whose execute() returned
+  uint64_t next_handle_ GUARDED_BY(mu_) = 1;
+  std::optional<ShmAllocator> allocator_ GUARDED_BY(mu_);  // made in Start
+  std::unordered_map<uint64_t, InFlight> in_flight_ GUARDED_BY(mu_);
+  std::unordered_map<uint64_t, uint32_t> batch_pending_ GUARDED_BY(mu_);  // block -> requests
+  std::unordered_set<uint64_t> bls_blocks_ GUARDED_BY(mu_);  // BLS responses the stub holds
+  int bls_in_flight_ GUARDED_BY(mu_) = 0;  // submitted, not yet released by the server
+  std::atomic<bool> executing_{false};  // a batch is in the stub (the supervisor polls)
+  bool reading_ GUARDED_BY(mu_) = false;  // Execute is reading main_ (not decoupled)
+  std::thread supervisor_;
+};
+
+}  // namespace inferd::python
+
+#endif  // INFERD_BACKENDS_PYTHON_STUB_INSTANCE_H_

@@ -1,0 +1,116 @@
+"""bench.py section 6: what a Python model costs over a C++ backend (the
+"Python tax"): the same 16 x FP32 echo served by the identity backend and by a
+model.py that returns its input, one instance each, under inferd-loadgen.
+Also the control channel's round trip alone (two Python processes on a
+SOCK_SEQPACKET pair, the stub's mechanism) and the load time a stub adds.
+"""
+import argparse
+import os
+import socket
+import statistics
+import struct
+import tempfile
+import shutil
+import time
+
+ECHO_MODEL = '''import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        return [pb_utils.InferenceResponse([pb_utils.Tensor(
+            "OUTPUT0", pb_utils.get_input_tensor_by_name(r, "INPUT0").as_numpy())])
+            for r in requests]
+'''
+
+ROUNDS = 7
+
+CONFIG = """name: "{name}"
+backend: "{backend}"
+max_batch_size: 0
+input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+instance_group [ {{ kind: KIND_CPU count: 1 }} ]
+"""
+
+
+def control_round_trip(gap_s, count=3000):
+    """p50 microseconds of a 40-byte message there and back between two Python
+    processes, `gap_s` idle between round trips (0: back to back)."""
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pid = os.fork()
+    if pid == 0:
+        a.close()
+        buf = bytearray(40)
+        while b.recv_into(buf) == 40:
+            b.send(buf)
+        os._exit(0)
+    b.close()
+    message, buf, times = struct.pack("<IIQQQQ", 5, 0, 0, 0, 0, 0), bytearray(40), []
+    for _ in range(count):
+        if gap_s:
+            time.sleep(gap_s)
+        start = time.perf_counter()
+        a.send(message)
+        a.recv_into(buf)
+        times.append(time.perf_counter() - start)
+    a.close()
+    os.waitpid(pid, 0)
+    return statistics.median(times[count // 10:]) * 1e6
+
+
+def section_python(build, args, inferd_class, write_model, loadgen):
+    print("== 6. the Python tax: identity backend vs a model.py returning its input ==")
+    if not os.path.exists(os.path.join(build, "backends", "python", "libinferd_python.so")):
+        raise RuntimeError("build/backends/python is missing")
+    print("   control channel round trip (40 bytes each way, Python <-> Python): "
+          f"back to back {control_round_trip(0):.1f} us, after 100 us idle "
+          f"{control_round_trip(100e-6):.1f} us, after 1 ms idle "
+          f"{control_round_trip(1e-3, 1000):.1f} us")
+    repo = tempfile.mkdtemp(prefix="inferd-bench-python-")
+    write_model(repo, "identity", CONFIG.format(name="identity", backend="identity"))
+    write_model(repo, "python", CONFIG.format(name="python", backend="python"))
+    with open(os.path.join(repo, "python", "1", "model.py"), "w") as f:
+        f.write(ECHO_MODEL)
+    server = inferd_class(build, repo)
+    try:
+        ready_s = server.wait_ready()
+        print(f"   start to ready with both models (the stub starts python3 and numpy): "
+              f"{ready_s * 1000:.0f} ms")
+        print(f"   concurrency 1: {ROUNDS} rounds alternating the two models, 1 s each; the tax "
+              "is the median of the rounds' p50 differences (this box's other load drifts)")
+        print(f"\n   {'protocol':12} {'conc':>5} {'identity p50 us':>16} {'python p50 us':>14} "
+              f"{'tax us':>7} {'identity inf/s':>15} {'python inf/s':>13}")
+        short = argparse.Namespace(**vars(args))
+        short.duration, short.warmup = 1, 0.2
+        for protocol, binary, label in (("grpc", False, "grpc"), ("http", True, "http binary")):
+            p50 = {"identity": [], "python": []}
+            rate = {"identity": [], "python": []}
+            for _ in range(ROUNDS):
+                for model in ("identity", "python"):
+                    row = loadgen(build, short, server, model, protocol, binary, 1)
+                    if row is not None:
+                        p50[model].append(float(row["p50_us"]))
+                        rate[model].append(float(row["infer_per_sec"]))
+            if len(p50["identity"]) != ROUNDS or len(p50["python"]) != ROUNDS:
+                print(f"   {label:12} {1:>5} (no result)")
+            else:
+                tax = statistics.median(b - a for a, b in zip(p50["identity"], p50["python"]))
+                print(f"   {label:12} {1:>5} {statistics.median(p50['identity']):>16.1f} "
+                      f"{statistics.median(p50['python']):>14.1f} {tax:>7.1f} "
+                      f"{statistics.median(rate['identity']):>15.0f} "
+                      f"{statistics.median(rate['python']):>13.0f}", flush=True)
+            rows = {model: loadgen(build, args, server, model, protocol, binary, 16)
+                    for model in ("identity", "python")}
+            if None in rows.values():
+                print(f"   {label:12} {16:>5} (no result)")
+                continue
+            print(f"   {label:12} {16:>5} {float(rows['identity']['p50_us']):>16.1f} "
+                  f"{float(rows['python']['p50_us']):>14.1f} {'':>7} "
+                  f"{float(rows['identity']['infer_per_sec']):>15.0f} "
+                  f"{float(rows['python']['infer_per_sec']):>13.0f}", flush=True)
+        print(f"\n   inferd RSS after the load: {server.rss_mib():.1f} MiB (the stub's own "
+              "process not included)\n")
+    finally:
+        server.stop()
+        shutil.rmtree(repo, ignore_errors=True)
