@@ -374,7 +374,7 @@ void StubInstance::OnBlsRequest(const ControlMessage& m) {
 void StubInstance::OnBlsResponse(uint64_t id, uint64_t generation, const ResponseView* response,
                                  bool final) {
   ControlMessage message = Message(MessageType::kBlsResponse, id);
-  message.flags = final ? kFlagFinal : 0;
+  message.flags = final ? static_cast<uint32_t>(kFlagFinal) : 0u;
   MutexLock lock(&mu_);
   // A stub that died with the call open is not told; its successor never asked.
   if (generation != generation_ || call_fd_ < 0) return;
