@@ -1,4 +1,4 @@
-"""bench.py section 6: what a Python model costs over a C++ backend (the
+"""bench.py section 7: what a Python model costs over a C++ backend (the
 "Python tax"): the same 16 x FP32 echo served by the identity backend and by a
 model.py that returns its input, one instance each, under inferd-loadgen.
 Also the control channel's round trip alone (two Python processes on a
@@ -60,7 +60,7 @@ def control_round_trip(gap_s, count=3000):
 
 
 def section_python(build, args, inferd_class, write_model, loadgen):
-    print("== 6. the Python tax: identity backend vs a model.py returning its input ==")
+    print("== 7. the Python tax: identity backend vs a model.py returning its input ==")
     if not os.path.exists(os.path.join(build, "backends", "python", "libinferd_python.so")):
         raise RuntimeError("build/backends/python is missing")
     print("   control channel round trip (40 bytes each way, Python <-> Python): "
