@@ -64,7 +64,8 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   ForEachParallel(to_load, [&](const std::string& name) {
     auto location = std::find_if(models.begin(), models.end(),
                                  [&](const ModelLocation& m) { return m.name == name; });
-    Status status = DoLoad(name, *location, {}, false);
+    // unless_ready: an ensemble loaded before may have loaded it already.
+    Status status = DoLoad(name, *location, {}, false, true);
     (void)status;  // recorded in the index and logged
   });
   return Status::Ok();
@@ -110,9 +111,19 @@ Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overri
 Status ModelLifecycle::Unload(const std::string& name) { return DoUnload(name, false); }
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
-                              const LoadOverrides& overrides, bool reuse_unchanged) {
+                              const LoadOverrides& overrides, bool reuse_unchanged,
+                              bool unless_ready) {
   std::shared_ptr<Mutex> op_mu = OperationMutex(name);
   MutexLock op_lock(op_mu.get());
+  // Loaded meanwhile as an ensemble's composing model.
+  if (unless_ready && Get(name, -1).ok()) return Status::Ok();
+  // This thread loads `name` until the end of this call: an ensemble among
+  // the models it loads first that needs `name` again is a cycle, not a wait.
+  thread_local std::vector<std::string> loading;
+  loading.push_back(name);
+  struct PopOnExit {
+    ~PopOnExit() { loading.pop_back(); }
+  } pop_on_exit;
   std::filesystem::path override_dir;
   if (!overrides.files.empty()) {
     ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
@@ -120,7 +131,21 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   }
   LOG_VERBOSE(1, "loading model '{}' from {}", name, location.dir.string());
   const ModelFingerprint fingerprint = options_.source->Fingerprint(location);
-  LoadRequest request{location, overrides.config_json, {}};
+  LoadRequest request{location, overrides.config_json, {}, {}};
+  request.composing = [this](const std::string& composing,
+                             int64_t version) -> StatusOr<std::shared_ptr<ModelVersion>> {
+    if (std::find(loading.begin(), loading.end(), composing) != loading.end()) {
+      std::string chain;
+      for (const std::string& model : loading) chain += "'" + model + "' -> ";
+      return Status::InvalidArg("ensembles form a cycle: " + chain + "'" + composing + "'");
+    }
+    if (!Get(composing, -1).ok()) {
+      ASSIGN_OR_RETURN(ModelLocation where, Locate(composing));
+      LOG_INFO("loading model '{}', which an ensemble being loaded uses", composing);
+      RETURN_IF_ERROR(DoLoad(composing, std::move(where), {}, false, true));
+    }
+    return Get(composing, version);
+  };
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
     MutexLock lock(&mu_);

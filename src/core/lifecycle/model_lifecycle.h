@@ -113,8 +113,12 @@ class ModelLifecycle {
   // keeps versions whose files did not change (POLL).
   // Takes the model's operation mutex. `forget` drops the record (POLL: the
   // folder is gone) instead of keeping it as "unloaded".
+  // `unless_ready`: nothing to do when a version of `name` is READY by the
+  // time the operation mutex is ours. An ensemble's composing models are
+  // loaded first, unless READY (on this thread, so a cycle is an error).
   Status DoLoad(const std::string& name, ModelLocation location,
-                const LoadOverrides& overrides, bool reuse_unchanged) EXCLUDES(mu_);
+                const LoadOverrides& overrides, bool reuse_unchanged,
+                bool unless_ready = false) EXCLUDES(mu_);
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
   // Replaces `versions` by the outcome of a load: new versions serve, a version
   // that failed to reload keeps its previous load; what no longer serves goes to

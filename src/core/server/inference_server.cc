@@ -41,6 +41,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.backends = server->backends_.get();
   loading.tracer = server->tracer_.get();
   loading.sweeper = &server->sweeper_;
+  loading.submitter = server.get();
   loading.strict_config = o.strict_model_config;
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));

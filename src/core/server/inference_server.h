@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backend/backend_manager.h"
+#include "core/infer/request_submitter.h"
 #include "inferd/base/status.h"
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
@@ -21,12 +22,12 @@ namespace inferd {
 
 class InferenceRequest;
 
-class InferenceServer {
+class InferenceServer final : public RequestSubmitter {
  public:
   // Scans the repositories and loads every model (control mode NONE). Fails
   // only when the server as a whole cannot run.
   static StatusOr<std::unique_ptr<InferenceServer>> Create(ServerOptions options);
-  ~InferenceServer();
+  ~InferenceServer() override;
 
   // Refuses new requests, waits up to the exit timeout for in-flight ones, then
   // unloads every model. Idempotent.
@@ -61,6 +62,8 @@ class InferenceServer {
   // ensembles and backends calling other models all submit here. On error
   // nothing is queued and no callback will run.
   Status InferAsync(InferenceRequest* request);
+  // RequestSubmitter: an ensemble's step requests take the same path.
+  Status Submit(InferenceRequest* request) override { return InferAsync(request); }
 
   const Clock& clock() const { return clock_; }
 
