@@ -108,7 +108,37 @@ Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overri
   return DoLoad(name, std::move(location), overrides, false);
 }
 
-Status ModelLifecycle::Unload(const std::string& name) { return DoUnload(name, false); }
+Status ModelLifecycle::Unload(const std::string& name, bool unload_dependents) {
+  std::set<std::string> composing;
+  if (unload_dependents) {
+    auto served = Get(name, -1);
+    if (served.ok() && (*served)->is_ensemble()) {
+      for (const auto& step : (*served)->config().ensemble_scheduling().step()) {
+        composing.insert(step.model_name());
+      }
+    }
+  }
+  RETURN_IF_ERROR(DoUnload(name, false));
+  for (const std::string& model : composing) {
+    if (UsedByAnEnsemble(model)) continue;  // another ensemble still runs it
+    LOG_INFO("unloading model '{}', which ensemble '{}' used (unload_dependents)", model, name);
+    RETURN_IF_ERROR(Unload(model, true));
+  }
+  return Status::Ok();
+}
+
+bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
+  MutexLock lock(&mu_);
+  for (const auto& [other, record] : records_) {
+    for (const auto& [version, v] : record.versions) {
+      if (!v.model || !v.model->is_ensemble()) continue;
+      for (const auto& step : v.model->config().ensemble_scheduling().step()) {
+        if (step.model_name() == name) return true;
+      }
+    }
+  }
+  return false;
+}
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
                               const LoadOverrides& overrides, bool reuse_unchanged,
@@ -348,6 +378,34 @@ void ModelLifecycle::Retire(std::vector<std::shared_ptr<ModelVersion>> models) c
   for (auto& model : models) model->Unload(deadline);
 }
 
+namespace {
+
+bool Serves(const std::map<std::string, std::map<int64_t, std::shared_ptr<ModelVersion>>,
+                           std::less<>>& table,
+            const std::string& name, int64_t version) {
+  auto model = table.find(name);
+  if (model == table.end() || model->second.empty()) return false;
+  return version < 0 || model->second.contains(version);
+}
+
+// Why ensemble `model` cannot serve from `table`: the first composing model
+// its steps run that the table lacks; empty when it can.
+std::string MissingComposing(const ModelVersion& model,
+                             const std::map<std::string,
+                                            std::map<int64_t, std::shared_ptr<ModelVersion>>,
+                                            std::less<>>& table) {
+  const auto& steps = model.config().ensemble_scheduling().step();
+  for (int i = 0; i < steps.size(); ++i) {
+    if (!Serves(table, steps[i].model_name(), steps[i].model_version())) {
+      return "composing model '" + steps[i].model_name() + "' (step[" + std::to_string(i) +
+             "]) is not ready";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 void ModelLifecycle::PublishLocked() {
   auto table = std::make_shared<ServingTable>();
   for (const auto& [name, record] : records_) {
@@ -355,7 +413,32 @@ void ModelLifecycle::PublishLocked() {
       if (v.model && v.state == ModelState::kReady) (*table)[name][version] = v.model;
     }
   }
+  // An ensemble serves only while every model its steps run does; removing
+  // one may stop an ensemble that nests it, hence the loop.
+  blocked_ensembles_.clear();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto model = table->begin(); model != table->end();) {
+      for (auto version = model->second.begin(); version != model->second.end();) {
+        const std::string missing =
+            version->second->is_ensemble() ? MissingComposing(*version->second, *table) : "";
+        if (missing.empty()) {
+          ++version;
+          continue;
+        }
+        blocked_ensembles_[{model->first, version->first}] = missing;
+        version = model->second.erase(version);
+        changed = true;
+      }
+      model = model->second.empty() ? table->erase(model) : std::next(model);
+    }
+  }
   serving_.store(std::move(table), std::memory_order_release);
+}
+
+std::string ModelLifecycle::BlockedReasonLocked(const std::string& name, int64_t version) const {
+  auto found = blocked_ensembles_.find({name, version});
+  return found == blocked_ensembles_.end() ? "" : found->second;
 }
 
 StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view name,
@@ -386,7 +469,9 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
   if (version < 0) {
     std::string reasons;
     for (const auto& [v, rec] : record->second.versions) {
-      if (!rec.reason.empty()) reasons += (reasons.empty() ? "" : "; ") + rec.reason;
+      std::string reason = BlockedReasonLocked(record->first, v);
+      if (reason.empty()) reason = rec.reason;
+      if (!reason.empty()) reasons += (reasons.empty() ? "" : "; ") + reason;
     }
     return Status::Unavailable(model + " has no ready version" +
                                (reasons.empty() ? "" : ": " + reasons));
@@ -395,6 +480,10 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
   if (found == record->second.versions.end()) {
     return Status::NotFound("unknown version: " + model + " has no version " +
                             std::to_string(version));
+  }
+  if (std::string blocked = BlockedReasonLocked(record->first, version); !blocked.empty()) {
+    return Status::Unavailable(model + " version " + std::to_string(version) +
+                               " is not ready: " + blocked);
   }
   return Status::Unavailable(model + " version " + std::to_string(version) + " is " +
                              std::string(ModelStateName(found->second.state)) +
@@ -430,7 +519,12 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
                        record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, ""});
     }
     for (const auto& [version, v] : record.versions) {
-      index.push_back({name, version, v.state, v.reason});
+      std::string blocked = BlockedReasonLocked(name, version);
+      if (v.state == ModelState::kReady && !blocked.empty()) {
+        index.push_back({name, version, ModelState::kUnavailable, std::move(blocked)});
+      } else {
+        index.push_back({name, version, v.state, v.reason});
+      }
     }
   }
   return index;
@@ -445,24 +539,28 @@ bool ModelLifecycle::AllReady() const {
       if (v.state != ModelState::kReady) return false;
     }
   }
-  return true;
+  return blocked_ensembles_.empty();
 }
 
 void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
-  std::vector<std::shared_ptr<ModelVersion>> loaded;
-  {
-    MutexLock lock(&mu_);
-    for (auto& [name, record] : records_) {
-      for (auto& [version, v] : record.versions) {
-        if (v.model) {
-          loaded.push_back(std::move(v.model));
-          v.state = ModelState::kUnloading;
+  // Ensembles first, while their composing models still serve the steps of
+  // the requests they finish.
+  for (const bool ensembles : {true, false}) {
+    std::vector<std::shared_ptr<ModelVersion>> loaded;
+    {
+      MutexLock lock(&mu_);
+      for (auto& [name, record] : records_) {
+        for (auto& [version, v] : record.versions) {
+          if (v.model && v.model->is_ensemble() == ensembles) {
+            loaded.push_back(std::move(v.model));
+            v.state = ModelState::kUnloading;
+          }
         }
       }
+      PublishLocked();
     }
-    PublishLocked();
+    for (auto& model : loaded) model->Unload(deadline);
   }
-  for (auto& model : loaded) model->Unload(deadline);
   MutexLock lock(&mu_);
   for (auto& [name, record] : records_) RemoveOverrideFolder(record.override_dir);
   records_.clear();

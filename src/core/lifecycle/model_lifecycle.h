@@ -67,7 +67,9 @@ class ModelLifecycle {
   // error naming the reason when no version of it is READY afterwards.
   Status Load(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
   // Unloads every version of `name`, waiting for its in-flight requests.
-  Status Unload(const std::string& name) EXCLUDES(mu_);
+  // With `unload_dependents`, an ensemble's composing models go too (those
+  // no other loaded ensemble runs), nested ones included.
+  Status Unload(const std::string& name, bool unload_dependents = false) EXCLUDES(mu_);
   // One POLL round: loads new models, reloads changed ones (only the versions
   // whose files changed when config.pbtxt did not), unloads removed ones. A
   // model is touched only once two polls in a row saw the same files.
@@ -133,7 +135,12 @@ class ModelLifecycle {
   void ForEachParallel(const std::vector<std::string>& names,
                        const std::function<void(const std::string&)>& work) const;
   StatusOr<ModelLocation> Locate(const std::string& name) const;
+  // Publishes the READY versions as the serving table, less the ensembles
+  // whose composing models do not all serve (blocked_ensembles_).
   void PublishLocked() REQUIRES(mu_);
+  // Why ensemble `name` `version` does not serve though READY; empty if it does.
+  std::string BlockedReasonLocked(const std::string& name, int64_t version) const REQUIRES(mu_);
+  bool UsedByAnEnsemble(const std::string& name) const EXCLUDES(mu_);
   Status ExplainMissing(std::string_view name, int64_t version) const EXCLUDES(mu_);
 
   const ModelLoader loader_;
@@ -141,6 +148,8 @@ class ModelLifecycle {
 
   mutable Mutex mu_;
   std::map<std::string, ModelRecord, std::less<>> records_ GUARDED_BY(mu_);
+  // READY ensemble versions left out of the serving table, with the reason.
+  std::map<std::pair<std::string, int64_t>, std::string> blocked_ensembles_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
 };
 

@@ -148,9 +148,9 @@ Status InferenceServer::LoadModel(const std::string& name, const LoadOverrides& 
   return lifecycle_->Load(name, overrides);
 }
 
-Status InferenceServer::UnloadModel(const std::string& name) {
+Status InferenceServer::UnloadModel(const std::string& name, bool unload_dependents) {
   RETURN_IF_ERROR(CheckExplicitMode("unload"));
-  return lifecycle_->Unload(name);
+  return lifecycle_->Unload(name, unload_dependents);
 }
 
 Status InferenceServer::CheckExplicitMode(const char* what) const {

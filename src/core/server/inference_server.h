@@ -55,7 +55,8 @@ class InferenceServer final : public RequestSubmitter {
 
   // The repository API (EXPLICIT mode only; UNAVAILABLE otherwise).
   Status LoadModel(const std::string& name, const LoadOverrides& overrides);
-  Status UnloadModel(const std::string& name);
+  // `unload_dependents`: an ensemble's composing models go too.
+  Status UnloadModel(const std::string& name, bool unload_dependents = false);
 
   // The one path into a model: validates `request`, binds it to its model
   // version and queues it. Frontends (through the C API), warm-up, and later
