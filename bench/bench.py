@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
+                                    [--skip-ensembles]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -25,6 +26,8 @@
    accumulate backend) under the sequence batcher, direct and oldest, next to
    the same load against the identity model under the dynamic batcher without
    state (bench/sequences.py).
+7. An ensemble of two identity steps against the client calling the two
+   models one after the other, 16 gRPC clients (bench/ensembles.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -43,6 +46,7 @@ import tempfile
 import time
 import urllib.request
 
+from ensembles import section_ensembles
 from sequences import section_sequences
 from streaming import section_streaming
 
@@ -413,6 +417,7 @@ def main():
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--skip-streaming", action="store_true")
     parser.add_argument("--skip-sequences", action="store_true")
+    parser.add_argument("--skip-ensembles", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -429,7 +434,9 @@ def main():
                 (args.skip_streaming,
                  lambda: section_streaming(build, args, Inferd, write_model)),
                 (args.skip_sequences,
-                 lambda: section_sequences(build, args, Inferd, write_model))]
+                 lambda: section_sequences(build, args, Inferd, write_model)),
+                (args.skip_ensembles,
+                 lambda: section_ensembles(build, args, Inferd, write_model))]
     for skip, section in sections:
         if skip:
             continue
