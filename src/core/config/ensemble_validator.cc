@@ -123,6 +123,11 @@ class EnsembleChecker {
                   " is larger than " + StepLabel(i) + "'s max_batch_size " +
                   std::to_string(model.max_batch_size()));
     }
+    if (model.model_transaction_policy().decoupled() &&
+        !ensemble_.model_transaction_policy().decoupled()) {
+      return Fail(StepLabel(i) + " is decoupled (it may send several responses), so the "
+                  "ensemble must be too: model_transaction_policy { decoupled: true }");
+    }
     const bool batches = model.max_batch_size() > 0;
     for (const auto& [name, tensor] : step.output_map()) {
       const inference::ModelOutput* output = FindTensor(model.output(), name);

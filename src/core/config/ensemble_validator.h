@@ -28,7 +28,8 @@ using ComposingConfigLookup =
 // ensemble input or one step output); every step input is produced; the
 // steps form no cycle; every ensemble output is produced by a step;
 // datatypes and shapes agree where a tensor flows; and max_batch_size is no
-// larger than any composing model's. Errors are INVALID_ARG and name the
+// larger than any composing model's; a decoupled composing model needs a
+// decoupled ensemble. Errors are INVALID_ARG and name the
 // ensemble, the step (index and model) and the tensor.
 Status ValidateEnsemble(const inference::ModelConfig& ensemble,
                         const ComposingConfigLookup& composing);

@@ -174,6 +174,16 @@ TEST_F(EnsembleValidatorTest, MaxBatchSizeNoLargerThanComposingModels) {
               "max_batch_size 8 is larger than step[1] (model 'b')'s max_batch_size 4");
 }
 
+TEST_F(EnsembleValidatorTest, DecoupledStepNeedsDecoupledEnsemble) {
+  models_["b"].mutable_model_transaction_policy()->set_decoupled(true);
+  const std::string steps = Step("a", "E_IN", "t") + Step("b", "t", "E_OUT");
+  ExpectError(Ensemble(steps), "step[1] (model 'b') is decoupled (it may send several "
+                               "responses), so the ensemble must be too");
+  const Status status =
+      Validate(Ensemble(steps) + " model_transaction_policy { decoupled: true }");
+  EXPECT_TRUE(status.ok()) << status.ToString();
+}
+
 TEST_F(EnsembleValidatorTest, NonBatchingEnsembleOverBatchingModelsComparesFullShapes) {
   const std::string ensemble =
       "name: 'ens' platform: 'ensemble' max_batch_size: 0 input [ { name: 'E_IN' data_type: "

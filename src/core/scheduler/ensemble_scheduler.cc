@@ -21,6 +21,7 @@ std::string EnsemblePlan::StepLabel(int step) const {
 std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(const inference::ModelConfig& config) {
   auto plan = std::make_shared<EnsemblePlan>();
   plan->ensemble_name = config.name();
+  plan->decoupled = config.model_transaction_policy().decoupled();
   const auto& steps = config.ensemble_scheduling().step();
   for (int i = 0; i < steps.size(); ++i) {
     Step& step = plan->steps.emplace_back();
@@ -41,14 +42,29 @@ std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(const inference::Mo
 
 namespace {
 
-// An ensemble tensor of one run: its data, in the client's input buffers or
-// in memory the run owns, once it exists.
+// One value of an ensemble tensor: its data, in the client's input buffers or
+// in memory the run owns.
 struct RunTensor {
-  bool ready = false;
   INFERD_DataType datatype = INFERD_TYPE_INVALID;
   std::vector<int64_t> shape;
   std::vector<InputBuffer> buffers;
   uint64_t byte_size = 0;
+};
+
+// Every value an ensemble tensor took in one run, by generation: a step run
+// for generation g answers with generation g, and its k-th further response
+// (a decoupled step) with g + k. `final` once its producer will send no more
+// (at once for an ensemble input): from then on a generation it lacks reads
+// its last value.
+struct TensorValues {
+  std::map<size_t, RunTensor> values;
+  bool final = false;
+
+  // The value for generation `generation`; null while it may still come.
+  const RunTensor* At(size_t generation) const {
+    if (auto found = values.find(generation); found != values.end()) return &found->second;
+    return final && !values.empty() ? &values.rbegin()->second : nullptr;
+  }
 };
 
 class EnsembleRun;
@@ -58,11 +74,21 @@ class EnsembleRun;
 struct StepRequest {
   std::shared_ptr<EnsembleRun> run;
   int step = 0;
+  size_t generation = 0;
+  size_t responses = 0;  // received so far
   std::unique_ptr<InferenceRequest> request;
 };
 
+using OutputSet = std::vector<std::pair<std::string, RunTensor>>;
+
 // One client request's walk through the graph. Lives until its last step
 // request and the client request are released (shared by the step requests).
+//
+// A step runs once per generation of its inputs: once when every input has a
+// value, and again for each further response of a decoupled step upstream
+// (inputs from steps that answered once are reused). The client gets one
+// response per generation of the requested outputs (a decoupled ensemble) or
+// exactly one.
 class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
  public:
   EnsembleRun(std::shared_ptr<const EnsemblePlan> plan, RequestSubmitter* submitter,
@@ -74,10 +100,10 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
         client_(client),
         runs_(std::move(runs)),
         needed_(plan_->steps.size(), false),
-        waiting_(plan_->steps.size(), 0),
-        responses_(plan_->steps.size(), 0) {}
+        fired_(plan_->steps.size(), 0),
+        outstanding_(plan_->steps.size(), 0) {}
 
-  void Start() EXCLUDES(mu_);
+  void Start() EXCLUDES(mu_, send_mu_);
 
  private:
   static INFERD_Error* Allocate(INFERD_ResponseAllocator*, const char*, size_t byte_size,
@@ -93,17 +119,27 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static INFERD_ResponseAllocator allocator_;
 
-  // Builds step `step`'s request from tensors that exist; counts it pending.
-  StepRequest* PrepareStep(int step) REQUIRES(mu_);
-  void Submit(const std::vector<StepRequest*>& steps) EXCLUDES(mu_);
-  void OnStepResponse(int step, InferenceResponse* response) EXCLUDES(mu_);
+  // Prepares a request for each generation step `step` can now run.
+  void FireLocked(int step, std::vector<StepRequest*>* launch) REQUIRES(mu_);
+  // Builds step `step`'s request for `generation`; counts it pending.
+  StepRequest* PrepareStep(int step, size_t generation) REQUIRES(mu_);
+  void Submit(const std::vector<StepRequest*>& steps) EXCLUDES(mu_, send_mu_);
+  void OnStepResponse(StepRequest& request, InferenceResponse* response, uint32_t flags)
+      EXCLUDES(mu_, send_mu_);
+  // Step `step` will run no more: its outputs become final, which may let
+  // the steps reading them run, or end too.
+  void MaybeEndLocked(int step, std::vector<StepRequest*>* launch) REQUIRES(mu_);
   void FailLocked(int step, const Status& status) REQUIRES(mu_);
-  // Answers the client once every output it asked for exists, or the run failed.
-  void MaybeRespond() EXCLUDES(mu_);
+  // Sends the client what is complete: each generation of the requested
+  // outputs, the failure, and at the end (nothing pending) FINAL.
+  void Respond(bool at_end) EXCLUDES(mu_, send_mu_);
+  // The requested outputs at generation `generation`, when all exist and
+  // one of them is new there.
+  bool CollectLocked(size_t generation, OutputSet* outputs) REQUIRES(mu_);
+  Status SendOutputs(const OutputSet& outputs, uint32_t flags) REQUIRES(send_mu_);
   // Something that could still produce a tensor (a step request, Start) is
   // done; the last one releases the client request.
-  void DropPending() EXCLUDES(mu_);
-  void SendOutputs(const std::vector<std::pair<std::string, RunTensor>>& outputs);
+  void DropPending() EXCLUDES(mu_, send_mu_);
 
   const std::shared_ptr<const EnsemblePlan> plan_;
   RequestSubmitter* const submitter_;
@@ -111,17 +147,20 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
   InferenceRequest* const client_;
   const std::shared_ptr<std::atomic<size_t>> runs_;
 
-  Mutex mu_;
-  std::map<std::string, RunTensor, std::less<>> tensors_ GUARDED_BY(mu_);
+  // Serializes what goes to the client, in order; taken before mu_.
+  Mutex send_mu_;
+  Mutex mu_ ACQUIRED_AFTER(send_mu_);
+  std::map<std::string, TensorValues, std::less<>> tensors_ GUARDED_BY(mu_);
   std::deque<std::unique_ptr<char[]>> arena_ GUARDED_BY(mu_);
   std::set<std::string, std::less<>> wanted_ GUARDED_BY(mu_);  // tensors the outputs need
   std::vector<bool> needed_ GUARDED_BY(mu_);  // steps the outputs need
-  std::vector<int> waiting_ GUARDED_BY(mu_);  // inputs a needed step still waits for
-  std::vector<int> responses_ GUARDED_BY(mu_);
+  std::vector<size_t> fired_ GUARDED_BY(mu_);  // generations each step was submitted for
+  std::vector<size_t> outstanding_ GUARDED_BY(mu_);  // its requests without FINAL yet
   size_t pending_ GUARDED_BY(mu_) = 0;
   bool failed_ GUARDED_BY(mu_) = false;
   Status failure_ GUARDED_BY(mu_);
-  bool responded_ GUARDED_BY(mu_) = false;
+  size_t sent_ GUARDED_BY(mu_) = 0;  // generations of outputs sent to the client
+  bool final_sent_ GUARDED_BY(mu_) = false;
 };
 
 INFERD_ResponseAllocator EnsembleRun::allocator_{&EnsembleRun::Allocate,
@@ -133,8 +172,9 @@ void EnsembleRun::Start() {
     MutexLock lock(&mu_);
     pending_ = 1;  // this call
     for (const InputTensor& input : client_->inputs()) {
-      RunTensor& tensor = tensors_[input.name];
-      tensor = {true, input.datatype, input.original_shape, input.buffers, input.byte_size};
+      TensorValues& tensor = tensors_[input.name];
+      tensor.values[0] = {input.datatype, input.original_shape, input.buffers, input.byte_size};
+      tensor.final = true;
     }
     // Only the steps the requested outputs depend on run.
     std::vector<std::string> wanted(client_->outputs->begin(), client_->outputs->end());
@@ -150,23 +190,37 @@ void EnsembleRun::Start() {
       }
     }
     for (size_t step = 0; step < plan_->steps.size(); ++step) {
-      if (!needed_[step]) continue;
-      for (const auto& [name, tensor] : plan_->steps[step].inputs) {
-        // An optional ensemble input the client left out is never waited for.
-        if (plan_->producer.contains(tensor)) ++waiting_[step];
-      }
-      if (waiting_[step] == 0) launch.push_back(PrepareStep(static_cast<int>(step)));
+      if (needed_[step]) FireLocked(static_cast<int>(step), &launch);
     }
   }
   Submit(launch);
   DropPending();
 }
 
-StepRequest* EnsembleRun::PrepareStep(int step) {
+void EnsembleRun::FireLocked(int step, std::vector<StepRequest*>* launch) {
+  while (!failed_) {
+    const size_t generation = fired_[step];
+    bool fresh = generation == 0;
+    for (const auto& [name, tensor_name] : plan_->steps[step].inputs) {
+      // An optional ensemble input the client left out is never waited for.
+      if (!plan_->producer.contains(tensor_name) && !tensors_.contains(tensor_name)) continue;
+      const TensorValues& tensor = tensors_[tensor_name];
+      if (tensor.At(generation) == nullptr) return;
+      fresh = fresh || tensor.values.contains(generation);
+    }
+    if (!fresh) return;  // every input is a value already used
+    launch->push_back(PrepareStep(step, generation));
+    ++fired_[step];
+  }
+}
+
+StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   const EnsemblePlan::Step& plan = plan_->steps[step];
   auto pending = std::make_unique<StepRequest>();
   pending->run = shared_from_this();
   pending->step = step;
+  pending->generation = generation;
+  ++outstanding_[step];
   pending->request =
       std::make_unique<InferenceRequest>(server_, plan.model_name, plan.model_version);
   InferenceRequest& request = *pending->request;
@@ -176,11 +230,11 @@ StepRequest* EnsembleRun::PrepareStep(int step) {
   request.parameters = client_->parameters;
   for (const auto& [name, tensor_name] : plan.inputs) {
     auto found = tensors_.find(tensor_name);
-    if (found == tensors_.end() || !found->second.ready) continue;  // optional, absent
-    const RunTensor& tensor = found->second;
+    if (found == tensors_.end()) continue;  // optional, absent
+    const RunTensor* tensor = found->second.At(generation);
     // Cannot fail: each input is added once, with its data.
-    (void)request.AddInput(name, tensor.datatype, tensor.shape.data(), tensor.shape.size());
-    for (const InputBuffer& buffer : tensor.buffers) (void)request.AppendInputData(name, buffer);
+    (void)request.AddInput(name, tensor->datatype, tensor->shape.data(), tensor->shape.size());
+    for (const InputBuffer& buffer : tensor->buffers) (void)request.AppendInputData(name, buffer);
   }
   for (const auto& [name, tensor] : plan.outputs) {
     if (wanted_.contains(tensor)) request.requested_outputs.push_back(name);
@@ -199,10 +253,11 @@ void EnsembleRun::Submit(const std::vector<StepRequest*>& steps) {
     {
       MutexLock lock(&mu_);
       FailLocked(step->step, status);
+      --outstanding_[step->step];
     }
     // Never queued: no callback will run, so release it here.
     delete step;
-    MaybeRespond();
+    Respond(false);
     DropPending();
   }
 }
@@ -222,10 +277,10 @@ INFERD_Error* EnsembleRun::Allocate(INFERD_ResponseAllocator*, const char*, size
   return nullptr;
 }
 
-void EnsembleRun::OnResponse(INFERD_InferenceResponse* response, uint32_t, void* userp) {
+void EnsembleRun::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* step = static_cast<StepRequest*>(userp);
   std::unique_ptr<InferenceResponse> owned(reinterpret_cast<InferenceResponse*>(response));
-  if (owned != nullptr) step->run->OnStepResponse(step->step, owned.get());
+  step->run->OnStepResponse(*step, owned.get(), flags);
 }
 
 void EnsembleRun::OnRelease(INFERD_InferenceRequest*, uint32_t, void* userp) {
@@ -235,37 +290,78 @@ void EnsembleRun::OnRelease(INFERD_InferenceRequest*, uint32_t, void* userp) {
   run->DropPending();
 }
 
-void EnsembleRun::OnStepResponse(int step, InferenceResponse* response) {
+void EnsembleRun::OnStepResponse(StepRequest& request, InferenceResponse* response,
+                                 uint32_t flags) {
+  const int step = request.step;
   std::vector<StepRequest*> launch;
   {
     MutexLock lock(&mu_);
-    if (!response->error().ok()) {
+    const size_t generation = request.generation + request.responses;
+    if (response != nullptr) ++request.responses;
+    const EnsemblePlan::Step& plan = plan_->steps[step];
+    std::set<int> touched;  // steps reading a tensor that changed
+    if (response != nullptr && !response->error().ok()) {
       FailLocked(step, response->error());
-    } else if (responses_[step]++ > 0) {
-      FailLocked(step, Status::Unsupported(
-                           "sent more than one response; an ensemble does not yet stream "
-                           "the responses of a decoupled composing model"));
-    } else {
-      const EnsemblePlan::Step& plan = plan_->steps[step];
+    } else if (response != nullptr) {
       for (const auto& output : response->outputs()) {
         auto mapped = std::find_if(plan.outputs.begin(), plan.outputs.end(),
                                    [&](const auto& o) { return o.first == output->name; });
         if (mapped == plan.outputs.end()) continue;
-        RunTensor& tensor = tensors_[mapped->second];
-        tensor = {true, output->datatype, output->shape,
-                  {InputBuffer{output->buffer, output->byte_size, output->memory_type,
-                               output->memory_type_id}},
-                  output->byte_size};
-        auto consumers = plan_->consumers.find(mapped->second);
-        if (failed_ || consumers == plan_->consumers.end()) continue;
-        for (int next : consumers->second) {
-          if (needed_[next] && --waiting_[next] == 0) launch.push_back(PrepareStep(next));
+        TensorValues& tensor = tensors_[mapped->second];
+        if (!plan_->decoupled && !tensor.values.empty()) {
+          FailLocked(step, Status::Unsupported(
+                               "sent more than one response; only a decoupled ensemble "
+                               "(model_transaction_policy { decoupled: true }) streams them"));
+          break;
+        }
+        tensor.values[generation] = {output->datatype, output->shape,
+                                     {InputBuffer{output->buffer, output->byte_size,
+                                                  output->memory_type, output->memory_type_id}},
+                                     output->byte_size};
+        if (auto readers = plan_->consumers.find(mapped->second);
+            readers != plan_->consumers.end()) {
+          touched.insert(readers->second.begin(), readers->second.end());
         }
       }
     }
+    for (int next : touched) {
+      if (needed_[next]) FireLocked(next, &launch);
+    }
+    if (flags & INFERD_RESPONSE_COMPLETE_FINAL) {
+      --outstanding_[step];
+      MaybeEndLocked(step, &launch);
+    }
   }
   Submit(launch);
-  MaybeRespond();
+  Respond(false);
+}
+
+void EnsembleRun::MaybeEndLocked(int step, std::vector<StepRequest*>* launch) {
+  if (outstanding_[step] != 0) return;
+  for (const auto& [name, tensor_name] : plan_->steps[step].inputs) {
+    auto found = tensors_.find(tensor_name);
+    if (found == tensors_.end()) {
+      if (plan_->producer.contains(tensor_name) && !failed_) return;  // not produced yet
+      continue;
+    }
+    const TensorValues& tensor = found->second;
+    if (!failed_ && (!tensor.final || (!tensor.values.empty() &&
+                                       tensor.values.rbegin()->first >= fired_[step]))) {
+      return;  // a generation may still come, or has not run yet
+    }
+  }
+  for (const auto& [name, tensor] : plan_->steps[step].outputs) {
+    TensorValues& values = tensors_[tensor];
+    if (values.final) continue;
+    values.final = true;
+    auto readers = plan_->consumers.find(tensor);
+    if (readers == plan_->consumers.end()) continue;
+    for (int next : readers->second) {
+      if (!needed_[next]) continue;
+      FireLocked(next, launch);
+      MaybeEndLocked(next, launch);
+    }
+  }
 }
 
 void EnsembleRun::FailLocked(int step, const Status& status) {
@@ -275,38 +371,65 @@ void EnsembleRun::FailLocked(int step, const Status& status) {
                                plan_->StepLabel(step) + ": ");
 }
 
-void EnsembleRun::MaybeRespond() {
-  std::vector<std::pair<std::string, RunTensor>> outputs;
+bool EnsembleRun::CollectLocked(size_t generation, OutputSet* outputs) {
+  bool fresh = generation == 0;
+  for (const std::string& name : *client_->outputs) {
+    auto found = tensors_.find(name);
+    const RunTensor* value = found == tensors_.end() ? nullptr : found->second.At(generation);
+    if (value == nullptr) return false;
+    fresh = fresh || found->second.values.contains(generation);
+    outputs->emplace_back(name, *value);
+  }
+  return fresh;
+}
+
+void EnsembleRun::Respond(bool at_end) {
+  MutexLock send(&send_mu_);
+  std::vector<OutputSet> ready;
   Status error;
+  bool final_flag = false;
   {
     MutexLock lock(&mu_);
-    if (responded_) return;
+    if (final_sent_) return;
     if (failed_) {
       error = failure_;
     } else {
-      for (const std::string& name : *client_->outputs) {
-        auto found = tensors_.find(name);
-        if (found == tensors_.end() || !found->second.ready) {
-          if (pending_ > 0) return;  // still coming
-          const int step = plan_->producer.at(name);
+      for (OutputSet outputs; CollectLocked(sent_, &outputs); outputs.clear()) {
+        ready.push_back(std::move(outputs));
+        ++sent_;
+        if (!plan_->decoupled) break;  // one response, FINAL
+      }
+      if (!plan_->decoupled && sent_ == 0 && at_end) {
+        for (const std::string& name : *client_->outputs) {
+          auto found = tensors_.find(name);
+          if (found != tensors_.end() && !found->second.values.empty()) continue;
           error = Status::Internal("ensemble '" + plan_->ensemble_name + "': output '" + name +
-                                   "' was not produced: " + plan_->StepLabel(step) +
+                                   "' was not produced: " +
+                                   plan_->StepLabel(plan_->producer.at(name)) +
                                    " answered without it");
           break;
         }
-        outputs.emplace_back(name, found->second);
       }
+      final_flag = plan_->decoupled && at_end;
     }
-    responded_ = true;
+    final_sent_ = !error.ok() || final_flag || (!plan_->decoupled && sent_ > 0);
+  }
+  const uint32_t flags = plan_->decoupled ? 0 : INFERD_RESPONSE_COMPLETE_FINAL;
+  for (const OutputSet& outputs : ready) {
+    Status sent = SendOutputs(outputs, flags);
+    if (!sent.ok()) {
+      error = sent;
+      break;
+    }
   }
   if (!error.ok()) {
     client_->RespondWithError(error);
-  } else {
-    SendOutputs(outputs);
+  } else if (final_flag) {
+    InferenceResponse::DeliverFinalFlag(*client_);
   }
 }
 
-void EnsembleRun::SendOutputs(const std::vector<std::pair<std::string, RunTensor>>& outputs) {
+Status EnsembleRun::SendOutputs(const OutputSet& outputs, uint32_t flags) {
   auto response = std::make_unique<InferenceResponse>(*client_);
   for (const auto& [name, tensor] : outputs) {
     StatusOr<OutputTensor*> added =
@@ -318,10 +441,7 @@ void EnsembleRun::SendOutputs(const std::vector<std::pair<std::string, RunTensor
       int64_t memory_type_id = 0;
       status = response->AllocateBuffer(*added, tensor.byte_size, &memory_type, &memory_type_id);
     }
-    if (!status.ok()) {
-      client_->RespondWithError(status.WithPrefix("ensemble '" + plan_->ensemble_name + "': "));
-      return;
-    }
+    if (!status.ok()) return status.WithPrefix("ensemble '" + plan_->ensemble_name + "': ");
     char* target = static_cast<char*>((*added)->buffer);
     for (const InputBuffer& buffer : tensor.buffers) {
       if (buffer.byte_size == 0) continue;
@@ -329,7 +449,7 @@ void EnsembleRun::SendOutputs(const std::vector<std::pair<std::string, RunTensor
       target += buffer.byte_size;
     }
   }
-  (void)InferenceResponse::Send(std::move(response), INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok());
+  return InferenceResponse::Send(std::move(response), flags, Status::Ok());
 }
 
 void EnsembleRun::DropPending() {
@@ -337,7 +457,7 @@ void EnsembleRun::DropPending() {
     MutexLock lock(&mu_);
     if (--pending_ > 0) return;
   }
-  MaybeRespond();  // an output that never came
+  Respond(true);
   runs_->fetch_sub(1);
   // Last: the client may delete its request, and with it the ensemble.
   client_->Release();

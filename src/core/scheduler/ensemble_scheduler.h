@@ -35,6 +35,9 @@ struct EnsemblePlan {
     std::vector<std::pair<std::string, std::string>> outputs;
   };
   std::string ensemble_name;
+  // model_transaction_policy { decoupled: true }: the client gets a response
+  // per generation of the outputs (see EnsembleRun) and FINAL at the end.
+  bool decoupled = false;
   std::vector<Step> steps;
   // Ensemble tensor -> the step producing it (absent: an ensemble input).
   std::map<std::string, int, std::less<>> producer;

@@ -79,6 +79,31 @@ class FakeSubmitter final : public RequestSubmitter {
     request->Release();
   }
 
+  // A decoupled model's answer: one response per entry of `adds`, then FINAL
+  // alone.
+  void Stream(const std::string& model, const std::vector<float>& adds) {
+    auto found = std::find_if(held_.begin(), held_.end(),
+                              [&](InferenceRequest* r) { return r->model_name() == model; });
+    ASSERT_NE(found, held_.end()) << model << " was not submitted";
+    InferenceRequest* request = *found;
+    held_.erase(found);
+    for (float add : adds) {
+      auto response = std::make_unique<InferenceResponse>(*request);
+      const InputTensor& input = request->inputs()[0];
+      StatusOr<OutputTensor*> output = response->AddOutput(
+          "OUTPUT0", input.datatype, input.shape.data(), static_cast<uint32_t>(input.shape.size()));
+      INFERD_MemoryType type = INFERD_MEMORY_CPU;
+      int64_t type_id = 0;
+      ASSERT_TRUE(response->AllocateBuffer(*output, input.byte_size, &type, &type_id).ok());
+      const float* in = static_cast<const float*>(input.buffers[0].base);
+      float* out = static_cast<float*>((*output)->buffer);
+      for (size_t k = 0; k < input.byte_size / sizeof(float); ++k) out[k] = in[k] + add;
+      ASSERT_TRUE(InferenceResponse::Send(std::move(response), 0, Status::Ok()).ok());
+    }
+    InferenceResponse::DeliverFinalFlag(*request);
+    request->Release();
+  }
+
   void Refuse(const std::string& model) { refuse_.insert(model); }
 
  private:
@@ -115,6 +140,7 @@ struct Client {
     for (const auto& output : owned->outputs()) {
       const float* data = static_cast<const float*>(output->buffer);
       client->outputs[output->name].assign(data, data + output->byte_size / sizeof(float));
+      client->firsts[output->name].push_back(data[0]);
     }
   }
   static void OnRelease(INFERD_InferenceRequest*, uint32_t, void* userp) {
@@ -125,7 +151,8 @@ struct Client {
   int final_flags = 0;
   int released = 0;
   Status error;
-  std::map<std::string, std::vector<float>> outputs;
+  std::map<std::string, std::vector<float>> outputs;  // of the last response
+  std::map<std::string, std::vector<float>> firsts;   // each response's first value
 };
 
 INFERD_ResponseAllocator client_allocator{&Client::Allocate, &Client::Free};
@@ -133,10 +160,11 @@ INFERD_ResponseAllocator client_allocator{&Client::Allocate, &Client::Free};
 class EnsembleSchedulerTest : public ::testing::Test {
  protected:
   // An ensemble of the given steps, text as in config.pbtxt.
-  void Load(const std::string& steps) {
+  void Load(const std::string& steps, const std::string& extra = "") {
     inference::ModelConfig config;
     ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-        "name: 'ens' platform: 'ensemble' ensemble_scheduling { " + steps + " }", &config));
+        "name: 'ens' platform: 'ensemble' ensemble_scheduling { " + steps + " } " + extra,
+        &config));
     scheduler_ = std::make_unique<EnsembleScheduler>(config, &submitter_, nullptr);
   }
 
@@ -245,6 +273,50 @@ TEST_F(EnsembleSchedulerTest, RefusedStepFailsTheRequestOnceOtherStepsAreDone) {
   submitter_.Complete("a", 0);
   EXPECT_EQ(client_.final_flags, 1);  // nothing more is sent
   EXPECT_EQ(client_.released, 1);
+}
+
+TEST_F(EnsembleSchedulerTest, DecoupledStepStreamsThroughLaterSteps) {
+  // a streams three responses; b runs once per response and reads the
+  // ensemble input X too (reused each time); the client gets three responses.
+  Load("step { model_name: 'b' input_map { key: 'INPUT0' value: 't' } input_map { key: "
+       "'INPUT1' value: 'X' } output_map { key: 'OUTPUT0' value: 'OUT' } output_map { key: "
+       "'OUTPUT1' value: 'XOUT' } }" +
+           Step("a", "IN", "t"),
+       "model_transaction_policy { decoupled: true }");
+  Run({{"IN", 0}, {"X", 50}}, {"OUT", "XOUT"});
+  submitter_.Stream("a", {1, 2, 3});
+  EXPECT_THAT(submitter_.Held(), ElementsAre("b", "b", "b"));
+  EXPECT_EQ(client_.responses, 0);
+  submitter_.Complete("b", 10);
+  submitter_.Complete("b", 20);
+  EXPECT_THAT(client_.firsts["OUT"], ElementsAre(11, 22));
+  EXPECT_EQ(client_.final_flags, 0);
+  submitter_.Complete("b", 30);
+  EXPECT_THAT(client_.firsts["OUT"], ElementsAre(11, 22, 33));
+  EXPECT_THAT(client_.firsts["XOUT"], ElementsAre(60, 70, 80));
+  EXPECT_EQ(client_.responses, 4);  // three with outputs, then FINAL alone
+  EXPECT_EQ(client_.final_flags, 1);
+  EXPECT_EQ(client_.released, 1);
+}
+
+TEST_F(EnsembleSchedulerTest, DecoupledStepWithoutResponsesEndsTheStream) {
+  Load(Step("a", "IN", "t") + Step("b", "t", "OUT"), "model_transaction_policy { decoupled: true }");
+  Run({{"IN", 0}}, {"OUT"});
+  submitter_.Stream("a", {});
+  EXPECT_TRUE(submitter_.Held().empty());
+  EXPECT_EQ(client_.responses, 1);
+  EXPECT_EQ(client_.final_flags, 1);
+  EXPECT_TRUE(client_.error.ok());
+}
+
+TEST_F(EnsembleSchedulerTest, NonDecoupledEnsembleAnswersOnceEvenIfAStepStreams) {
+  Load(Step("a", "IN", "OUT"));
+  Run({{"IN", 0}}, {"OUT"});
+  submitter_.Stream("a", {1, 2});
+  EXPECT_EQ(client_.final_flags, 1);
+  EXPECT_EQ(client_.responses, 1);
+  EXPECT_TRUE(client_.error.ok());  // the first answer went out, FINAL
+  EXPECT_THAT(client_.firsts["OUT"], ElementsAre(1));
 }
 
 TEST_F(EnsembleSchedulerTest, StoppedSchedulerRefusesNewRequests) {
