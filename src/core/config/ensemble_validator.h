@@ -16,7 +16,8 @@ namespace inferd {
 
 // The configuration of composing model `name` at `version` (-1: the latest),
 // or an error saying why there is none (not loaded, unknown). The pointer
-// must stay valid for the duration of the validation.
+// must stay valid for the duration of the validation. ValidateEnsemble asks
+// once per step, in step order, until a lookup fails.
 using ComposingConfigLookup =
     std::function<StatusOr<const inference::ModelConfig*>(const std::string& name,
                                                           int64_t version)>;

@@ -11,10 +11,12 @@
 namespace inferd {
 
 Status ModelLoader::ValidateComposing(const LoadRequest& request,
-                                      const inference::ModelConfig& config) const {
-  // Keeps each composing version (and so its config) alive while validating.
+                                      const inference::ModelConfig& config,
+                                      std::vector<bool>* sequence_steps) const {
+  // Keeps each composing version (and so its config) alive while validating;
+  // the lookups come in step order.
   std::vector<std::shared_ptr<ModelVersion>> held;
-  return ValidateEnsemble(
+  Status valid = ValidateEnsemble(
       config, [&](const std::string& name,
                   int64_t version) -> StatusOr<const inference::ModelConfig*> {
         if (!request.composing) return Status::Unavailable("composing models cannot be loaded here");
@@ -22,6 +24,10 @@ Status ModelLoader::ValidateComposing(const LoadRequest& request,
         held.push_back(std::move(model));
         return &held.back()->config();
       });
+  if (!valid.ok()) return valid;
+  sequence_steps->clear();
+  for (const auto& model : held) sequence_steps->push_back(model->takes_sequences());
+  return Status::Ok();
 }
 
 ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
@@ -47,8 +53,9 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
       continue;
     }
     std::shared_ptr<BackendLibrary> backend;
+    std::vector<bool> sequence_steps;
     if (config.platform() == kEnsemblePlatform) {
-      Status valid = ValidateComposing(request, config);
+      Status valid = ValidateComposing(request, config, &sequence_steps);
       if (!valid.ok()) {
         out.error = valid.message();
         continue;
@@ -65,6 +72,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     ModelVersionSpec spec{location.name, version,         location.dir, config,
                           context_.server, std::move(backend), plan.context};
     spec.submitter = context_.submitter;
+    spec.sequence_steps = std::move(sequence_steps);
     if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
     spec.sweeper = context_.sweeper;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();

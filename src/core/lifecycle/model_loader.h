@@ -73,7 +73,9 @@ class ModelLoader {
 
  private:
   // An ensemble's step graph against its composing models' configs.
-  Status ValidateComposing(const LoadRequest& request, const inference::ModelConfig& config) const;
+  // Fills `sequence_steps` (ModelVersionSpec) from the composing models.
+  Status ValidateComposing(const LoadRequest& request, const inference::ModelConfig& config,
+                           std::vector<bool>* sequence_steps) const;
 
   const LoaderContext context_;
 };

@@ -144,8 +144,8 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
     return Status::Internal("ensemble '" + model->name() + "' needs the server to submit to");
   }
   model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
-  model->scheduler_ = std::make_unique<EnsembleScheduler>(model->config_, model->spec_.submitter,
-                                                          model->spec_.server);
+  model->scheduler_ = std::make_unique<EnsembleScheduler>(
+      model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
            model->version(), model->config().ensemble_scheduling().step_size());
   return model;

@@ -8,6 +8,7 @@
 #ifndef INFERD_CORE_MODEL_MODEL_VERSION_H_
 #define INFERD_CORE_MODEL_MODEL_VERSION_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -61,6 +62,9 @@ struct ModelVersionSpec {
   // Where an ensemble submits its steps' requests (the server). Required for
   // an ensemble.
   RequestSubmitter* submitter = nullptr;
+  // An ensemble's steps whose model takes sequences (sequence_batching, or an
+  // ensemble with such a step): they get the client's sequence parameters.
+  std::vector<bool> sequence_steps = {};
 };
 
 class ModelVersion final : public BoundModel {
@@ -92,6 +96,13 @@ class ModelVersion final : public BoundModel {
   // Not for an ensemble (is_ensemble()), which has no backend.
   BackendLibrary& backend() const { return *spec_.backend; }
   bool is_ensemble() const { return spec_.backend == nullptr; }
+  // Requests may carry sequence parameters: the model has sequence_batching,
+  // or it is an ensemble with a step whose model takes them.
+  bool takes_sequences() const {
+    return config_.has_sequence_batching() ||
+           std::find(spec_.sequence_steps.begin(), spec_.sequence_steps.end(), true) !=
+               spec_.sequence_steps.end();
+  }
   InferenceServer* server() const { return spec_.server; }
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.

@@ -18,7 +18,8 @@ std::string EnsemblePlan::StepLabel(int step) const {
   return "step[" + std::to_string(step) + "] (model '" + steps[step].model_name + "')";
 }
 
-std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(const inference::ModelConfig& config) {
+std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(
+    const inference::ModelConfig& config, const std::vector<bool>& sequence_steps) {
   auto plan = std::make_shared<EnsemblePlan>();
   plan->ensemble_name = config.name();
   plan->decoupled = config.model_transaction_policy().decoupled();
@@ -27,6 +28,7 @@ std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(const inference::Mo
     Step& step = plan->steps.emplace_back();
     step.model_name = steps[i].model_name();
     step.model_version = steps[i].model_version();
+    step.sequences = static_cast<size_t>(i) < sequence_steps.size() && sequence_steps[i];
     // Sorted by model tensor name: maps have no order of their own.
     std::map<std::string, std::string> inputs(steps[i].input_map().begin(),
                                               steps[i].input_map().end());
@@ -228,6 +230,11 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   request.priority = client_->priority;
   request.timeout_us = client_->timeout_us;
   request.parameters = client_->parameters;
+  if (plan.sequences) {
+    request.correlation_id = client_->correlation_id;
+    request.correlation_id_string = client_->correlation_id_string;
+    request.flags = client_->flags;
+  }
   for (const auto& [name, tensor_name] : plan.inputs) {
     auto found = tensors_.find(tensor_name);
     if (found == tensors_.end()) continue;  // optional, absent
@@ -466,8 +473,11 @@ void EnsembleRun::DropPending() {
 }  // namespace
 
 EnsembleScheduler::EnsembleScheduler(const inference::ModelConfig& config,
-                                     RequestSubmitter* submitter, InferenceServer* server)
-    : plan_(EnsemblePlan::FromConfig(config)), submitter_(submitter), server_(server) {}
+                                     RequestSubmitter* submitter, InferenceServer* server,
+                                     const std::vector<bool>& sequence_steps)
+    : plan_(EnsemblePlan::FromConfig(config, sequence_steps)),
+      submitter_(submitter),
+      server_(server) {}
 
 Status EnsembleScheduler::Enqueue(InferenceRequest* request) {
   if (stopped_.load()) {

@@ -33,6 +33,9 @@ struct EnsemblePlan {
     // (model input, ensemble tensor) and (model output, ensemble tensor).
     std::vector<std::pair<std::string, std::string>> inputs;
     std::vector<std::pair<std::string, std::string>> outputs;
+    // Its model takes sequences: its requests carry the client's sequence
+    // id and START/END flags.
+    bool sequences = false;
   };
   std::string ensemble_name;
   // model_transaction_policy { decoupled: true }: the client gets a response
@@ -46,15 +49,17 @@ struct EnsemblePlan {
 
   // "step[1] (model 'b')", the way errors name a step.
   std::string StepLabel(int step) const;
-  static std::shared_ptr<const EnsemblePlan> FromConfig(const inference::ModelConfig& config);
+  // `sequence_steps[i]`: step i's model takes sequences (missing: false).
+  static std::shared_ptr<const EnsemblePlan> FromConfig(const inference::ModelConfig& config,
+                                                        const std::vector<bool>& sequence_steps);
 };
 
 class EnsembleScheduler final : public Scheduler {
  public:
   // `submitter` takes the step requests, which are created for `server`;
-  // both outlive the scheduler.
+  // both outlive the scheduler. `sequence_steps` as EnsemblePlan::FromConfig.
   EnsembleScheduler(const inference::ModelConfig& config, RequestSubmitter* submitter,
-                    InferenceServer* server);
+                    InferenceServer* server, const std::vector<bool>& sequence_steps = {});
   ~EnsembleScheduler() override = default;
 
   // Starts a run of `request`; its failures (a step refused or failing)

@@ -199,7 +199,7 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
                              !request->correlation_id_string.empty() ||
                              (request->flags & (INFERD_REQUEST_FLAG_SEQUENCE_START |
                                                 INFERD_REQUEST_FLAG_SEQUENCE_END)) != 0;
-    if (in_sequence && !(*model)->config().has_sequence_batching()) {
+    if (in_sequence && !(*model)->takes_sequences()) {
       return Status::InvalidArg("model '" + request->model_name() +
                                 "' has no sequence batcher (sequence_batching in its "
                                 "config.pbtxt): its requests cannot carry sequence_id, "
