@@ -230,6 +230,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   request.priority = client_->priority;
   request.timeout_us = client_->timeout_us;
   request.parameters = client_->parameters;
+  request.parent_trace = client_->trace;
   if (plan.sequences) {
     request.correlation_id = client_->correlation_id;
     request.correlation_id_string = client_->correlation_id_string;

@@ -189,7 +189,10 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
 Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model) {
   for (int attempt = 0;; ++attempt) {
     ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version()));
-    if (attempt == 0 && (*model)->trace_entry() != nullptr) {
+    if (attempt == 0 && request->parent_trace != nullptr) {
+      request->trace = tracer_->BeginChild(*request->parent_trace, (*model)->name(),
+                                           (*model)->version(), request->id);
+    } else if (attempt == 0 && (*model)->trace_entry() != nullptr) {
       // Sampled before validation, so REQUEST_START is when the server took it.
       request->trace = tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
                                            (*model)->version(), request->id);
