@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "core/common/logging.h"
+#include "core/config/model_platform.h"
+#include "core/lifecycle/model_plan.h"
 #include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
 
@@ -82,6 +84,29 @@ void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
   for (size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
+}
+
+Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
+                                            std::set<std::string>* seen) const {
+  const std::string name = chain->back();
+  if (!seen->insert(name).second) return Status::Ok();
+  StatusOr<ModelLocation> location = Locate(name);
+  if (!location.ok()) return Status::Ok();  // its load reports it
+  StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true);
+  if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return Status::Ok();
+  for (const auto& step : plan->config.ensemble_scheduling().step()) {
+    if (std::find(chain->begin(), chain->end(), step.model_name()) != chain->end()) {
+      std::string text;
+      for (const std::string& model : *chain) text += "'" + model + "' -> ";
+      return Status::InvalidArg("ensembles form a cycle: " + text + "'" + step.model_name() +
+                                "'");
+    }
+    chain->push_back(step.model_name());
+    Status status = CheckNoEnsembleCycle(chain, seen);
+    chain->pop_back();
+    RETURN_IF_ERROR(status);
+  }
+  return Status::Ok();
 }
 
 StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
@@ -171,6 +196,12 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
     }
     if (!Get(composing, -1).ok()) {
       ASSIGN_OR_RETURN(ModelLocation where, Locate(composing));
+      // Before waiting on its operation mutex: another thread loading an
+      // ensemble of the same cycle would wait on ours.
+      std::vector<std::string> chain = loading;
+      chain.push_back(composing);
+      std::set<std::string> seen;
+      RETURN_IF_ERROR(CheckNoEnsembleCycle(&chain, &seen));
       LOG_INFO("loading model '{}', which an ensemble being loaded uses", composing);
       RETURN_IF_ERROR(DoLoad(composing, std::move(where), {}, false, true));
     }

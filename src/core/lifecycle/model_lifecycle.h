@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -135,6 +136,9 @@ class ModelLifecycle {
   void ForEachParallel(const std::vector<std::string>& names,
                        const std::function<void(const std::string&)>& work) const;
   StatusOr<ModelLocation> Locate(const std::string& name) const;
+  // An error when the ensembles reachable from `chain`'s last model (read
+  // from the repository, nothing loaded) lead back into `chain`.
+  Status CheckNoEnsembleCycle(std::vector<std::string>* chain, std::set<std::string>* seen) const;
   // Publishes the READY versions as the serving table, less the ensembles
   // whose composing models do not all serve (blocked_ensembles_).
   void PublishLocked() REQUIRES(mu_);

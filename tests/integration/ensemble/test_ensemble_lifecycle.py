@@ -187,3 +187,19 @@ def test_each_validation_failure_is_a_load_error_naming_ensemble_step_and_tensor
     resp = load(server, name)
     assert_error(resp, 400, f"failed to load model '{name}'", BAD[name][1])
     assert "READY" not in states(server, name).values()
+
+
+def test_ensembles_in_a_cycle_fail_to_load_at_startup_and_the_server_comes_up(inferd, tmp_path):
+    # Loaded in parallel at startup (control mode NONE): neither load may wait
+    # on the other.
+    models = {"a": identity("a"), "loop_one": pipe("loop_one", "a", "loop_two"),
+              "loop_two": pipe("loop_two", "a", "loop_one"), "fine": pipe("fine", "a", "a")}
+    server = inferd(repository(tmp_path / "repo", models, onnx_add_sub=False),
+                    ["--model-load-thread-count=4"], wait_for="live")
+    wait_until(lambda: states(server, "fine") == {"1": "READY"}, 30, "'fine' READY")
+    for name in ("loop_one", "loop_two"):
+        wait_until(lambda: "UNAVAILABLE" in states(server, name).values(), 30,
+                   f"{name} UNAVAILABLE")
+        [entry] = [e for e in requests.post(f"{server.url}/v2/repository/index").json()
+                   if e["name"] == name]
+        assert "ensembles form a cycle" in entry["reason"], entry
