@@ -78,7 +78,8 @@ struct StepRequest {
   int step = 0;
   size_t generation = 0;
   size_t responses = 0;  // received so far
-  std::unique_ptr<InferenceRequest> request;
+  // Shared so that a cancel can reach it while it is being released.
+  std::shared_ptr<InferenceRequest> request;
 };
 
 using OutputSet = std::vector<std::pair<std::string, RunTensor>>;
@@ -131,7 +132,11 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
   // Step `step` will run no more: its outputs become final, which may let
   // the steps reading them run, or end too.
   void MaybeEndLocked(int step, std::vector<StepRequest*>* launch) REQUIRES(mu_);
-  void FailLocked(int step, const Status& status) REQUIRES(mu_);
+  // Records the run's failure (the first one counts) and cancels the step
+  // requests in flight: it returns them, to be cancelled without mu_.
+  std::vector<std::shared_ptr<InferenceRequest>> FailLocked(int step, const Status& status)
+      REQUIRES(mu_);
+  static void CancelAll(const std::vector<std::shared_ptr<InferenceRequest>>& requests);
   // Sends the client what is complete: each generation of the requested
   // outputs, the failure, and at the end (nothing pending) FINAL.
   void Respond(bool at_end) EXCLUDES(mu_, send_mu_);
@@ -158,6 +163,7 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
   std::vector<bool> needed_ GUARDED_BY(mu_);  // steps the outputs need
   std::vector<size_t> fired_ GUARDED_BY(mu_);  // generations each step was submitted for
   std::vector<size_t> outstanding_ GUARDED_BY(mu_);  // its requests without FINAL yet
+  std::set<StepRequest*> in_flight_ GUARDED_BY(mu_);  // submitted, not released
   size_t pending_ GUARDED_BY(mu_) = 0;
   bool failed_ GUARDED_BY(mu_) = false;
   Status failure_ GUARDED_BY(mu_);
@@ -224,7 +230,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   pending->generation = generation;
   ++outstanding_[step];
   pending->request =
-      std::make_unique<InferenceRequest>(server_, plan.model_name, plan.model_version);
+      std::make_shared<InferenceRequest>(server_, plan.model_name, plan.model_version);
   InferenceRequest& request = *pending->request;
   request.id = client_->id;
   request.priority = client_->priority;
@@ -251,6 +257,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   request.release_fn = &EnsembleRun::OnRelease;
   request.release_userp = pending.get();
   ++pending_;
+  in_flight_.insert(pending.get());
   return pending.release();
 }
 
@@ -258,11 +265,14 @@ void EnsembleRun::Submit(const std::vector<StepRequest*>& steps) {
   for (StepRequest* step : steps) {
     Status status = submitter_->Submit(step->request.get());
     if (status.ok()) continue;
+    std::vector<std::shared_ptr<InferenceRequest>> cancel;
     {
       MutexLock lock(&mu_);
-      FailLocked(step->step, status);
+      in_flight_.erase(step);
+      cancel = FailLocked(step->step, status);
       --outstanding_[step->step];
     }
+    CancelAll(cancel);
     // Never queued: no callback will run, so release it here.
     delete step;
     Respond(false);
@@ -294,6 +304,10 @@ void EnsembleRun::OnResponse(INFERD_InferenceResponse* response, uint32_t flags,
 void EnsembleRun::OnRelease(INFERD_InferenceRequest*, uint32_t, void* userp) {
   auto* step = static_cast<StepRequest*>(userp);
   std::shared_ptr<EnsembleRun> run = std::move(step->run);
+  {
+    MutexLock lock(&run->mu_);
+    run->in_flight_.erase(step);
+  }
   delete step;
   run->DropPending();
 }
@@ -302,14 +316,20 @@ void EnsembleRun::OnStepResponse(StepRequest& request, InferenceResponse* respon
                                  uint32_t flags) {
   const int step = request.step;
   std::vector<StepRequest*> launch;
+  std::vector<std::shared_ptr<InferenceRequest>> cancel;
   {
     MutexLock lock(&mu_);
+    // A cancelled client request is noticed here, at a step's answer: no
+    // further step starts and the ones in flight are cancelled.
+    if (client_->cancelled() && !failed_) {
+      cancel = FailLocked(-1, Status::Cancelled("the request was cancelled"));
+    }
     const size_t generation = request.generation + request.responses;
     if (response != nullptr) ++request.responses;
     const EnsemblePlan::Step& plan = plan_->steps[step];
     std::set<int> touched;  // steps reading a tensor that changed
     if (response != nullptr && !response->error().ok()) {
-      FailLocked(step, response->error());
+      cancel = FailLocked(step, response->error());
     } else if (response != nullptr) {
       for (const auto& output : response->outputs()) {
         auto mapped = std::find_if(plan.outputs.begin(), plan.outputs.end(),
@@ -317,7 +337,7 @@ void EnsembleRun::OnStepResponse(StepRequest& request, InferenceResponse* respon
         if (mapped == plan.outputs.end()) continue;
         TensorValues& tensor = tensors_[mapped->second];
         if (!plan_->decoupled && !tensor.values.empty()) {
-          FailLocked(step, Status::Unsupported(
+          cancel = FailLocked(step, Status::Unsupported(
                                "sent more than one response; only a decoupled ensemble "
                                "(model_transaction_policy { decoupled: true }) streams them"));
           break;
@@ -340,6 +360,7 @@ void EnsembleRun::OnStepResponse(StepRequest& request, InferenceResponse* respon
       MaybeEndLocked(step, &launch);
     }
   }
+  CancelAll(cancel);
   Submit(launch);
   Respond(false);
 }
@@ -372,11 +393,20 @@ void EnsembleRun::MaybeEndLocked(int step, std::vector<StepRequest*>* launch) {
   }
 }
 
-void EnsembleRun::FailLocked(int step, const Status& status) {
-  if (failed_) return;
+std::vector<std::shared_ptr<InferenceRequest>> EnsembleRun::FailLocked(int step,
+                                                                      const Status& status) {
+  if (failed_) return {};
   failed_ = true;
-  failure_ = status.WithPrefix("ensemble '" + plan_->ensemble_name + "' " +
-                               plan_->StepLabel(step) + ": ");
+  std::string where = "ensemble '" + plan_->ensemble_name + "'";
+  if (step >= 0) where.append(" ").append(plan_->StepLabel(step));
+  failure_ = status.WithPrefix(where + ": ");
+  std::vector<std::shared_ptr<InferenceRequest>> cancel;
+  for (StepRequest* in_flight : in_flight_) cancel.push_back(in_flight->request);
+  return cancel;
+}
+
+void EnsembleRun::CancelAll(const std::vector<std::shared_ptr<InferenceRequest>>& requests) {
+  for (const auto& request : requests) request->Cancel();
 }
 
 bool EnsembleRun::CollectLocked(size_t generation, OutputSet* outputs) {

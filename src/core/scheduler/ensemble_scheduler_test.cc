@@ -106,6 +106,14 @@ class FakeSubmitter final : public RequestSubmitter {
 
   void Refuse(const std::string& model) { refuse_.insert(model); }
 
+  // Whether the held request of `model` was cancelled.
+  bool Cancelled(const std::string& model) const {
+    for (const InferenceRequest* request : held_) {
+      if (request->model_name() == model) return request->cancelled();
+    }
+    return false;
+  }
+
  private:
   const Clock& clock_;
   std::map<std::string, std::shared_ptr<FakeBoundModel>> models_;
@@ -317,6 +325,30 @@ TEST_F(EnsembleSchedulerTest, NonDecoupledEnsembleAnswersOnceEvenIfAStepStreams)
   EXPECT_EQ(client_.responses, 1);
   EXPECT_TRUE(client_.error.ok());  // the first answer went out, FINAL
   EXPECT_THAT(client_.firsts["OUT"], ElementsAre(1));
+}
+
+TEST_F(EnsembleSchedulerTest, FailingStepCancelsTheStepsInFlight) {
+  Load(Step("a", "IN", "X") + Step("b", "IN", "Y"));
+  Run({{"IN", 0}}, {"X", "Y"});
+  EXPECT_THAT(submitter_.Held(), UnorderedElementsAre("a", "b"));
+  submitter_.Complete("a", 0, Status::Internal("broken"));
+  EXPECT_TRUE(submitter_.Cancelled("b"));
+  EXPECT_THAT(client_.error.message(), HasSubstr("step[0] (model 'a'): broken"));
+  EXPECT_EQ(client_.released, 0);  // b still borrows the client's input
+  submitter_.Complete("b", 0, Status::Cancelled("cancelled"));
+  EXPECT_EQ(client_.final_flags, 1);
+  EXPECT_EQ(client_.released, 1);
+}
+
+TEST_F(EnsembleSchedulerTest, CancelledClientRequestStartsNoFurtherStep) {
+  Load(Step("a", "IN", "t") + Step("b", "t", "OUT"));
+  Run({{"IN", 0}}, {"OUT"});
+  request_->Cancel();
+  submitter_.Complete("a", 0);
+  EXPECT_TRUE(submitter_.Held().empty());
+  EXPECT_EQ(client_.error.code(), Status::Code::kCancelled);
+  EXPECT_THAT(client_.error.message(), HasSubstr("ensemble 'ens': the request was cancelled"));
+  EXPECT_EQ(client_.released, 1);
 }
 
 TEST_F(EnsembleSchedulerTest, StoppedSchedulerRefusesNewRequests) {
