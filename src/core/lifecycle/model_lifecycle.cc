@@ -574,15 +574,36 @@ bool ModelLifecycle::AllReady() const {
 }
 
 void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
-  // Ensembles first, while their composing models still serve the steps of
-  // the requests they finish.
-  for (const bool ensembles : {true, false}) {
+  // Outermost ensembles first, while the models they run still serve the
+  // steps of the requests they finish; then the ensembles those ran, ...;
+  // then every other model.
+  for (bool last_round = false; !last_round;) {
     std::vector<std::shared_ptr<ModelVersion>> loaded;
     {
       MutexLock lock(&mu_);
+      std::set<std::string> still_run;  // by a loaded ensemble
+      for (const auto& [name, record] : records_) {
+        for (const auto& [version, v] : record.versions) {
+          if (!v.model || !v.model->is_ensemble()) continue;
+          for (const auto& step : v.model->config().ensemble_scheduling().step()) {
+            still_run.insert(step.model_name());
+          }
+        }
+      }
+      auto outermost = [&](const std::string& name, const VersionRecord& v) {
+        return v.model && v.model->is_ensemble() && !still_run.contains(name);
+      };
+      // None left (or, which validation rules out, only ensembles in a cycle):
+      // everything goes.
+      last_round = true;
+      for (const auto& [name, record] : records_) {
+        for (const auto& [version, v] : record.versions) {
+          if (outermost(name, v)) last_round = false;
+        }
+      }
       for (auto& [name, record] : records_) {
         for (auto& [version, v] : record.versions) {
-          if (v.model && v.model->is_ensemble() == ensembles) {
+          if (v.model && (last_round || outermost(name, v))) {
             loaded.push_back(std::move(v.model));
             v.state = ModelState::kUnloading;
           }

@@ -165,6 +165,10 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
   if (stopping_.load(std::memory_order_relaxed)) {
     return Status::Unavailable("the server is shutting down");
   }
+  return Submit(request);
+}
+
+Status InferenceServer::Submit(InferenceRequest* request) {
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;

@@ -63,8 +63,10 @@ class InferenceServer final : public RequestSubmitter {
   // ensembles and backends calling other models all submit here. On error
   // nothing is queued and no callback will run.
   Status InferAsync(InferenceRequest* request);
-  // RequestSubmitter: an ensemble's step requests take the same path.
-  Status Submit(InferenceRequest* request) override { return InferAsync(request); }
+  // RequestSubmitter: an ensemble's step requests take the same path, but
+  // also while the server stops: they belong to a request it admitted and
+  // lets finish (their models leave only after the ensemble).
+  Status Submit(InferenceRequest* request) override;
 
   const Clock& clock() const { return clock_; }
 

@@ -4,7 +4,10 @@ it UNAVAILABLE naming the model, loading it again makes it READY);
 unload_dependents unloads the composing models no other ensemble runs; a
 composing model reloaded while ensemble requests keep coming fails none of
 them; and every validation failure is a load error naming ensemble, step and
-tensor (a cycle between two ensembles included).
+tensor (a cycle between two ensembles included), and ensembles in a cycle
+loaded in parallel at startup fail without blocking each other; a server told
+to stop finishes the nested-ensemble requests in flight (outer ensembles are
+unloaded before the models they run).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lifecycle"))
 
 from ensemble_util import DIMS, ensemble_config, identity, repository  # noqa: E402
 from lifecycle_helpers import load, model_ready, states, unload, wait_until  # noqa: E402
-from util import REQUEST_TIMEOUT_S, assert_error  # noqa: E402
+from util import REQUEST_TIMEOUT_S, assert_error, executions_started  # noqa: E402
 
 F = "FP32"
 ROW = [float(i) for i in range(DIMS[0])]
@@ -203,3 +206,23 @@ def test_ensembles_in_a_cycle_fail_to_load_at_startup_and_the_server_comes_up(in
         [entry] = [e for e in requests.post(f"{server.url}/v2/repository/index").json()
                    if e["name"] == name]
         assert "ensembles form a cycle" in entry["reason"], entry
+
+
+def test_stopping_the_server_finishes_nested_ensemble_requests(inferd, tmp_path):
+    # outer runs slow, then the ensemble inner: a request in slow when the
+    # server is told to stop still needs inner afterwards.
+    slow = identity("slow", extra='parameters { key: "execute_delay_ms" value: { '
+                                  'string_value: "300" } }\n')
+    outer = ensemble_config("outer", [("IN", F, DIMS)], [("OUT", F, DIMS)],
+                            [("slow", {"INPUT0": "IN"}, {"OUTPUT0": "t"}),
+                             ("inner", {"IN": "t"}, {"OUT": "OUT"})])
+    models = {"slow": slow, "a": identity("a"), "inner": pipe("inner", "a", "a"),
+              "outer": outer}
+    server = inferd(repository(tmp_path / "repo", models, onnx_add_sub=False))
+    answers: list[requests.Response] = []
+    thread = threading.Thread(target=lambda: answers.append(infer(server, "outer")))
+    thread.start()
+    wait_until(lambda: executions_started(server, "slow") >= 1, 30, "slow executing")
+    assert server.stop() == 0
+    thread.join()
+    assert_answers(answers[0])
