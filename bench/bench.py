@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
-                                    [--skip-python]
+                                    [--skip-python] [--skip-ensembles]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -29,6 +29,8 @@
 7. The Python tax: p50 latency at concurrency 1 and throughput at 16 of a
    model.py returning its input, next to the identity backend, over gRPC and
    HTTP; the control channel's round trip (bench/python_tax.py).
+8. An ensemble of two identity steps against the client calling the two
+   models one after the other, 16 gRPC clients (bench/ensembles.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -47,6 +49,7 @@ import tempfile
 import time
 import urllib.request
 
+from ensembles import section_ensembles
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
@@ -419,6 +422,7 @@ def main():
     parser.add_argument("--skip-streaming", action="store_true")
     parser.add_argument("--skip-sequences", action="store_true")
     parser.add_argument("--skip-python", action="store_true")
+    parser.add_argument("--skip-ensembles", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -437,7 +441,9 @@ def main():
                 (args.skip_sequences,
                  lambda: section_sequences(build, args, Inferd, write_model)),
                 (args.skip_python,
-                 lambda: section_python(build, args, Inferd, write_model, loadgen))]
+                 lambda: section_python(build, args, Inferd, write_model, loadgen)),
+                (args.skip_ensembles,
+                 lambda: section_ensembles(build, args, Inferd, write_model))]
     for skip, section in sections:
         if skip:
             continue

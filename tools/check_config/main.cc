@@ -87,6 +87,12 @@ void PrintModel(const rapidjson::Value& model, bool quiet) {
     std::printf("error  %s\n", error.GetString());
   }
   if (!model["ok"].GetBool() || quiet) return;
+  if (model["backend"].GetStringLength() == 0 && model["libraries"].Empty() &&
+      !model["completed_by_backend"].GetBool()) {
+    std::printf("ok     %s: versions %s, ensemble\n", model["name"].GetString(),
+                Joined(model["versions"], ",").c_str());
+    return;
+  }
   std::printf("ok     %s: versions %s, backend '%s' (%s)%s\n", model["name"].GetString(),
               Joined(model["versions"], ",").c_str(), model["backend"].GetString(),
               Joined(model["libraries"], ", ").c_str(),

@@ -356,7 +356,7 @@ INFERD_Error* INFERD_ServerUnloadModel(INFERD_Server* server, const char* model_
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(model_name);
-    return InferenceServer::FromHandle(server)->UnloadModel(model_name);
+    return InferenceServer::FromHandle(server)->UnloadModel(model_name, unload_dependents);
   });
 }
 

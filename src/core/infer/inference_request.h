@@ -139,6 +139,9 @@ class InferenceRequest {
   std::vector<StateSink> state_sinks;
   // Set when the request was sampled for tracing; null for almost all.
   std::shared_ptr<RequestTrace> trace;
+  // Set by whoever made this request for a traced one (an ensemble for its
+  // steps): the request is traced as its child instead of sampled.
+  std::shared_ptr<RequestTrace> parent_trace;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
   // preserve_ordering: the request's place in its model's queue order, and the

@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "core/common/logging.h"
+#include "core/config/model_platform.h"
+#include "core/lifecycle/model_plan.h"
 #include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
 
@@ -64,7 +66,8 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   ForEachParallel(to_load, [&](const std::string& name) {
     auto location = std::find_if(models.begin(), models.end(),
                                  [&](const ModelLocation& m) { return m.name == name; });
-    Status status = DoLoad(name, *location, {}, false);
+    // unless_ready: an ensemble loaded before may have loaded it already.
+    Status status = DoLoad(name, *location, {}, false, true);
     (void)status;  // recorded in the index and logged
   });
   return Status::Ok();
@@ -81,6 +84,29 @@ void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
   for (size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& thread : threads) thread.join();
+}
+
+Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
+                                            std::set<std::string>* seen) const {
+  const std::string name = chain->back();
+  if (!seen->insert(name).second) return Status::Ok();
+  StatusOr<ModelLocation> location = Locate(name);
+  if (!location.ok()) return Status::Ok();  // its load reports it
+  StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true);
+  if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return Status::Ok();
+  for (const auto& step : plan->config.ensemble_scheduling().step()) {
+    if (std::find(chain->begin(), chain->end(), step.model_name()) != chain->end()) {
+      std::string text;
+      for (const std::string& model : *chain) text += "'" + model + "' -> ";
+      return Status::InvalidArg("ensembles form a cycle: " + text + "'" + step.model_name() +
+                                "'");
+    }
+    chain->push_back(step.model_name());
+    Status status = CheckNoEnsembleCycle(chain, seen);
+    chain->pop_back();
+    RETURN_IF_ERROR(status);
+  }
+  return Status::Ok();
 }
 
 StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
@@ -107,12 +133,52 @@ Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overri
   return DoLoad(name, std::move(location), overrides, false);
 }
 
-Status ModelLifecycle::Unload(const std::string& name) { return DoUnload(name, false); }
+Status ModelLifecycle::Unload(const std::string& name, bool unload_dependents) {
+  std::set<std::string> composing;
+  if (unload_dependents) {
+    auto served = Get(name, -1);
+    if (served.ok() && (*served)->is_ensemble()) {
+      for (const auto& step : (*served)->config().ensemble_scheduling().step()) {
+        composing.insert(step.model_name());
+      }
+    }
+  }
+  RETURN_IF_ERROR(DoUnload(name, false));
+  for (const std::string& model : composing) {
+    if (UsedByAnEnsemble(model)) continue;  // another ensemble still runs it
+    LOG_INFO("unloading model '{}', which ensemble '{}' used (unload_dependents)", model, name);
+    RETURN_IF_ERROR(Unload(model, true));
+  }
+  return Status::Ok();
+}
+
+bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
+  MutexLock lock(&mu_);
+  for (const auto& [other, record] : records_) {
+    for (const auto& [version, v] : record.versions) {
+      if (!v.model || !v.model->is_ensemble()) continue;
+      for (const auto& step : v.model->config().ensemble_scheduling().step()) {
+        if (step.model_name() == name) return true;
+      }
+    }
+  }
+  return false;
+}
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
-                              const LoadOverrides& overrides, bool reuse_unchanged) {
+                              const LoadOverrides& overrides, bool reuse_unchanged,
+                              bool unless_ready) {
   std::shared_ptr<Mutex> op_mu = OperationMutex(name);
   MutexLock op_lock(op_mu.get());
+  // Loaded meanwhile as an ensemble's composing model.
+  if (unless_ready && Get(name, -1).ok()) return Status::Ok();
+  // This thread loads `name` until the end of this call: an ensemble among
+  // the models it loads first that needs `name` again is a cycle, not a wait.
+  thread_local std::vector<std::string> loading;
+  loading.push_back(name);
+  struct PopOnExit {
+    ~PopOnExit() { loading.pop_back(); }
+  } pop_on_exit;
   std::filesystem::path override_dir;
   if (!overrides.files.empty()) {
     ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
@@ -120,7 +186,27 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   }
   LOG_VERBOSE(1, "loading model '{}' from {}", name, location.dir.string());
   const ModelFingerprint fingerprint = options_.source->Fingerprint(location);
-  LoadRequest request{location, overrides.config_json, {}};
+  LoadRequest request{location, overrides.config_json, {}, {}};
+  request.composing = [this](const std::string& composing,
+                             int64_t version) -> StatusOr<std::shared_ptr<ModelVersion>> {
+    if (std::find(loading.begin(), loading.end(), composing) != loading.end()) {
+      std::string chain;
+      for (const std::string& model : loading) chain += "'" + model + "' -> ";
+      return Status::InvalidArg("ensembles form a cycle: " + chain + "'" + composing + "'");
+    }
+    if (!Get(composing, -1).ok()) {
+      ASSIGN_OR_RETURN(ModelLocation where, Locate(composing));
+      // Before waiting on its operation mutex: another thread loading an
+      // ensemble of the same cycle would wait on ours.
+      std::vector<std::string> chain = loading;
+      chain.push_back(composing);
+      std::set<std::string> seen;
+      RETURN_IF_ERROR(CheckNoEnsembleCycle(&chain, &seen));
+      LOG_INFO("loading model '{}', which an ensemble being loaded uses", composing);
+      RETURN_IF_ERROR(DoLoad(composing, std::move(where), {}, false, true));
+    }
+    return Get(composing, version);
+  };
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
     MutexLock lock(&mu_);
@@ -323,6 +409,34 @@ void ModelLifecycle::Retire(std::vector<std::shared_ptr<ModelVersion>> models) c
   for (auto& model : models) model->Unload(deadline);
 }
 
+namespace {
+
+bool Serves(const std::map<std::string, std::map<int64_t, std::shared_ptr<ModelVersion>>,
+                           std::less<>>& table,
+            const std::string& name, int64_t version) {
+  auto model = table.find(name);
+  if (model == table.end() || model->second.empty()) return false;
+  return version < 0 || model->second.contains(version);
+}
+
+// Why ensemble `model` cannot serve from `table`: the first composing model
+// its steps run that the table lacks; empty when it can.
+std::string MissingComposing(const ModelVersion& model,
+                             const std::map<std::string,
+                                            std::map<int64_t, std::shared_ptr<ModelVersion>>,
+                                            std::less<>>& table) {
+  const auto& steps = model.config().ensemble_scheduling().step();
+  for (int i = 0; i < steps.size(); ++i) {
+    if (!Serves(table, steps[i].model_name(), steps[i].model_version())) {
+      return "composing model '" + steps[i].model_name() + "' (step[" + std::to_string(i) +
+             "]) is not ready";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 void ModelLifecycle::PublishLocked() {
   auto table = std::make_shared<ServingTable>();
   for (const auto& [name, record] : records_) {
@@ -330,7 +444,32 @@ void ModelLifecycle::PublishLocked() {
       if (v.model && v.state == ModelState::kReady) (*table)[name][version] = v.model;
     }
   }
+  // An ensemble serves only while every model its steps run does; removing
+  // one may stop an ensemble that nests it, hence the loop.
+  blocked_ensembles_.clear();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto model = table->begin(); model != table->end();) {
+      for (auto version = model->second.begin(); version != model->second.end();) {
+        const std::string missing =
+            version->second->is_ensemble() ? MissingComposing(*version->second, *table) : "";
+        if (missing.empty()) {
+          ++version;
+          continue;
+        }
+        blocked_ensembles_[{model->first, version->first}] = missing;
+        version = model->second.erase(version);
+        changed = true;
+      }
+      model = model->second.empty() ? table->erase(model) : std::next(model);
+    }
+  }
   serving_.store(std::move(table), std::memory_order_release);
+}
+
+std::string ModelLifecycle::BlockedReasonLocked(const std::string& name, int64_t version) const {
+  auto found = blocked_ensembles_.find({name, version});
+  return found == blocked_ensembles_.end() ? "" : found->second;
 }
 
 StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view name,
@@ -361,7 +500,9 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
   if (version < 0) {
     std::string reasons;
     for (const auto& [v, rec] : record->second.versions) {
-      if (!rec.reason.empty()) reasons += (reasons.empty() ? "" : "; ") + rec.reason;
+      std::string reason = BlockedReasonLocked(record->first, v);
+      if (reason.empty()) reason = rec.reason;
+      if (!reason.empty()) reasons += (reasons.empty() ? "" : "; ") + reason;
     }
     return Status::Unavailable(model + " has no ready version" +
                                (reasons.empty() ? "" : ": " + reasons));
@@ -370,6 +511,10 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
   if (found == record->second.versions.end()) {
     return Status::NotFound("unknown version: " + model + " has no version " +
                             std::to_string(version));
+  }
+  if (std::string blocked = BlockedReasonLocked(record->first, version); !blocked.empty()) {
+    return Status::Unavailable(model + " version " + std::to_string(version) +
+                               " is not ready: " + blocked);
   }
   return Status::Unavailable(model + " version " + std::to_string(version) + " is " +
                              std::string(ModelStateName(found->second.state)) +
@@ -405,7 +550,12 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
                        record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, ""});
     }
     for (const auto& [version, v] : record.versions) {
-      index.push_back({name, version, v.state, v.reason});
+      std::string blocked = BlockedReasonLocked(name, version);
+      if (v.state == ModelState::kReady && !blocked.empty()) {
+        index.push_back({name, version, ModelState::kUnavailable, std::move(blocked)});
+      } else {
+        index.push_back({name, version, v.state, v.reason});
+      }
     }
   }
   return index;
@@ -420,24 +570,49 @@ bool ModelLifecycle::AllReady() const {
       if (v.state != ModelState::kReady) return false;
     }
   }
-  return true;
+  return blocked_ensembles_.empty();
 }
 
 void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
-  std::vector<std::shared_ptr<ModelVersion>> loaded;
-  {
-    MutexLock lock(&mu_);
-    for (auto& [name, record] : records_) {
-      for (auto& [version, v] : record.versions) {
-        if (v.model) {
-          loaded.push_back(std::move(v.model));
-          v.state = ModelState::kUnloading;
+  // Outermost ensembles first, while the models they run still serve the
+  // steps of the requests they finish; then the ensembles those ran, ...;
+  // then every other model.
+  for (bool last_round = false; !last_round;) {
+    std::vector<std::shared_ptr<ModelVersion>> loaded;
+    {
+      MutexLock lock(&mu_);
+      std::set<std::string> still_run;  // by a loaded ensemble
+      for (const auto& [name, record] : records_) {
+        for (const auto& [version, v] : record.versions) {
+          if (!v.model || !v.model->is_ensemble()) continue;
+          for (const auto& step : v.model->config().ensemble_scheduling().step()) {
+            still_run.insert(step.model_name());
+          }
         }
       }
+      auto outermost = [&](const std::string& name, const VersionRecord& v) {
+        return v.model && v.model->is_ensemble() && !still_run.contains(name);
+      };
+      // None left (or, which validation rules out, only ensembles in a cycle):
+      // everything goes.
+      last_round = true;
+      for (const auto& [name, record] : records_) {
+        for (const auto& [version, v] : record.versions) {
+          if (outermost(name, v)) last_round = false;
+        }
+      }
+      for (auto& [name, record] : records_) {
+        for (auto& [version, v] : record.versions) {
+          if (v.model && (last_round || outermost(name, v))) {
+            loaded.push_back(std::move(v.model));
+            v.state = ModelState::kUnloading;
+          }
+        }
+      }
+      PublishLocked();
     }
-    PublishLocked();
+    for (auto& model : loaded) model->Unload(deadline);
   }
-  for (auto& model : loaded) model->Unload(deadline);
   MutexLock lock(&mu_);
   for (auto& [name, record] : records_) RemoveOverrideFolder(record.override_dir);
   records_.clear();

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -67,7 +68,9 @@ class ModelLifecycle {
   // error naming the reason when no version of it is READY afterwards.
   Status Load(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
   // Unloads every version of `name`, waiting for its in-flight requests.
-  Status Unload(const std::string& name) EXCLUDES(mu_);
+  // With `unload_dependents`, an ensemble's composing models go too (those
+  // no other loaded ensemble runs), nested ones included.
+  Status Unload(const std::string& name, bool unload_dependents = false) EXCLUDES(mu_);
   // One POLL round: loads new models, reloads changed ones (only the versions
   // whose files changed when config.pbtxt did not), unloads removed ones. A
   // model is touched only once two polls in a row saw the same files.
@@ -113,8 +116,12 @@ class ModelLifecycle {
   // keeps versions whose files did not change (POLL).
   // Takes the model's operation mutex. `forget` drops the record (POLL: the
   // folder is gone) instead of keeping it as "unloaded".
+  // `unless_ready`: nothing to do when a version of `name` is READY by the
+  // time the operation mutex is ours. An ensemble's composing models are
+  // loaded first, unless READY (on this thread, so a cycle is an error).
   Status DoLoad(const std::string& name, ModelLocation location,
-                const LoadOverrides& overrides, bool reuse_unchanged) EXCLUDES(mu_);
+                const LoadOverrides& overrides, bool reuse_unchanged,
+                bool unless_ready = false) EXCLUDES(mu_);
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
   // Replaces `versions` by the outcome of a load: new versions serve, a version
   // that failed to reload keeps its previous load; what no longer serves goes to
@@ -129,7 +136,15 @@ class ModelLifecycle {
   void ForEachParallel(const std::vector<std::string>& names,
                        const std::function<void(const std::string&)>& work) const;
   StatusOr<ModelLocation> Locate(const std::string& name) const;
+  // An error when the ensembles reachable from `chain`'s last model (read
+  // from the repository, nothing loaded) lead back into `chain`.
+  Status CheckNoEnsembleCycle(std::vector<std::string>* chain, std::set<std::string>* seen) const;
+  // Publishes the READY versions as the serving table, less the ensembles
+  // whose composing models do not all serve (blocked_ensembles_).
   void PublishLocked() REQUIRES(mu_);
+  // Why ensemble `name` `version` does not serve though READY; empty if it does.
+  std::string BlockedReasonLocked(const std::string& name, int64_t version) const REQUIRES(mu_);
+  bool UsedByAnEnsemble(const std::string& name) const EXCLUDES(mu_);
   Status ExplainMissing(std::string_view name, int64_t version) const EXCLUDES(mu_);
 
   const ModelLoader loader_;
@@ -137,6 +152,8 @@ class ModelLifecycle {
 
   mutable Mutex mu_;
   std::map<std::string, ModelRecord, std::less<>> records_ GUARDED_BY(mu_);
+  // READY ensemble versions left out of the serving table, with the reason.
+  std::map<std::pair<std::string, int64_t>, std::string> blocked_ensembles_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
 };
 

@@ -1,12 +1,34 @@
 #include "core/lifecycle/model_loader.h"
 
 #include "core/backend/backend_manager.h"
+#include "core/config/ensemble_validator.h"
+#include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
 #include "core/model/model_version.h"
 #include "core/timing/queue_sweeper.h"
 #include "core/trace/trace_manager.h"
 
 namespace inferd {
+
+Status ModelLoader::ValidateComposing(const LoadRequest& request,
+                                      const inference::ModelConfig& config,
+                                      std::vector<bool>* sequence_steps) const {
+  // Keeps each composing version (and so its config) alive while validating;
+  // the lookups come in step order.
+  std::vector<std::shared_ptr<ModelVersion>> held;
+  Status valid = ValidateEnsemble(
+      config, [&](const std::string& name,
+                  int64_t version) -> StatusOr<const inference::ModelConfig*> {
+        if (!request.composing) return Status::Unavailable("composing models cannot be loaded here");
+        ASSIGN_OR_RETURN(std::shared_ptr<ModelVersion> model, request.composing(name, version));
+        held.push_back(std::move(model));
+        return &held.back()->config();
+      });
+  if (!valid.ok()) return valid;
+  sequence_steps->clear();
+  for (const auto& model : held) sequence_steps->push_back(model->takes_sequences());
+  return Status::Ok();
+}
 
 ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
   const ModelLocation& location = request.location;
@@ -30,14 +52,27 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
       out.reused = true;
       continue;
     }
-    auto backend = context_.backends->Acquire(config.backend(), location.dir, version);
-    if (!backend.ok()) {
-      out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
-                  backend.status().message();
-      continue;
+    std::shared_ptr<BackendLibrary> backend;
+    std::vector<bool> sequence_steps;
+    if (config.platform() == kEnsemblePlatform) {
+      Status valid = ValidateComposing(request, config, &sequence_steps);
+      if (!valid.ok()) {
+        out.error = valid.message();
+        continue;
+      }
+    } else {
+      auto acquired = context_.backends->Acquire(config.backend(), location.dir, version);
+      if (!acquired.ok()) {
+        out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
+                    acquired.status().message();
+        continue;
+      }
+      backend = std::move(acquired).value();
     }
-    ModelVersionSpec spec{location.name, version, location.dir, config,
-                          context_.server, std::move(backend).value(), plan.context};
+    ModelVersionSpec spec{location.name, version,         location.dir, config,
+                          context_.server, std::move(backend), plan.context};
+    spec.submitter = context_.submitter;
+    spec.sequence_steps = std::move(sequence_steps);
     if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
     spec.sweeper = context_.sweeper;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();

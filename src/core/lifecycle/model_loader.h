@@ -5,6 +5,7 @@
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "core/repository/model_repository.h"
+#include "inferd/base/status.h"
+#include "model_config.pb.h"
 
 namespace inferd {
 
@@ -19,6 +22,7 @@ class BackendManager;
 class InferenceServer;
 class ModelVersion;
 class QueueSweeper;
+class RequestSubmitter;
 class TraceManager;
 
 // What to load: a model folder, optionally with its configuration replaced.
@@ -29,6 +33,11 @@ struct LoadRequest {
   // Versions already serving whose files and config did not change: the
   // result hands them back instead of loading them again.
   std::map<int64_t, std::shared_ptr<ModelVersion>> reusable;
+  // For an ensemble: the READY version `version` (-1: latest) of composing
+  // model `name`, loaded first where the control mode allows (the lifecycle).
+  // Unset: an ensemble fails to load.
+  std::function<StatusOr<std::shared_ptr<ModelVersion>>(const std::string& name, int64_t version)>
+      composing;
 };
 
 struct ModelLoadResult {
@@ -51,6 +60,7 @@ struct LoaderContext {
   BackendManager* backends = nullptr;
   TraceManager* tracer = nullptr;
   QueueSweeper* sweeper = nullptr;  // the server's, with its clock
+  RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   // With false a model may lack config.pbtxt (or parts of it) and its backend
   // completes the configuration from the model file.
   bool strict_config = true;
@@ -62,6 +72,11 @@ class ModelLoader {
   ModelLoadResult Load(const LoadRequest& request) const;
 
  private:
+  // An ensemble's step graph against its composing models' configs.
+  // Fills `sequence_steps` (ModelVersionSpec) from the composing models.
+  Status ValidateComposing(const LoadRequest& request, const inference::ModelConfig& config,
+                           std::vector<bool>* sequence_steps) const;
+
   const LoaderContext context_;
 };
 

@@ -35,10 +35,6 @@ StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
   }
   RETURN_IF_ERROR(NormalizeModelConfig(ctx, &config));
   RETURN_IF_ERROR(ValidateModelConfig(ctx, config));
-  if (config.platform() == "ensemble") {
-    return Status::Unsupported("model '" + location.name +
-                               "': ensemble models are not supported yet");
-  }
   const std::vector<int64_t> on_disk = ListVersionFolders(location.dir);
   VersionSelection selection = SelectVersions(config.version_policy(), on_disk);
   for (int64_t missing : selection.missing) {

@@ -30,8 +30,8 @@ struct ModelPlan {
 };
 
 // The plan for the model at `location`. An error is the reason the model as a
-// whole cannot load (a broken config.pbtxt naming file, line and field; an
-// ensemble; no version folder at all).
+// whole cannot load (a broken config.pbtxt naming file, line and field; no
+// version folder at all).
 StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
                               const std::optional<std::string>& config_json, bool strict_config);
 

@@ -4,9 +4,12 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/backend/backend_manager.h"
+#include "core/config/ensemble_validator.h"
+#include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
 #include "core/repository/model_repository.h"
 
@@ -26,8 +29,28 @@ std::string FindBackend(const BackendManager& backends, const ModelPlan& plan, i
   return "";
 }
 
-ModelCheck CheckModel(const ModelLocation& location, bool strict_config,
-                      const BackendManager& backends) {
+// An ensemble's step graph against the configurations its composing models
+// have in the same repositories.
+void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& locations,
+                   bool strict_config, ModelCheck* check) {
+  std::map<std::string, inference::ModelConfig> configs;
+  Status valid = ValidateEnsemble(
+      plan.config,
+      [&](const std::string& name, int64_t) -> StatusOr<const inference::ModelConfig*> {
+        auto location = std::find_if(locations.begin(), locations.end(),
+                                     [&](const ModelLocation& l) { return l.name == name; });
+        if (location == locations.end()) {
+          return Status::NotFound("model '" + name + "' is not in the repositories");
+        }
+        ASSIGN_OR_RETURN(ModelPlan composing, PlanModel(*location, std::nullopt, strict_config));
+        return &(configs[name] = std::move(composing.config));
+      });
+  if (!valid.ok()) check->errors.push_back(valid.message());
+  check->versions = plan.load;
+}
+
+ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLocation>& locations,
+                      bool strict_config, const BackendManager& backends) {
   ModelCheck check;
   check.name = location.name;
   auto planned = PlanModel(location, std::nullopt, strict_config);
@@ -39,6 +62,10 @@ ModelCheck CheckModel(const ModelLocation& location, bool strict_config,
   check.backend = plan.config.backend();
   check.completed_by_backend = plan.completed_by_backend;
   for (const auto& [version, reason] : plan.missing) check.errors.push_back(reason);
+  if (plan.config.platform() == kEnsemblePlatform) {
+    CheckEnsemble(plan, locations, strict_config, &check);
+    return check;
+  }
   for (int64_t version : plan.load) {
     std::string looked;
     const std::string library = FindBackend(backends, plan, version, &looked);
@@ -67,7 +94,7 @@ StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& 
   std::vector<ModelCheck> checks;
   for (const ModelLocation& location : locations) {
     if (!every_model && wanted.erase(location.name) == 0) continue;
-    checks.push_back(CheckModel(location, options.strict_model_config, backends));
+    checks.push_back(CheckModel(location, locations, options.strict_model_config, backends));
   }
   for (const std::string& name : wanted) {
     ModelCheck& missing = checks.emplace_back();

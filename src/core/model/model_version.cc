@@ -13,6 +13,7 @@
 #include "core/infer/response_sender.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
+#include "core/scheduler/ensemble_scheduler.h"
 #include "core/scheduler/sequence_batcher.h"
 #include "core/timing/queue_sweeper.h"
 
@@ -93,6 +94,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     return states.status().WithPrefix(where);
   }
   model->sequence_states_ = std::move(*states);
+  if (model->is_ensemble()) return LoadEnsemble(std::move(model));
   if (auto init = model->backend().model_initialize()) {
     model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
     Status status = TakeError(init(model->handle()));
@@ -132,6 +134,20 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
   model->StartScheduling();
   LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
            model->name(), model->version(), model->instances_.size(), model->backend().name());
+  return model;
+}
+
+StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
+    std::shared_ptr<ModelVersion> model) {
+  if (model->spec_.submitter == nullptr) {
+    model->unloaded_ = true;
+    return Status::Internal("ensemble '" + model->name() + "' needs the server to submit to");
+  }
+  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
+  model->scheduler_ = std::make_unique<EnsembleScheduler>(
+      model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
+  LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
+           model->version(), model->config().ensemble_scheduling().step_size());
   return model;
 }
 

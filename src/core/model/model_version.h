@@ -8,6 +8,7 @@
 #ifndef INFERD_CORE_MODEL_MODEL_VERSION_H_
 #define INFERD_CORE_MODEL_MODEL_VERSION_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -33,6 +34,7 @@ class BackendLibrary;
 class InferenceServer;
 class ModelInstance;
 class QueueSweeper;
+class RequestSubmitter;
 class Scheduler;
 class TraceEntry;
 
@@ -43,6 +45,7 @@ struct ModelVersionSpec {
   std::filesystem::path model_dir;  // <repository>/<model>
   inference::ModelConfig config;    // normalized and validated
   InferenceServer* server = nullptr;
+  // The backend; null for an ensemble, which has none.
   std::shared_ptr<BackendLibrary> backend;
   // Where the config came from; allow_incomplete_io says the backend may
   // complete it (INFERD_ModelSetConfig) during model initialize.
@@ -56,12 +59,19 @@ struct ModelVersionSpec {
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.
   const Clock* clock = &Clock::Steady();
+  // Where an ensemble submits its steps' requests (the server). Required for
+  // an ensemble.
+  RequestSubmitter* submitter = nullptr;
+  // An ensemble's steps whose model takes sequences (sequence_batching, or an
+  // ensemble with such a step): they get the client's sequence parameters.
+  std::vector<bool> sequence_steps = {};
 };
 
 class ModelVersion final : public BoundModel {
  public:
   // Initializes the model and its instances through the backend and starts its
   // scheduler. On error everything initialized so far is finalized again.
+  // An ensemble (no backend) gets the ensemble scheduler and no instances.
   static StatusOr<std::shared_ptr<ModelVersion>> Load(ModelVersionSpec spec);
   ~ModelVersion() override;
   ModelVersion(const ModelVersion&) = delete;
@@ -83,7 +93,16 @@ class ModelVersion final : public BoundModel {
   Status CompleteConfig(inference::ModelConfig config);
   // The configuration as the config endpoint renders it; computed once.
   const std::string& config_json() const { return config_json_; }
+  // Not for an ensemble (is_ensemble()), which has no backend.
   BackendLibrary& backend() const { return *spec_.backend; }
+  bool is_ensemble() const { return spec_.backend == nullptr; }
+  // Requests may carry sequence parameters: the model has sequence_batching,
+  // or it is an ensemble with a step whose model takes them.
+  bool takes_sequences() const {
+    return config_.has_sequence_batching() ||
+           std::find(spec_.sequence_steps.begin(), spec_.sequence_steps.end(), true) !=
+               spec_.sequence_steps.end();
+  }
   InferenceServer* server() const { return spec_.server; }
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.
@@ -122,6 +141,7 @@ class ModelVersion final : public BoundModel {
 
  private:
   explicit ModelVersion(ModelVersionSpec spec);
+  static StatusOr<std::shared_ptr<ModelVersion>> LoadEnsemble(std::shared_ptr<ModelVersion> model);
   Status CreateInstances();
   // Creates the scheduler the config asks for and starts the active
   // instances' threads on it.

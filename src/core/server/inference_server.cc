@@ -41,6 +41,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.backends = server->backends_.get();
   loading.tracer = server->tracer_.get();
   loading.sweeper = &server->sweeper_;
+  loading.submitter = server.get();
   loading.strict_config = o.strict_model_config;
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
@@ -147,9 +148,9 @@ Status InferenceServer::LoadModel(const std::string& name, const LoadOverrides& 
   return lifecycle_->Load(name, overrides);
 }
 
-Status InferenceServer::UnloadModel(const std::string& name) {
+Status InferenceServer::UnloadModel(const std::string& name, bool unload_dependents) {
   RETURN_IF_ERROR(CheckExplicitMode("unload"));
-  return lifecycle_->Unload(name);
+  return lifecycle_->Unload(name, unload_dependents);
 }
 
 Status InferenceServer::CheckExplicitMode(const char* what) const {
@@ -164,6 +165,10 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
   if (stopping_.load(std::memory_order_relaxed)) {
     return Status::Unavailable("the server is shutting down");
   }
+  return Submit(request);
+}
+
+Status InferenceServer::Submit(InferenceRequest* request) {
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;
@@ -188,7 +193,10 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
 Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model) {
   for (int attempt = 0;; ++attempt) {
     ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version()));
-    if (attempt == 0 && (*model)->trace_entry() != nullptr) {
+    if (attempt == 0 && request->parent_trace != nullptr) {
+      request->trace = tracer_->BeginChild(*request->parent_trace, (*model)->name(),
+                                           (*model)->version(), request->id);
+    } else if (attempt == 0 && (*model)->trace_entry() != nullptr) {
       // Sampled before validation, so REQUEST_START is when the server took it.
       request->trace = tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
                                            (*model)->version(), request->id);
@@ -198,7 +206,7 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
                              !request->correlation_id_string.empty() ||
                              (request->flags & (INFERD_REQUEST_FLAG_SEQUENCE_START |
                                                 INFERD_REQUEST_FLAG_SEQUENCE_END)) != 0;
-    if (in_sequence && !(*model)->config().has_sequence_batching()) {
+    if (in_sequence && !(*model)->takes_sequences()) {
       return Status::InvalidArg("model '" + request->model_name() +
                                 "' has no sequence batcher (sequence_batching in its "
                                 "config.pbtxt): its requests cannot carry sequence_id, "

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backend/backend_manager.h"
+#include "core/infer/request_submitter.h"
 #include "inferd/base/status.h"
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
@@ -21,12 +22,12 @@ namespace inferd {
 
 class InferenceRequest;
 
-class InferenceServer {
+class InferenceServer final : public RequestSubmitter {
  public:
   // Scans the repositories and loads every model (control mode NONE). Fails
   // only when the server as a whole cannot run.
   static StatusOr<std::unique_ptr<InferenceServer>> Create(ServerOptions options);
-  ~InferenceServer();
+  ~InferenceServer() override;
 
   // Refuses new requests, waits up to the exit timeout for in-flight ones, then
   // unloads every model. Idempotent.
@@ -54,13 +55,18 @@ class InferenceServer {
 
   // The repository API (EXPLICIT mode only; UNAVAILABLE otherwise).
   Status LoadModel(const std::string& name, const LoadOverrides& overrides);
-  Status UnloadModel(const std::string& name);
+  // `unload_dependents`: an ensemble's composing models go too.
+  Status UnloadModel(const std::string& name, bool unload_dependents = false);
 
   // The one path into a model: validates `request`, binds it to its model
   // version and queues it. Frontends (through the C API), warm-up, and later
   // ensembles and backends calling other models all submit here. On error
   // nothing is queued and no callback will run.
   Status InferAsync(InferenceRequest* request);
+  // RequestSubmitter: an ensemble's step requests take the same path, but
+  // also while the server stops: they belong to a request it admitted and
+  // lets finish (their models leave only after the ensemble).
+  Status Submit(InferenceRequest* request) override;
 
   const Clock& clock() const { return clock_; }
 

@@ -54,6 +54,10 @@ std::string RequestTrace::Json() const {
   writer.StartObject();
   writer.Key("id");
   writer.Uint64(id_);
+  if (parent_id_ != 0) {
+    writer.Key("parent_id");
+    writer.Uint64(parent_id_);
+  }
   writer.Key("model_name");
   writer.String(model_name_.data(), static_cast<rapidjson::SizeType>(model_name_.size()));
   writer.Key("model_version");

@@ -43,6 +43,10 @@ class RequestTrace {
   RequestTrace& operator=(const RequestTrace&) = delete;
 
   uint64_t id() const { return id_; }
+  // The trace of the request this one's request serves (an ensemble's); 0: none.
+  uint64_t parent_id() const { return parent_id_; }
+  void set_parent_id(uint64_t parent_id) { parent_id_ = parent_id; }
+  const std::shared_ptr<TraceCollector>& collector() const { return collector_; }
   // Sets `point` to `ns` unless it was set before (the first record wins).
   void Record(TracePoint point, uint64_t ns);
   // COMPUTE_END at `ns`, and COMPUTE_OUTPUT_START too if the backend created
@@ -70,6 +74,7 @@ class RequestTrace {
   const std::string request_id_;
   std::array<std::atomic<uint64_t>, kTracePointCount> ns_{};
   std::atomic<bool> discarded_{false};
+  uint64_t parent_id_ = 0;  // set before the trace is shared
 };
 
 // Records `point` now on `trace` when the request is traced.

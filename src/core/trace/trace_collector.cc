@@ -16,6 +16,11 @@ bool TraceCollector::Take() {
   return true;
 }
 
+void TraceCollector::TakeChild() {
+  MutexLock lock(&mu_);
+  ++taken_;
+}
+
 int32_t TraceCollector::remaining() const {
   MutexLock lock(&mu_);
   return remaining_;

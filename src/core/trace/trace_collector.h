@@ -26,6 +26,9 @@ class TraceCollector {
 
   // Takes one trace from the count; false when none is left.
   bool Take() EXCLUDES(mu_);
+  // One more trace that is not counted against trace_count: a child of a
+  // taken one (an ensemble step's), written with it.
+  void TakeChild() EXCLUDES(mu_);
   // Traces left to take (-1: no limit).
   int32_t remaining() const EXCLUDES(mu_);
 

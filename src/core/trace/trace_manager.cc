@@ -55,6 +55,24 @@ TraceManager::ModelTrace& TraceManager::ModelFor(const std::string& model) {
   return *found->second;
 }
 
+std::shared_ptr<RequestTrace> TraceManager::BeginChild(const RequestTrace& parent,
+                                                       const std::string& model_name,
+                                                       int64_t model_version,
+                                                       const std::string& request_id) {
+  if (parent.collector() == nullptr) return nullptr;
+  uint64_t id = 0;
+  {
+    MutexLock lock(&mu_);
+    id = next_id_++;
+  }
+  parent.collector()->TakeChild();
+  auto trace = std::make_shared<RequestTrace>(id, parent.collector(), model_name, model_version,
+                                              request_id);
+  trace->set_parent_id(parent.id());
+  trace->Record(TracePoint::kRequestStart, Clock::Steady().NowNs());
+  return trace;
+}
+
 std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
                                                   const std::string& model_name,
                                                   int64_t model_version,

@@ -81,6 +81,13 @@ class TraceManager {
     return Begin(sampler, model_name, model_version, request_id);
   }
 
+  // A trace of a request made for `parent`'s request (an ensemble step),
+  // written with it, whatever the sampling of `model_name`; not counted
+  // against trace_count. REQUEST_START recorded.
+  std::shared_ptr<RequestTrace> BeginChild(const RequestTrace& parent,
+                                           const std::string& model_name, int64_t model_version,
+                                           const std::string& request_id) EXCLUDES(mu_);
+
   // The settings in force for `model` (the global ones when empty), with the
   // count left, as TraceSettingsJson renders them.
   TraceSettings Current(const std::string& model) const EXCLUDES(mu_);

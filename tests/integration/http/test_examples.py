@@ -2,7 +2,7 @@
 one inference on each example model through tritonclient returns its input;
 the decoupled stream_words streams its words back over gRPC, one response each;
 the stateful running_sum sums each sequence's values, as the README's curl
-lines show.
+lines show; the ensemble ensemble_add_sub runs identity_fp32 then onnx_add_sub.
 """
 
 import queue
@@ -28,8 +28,8 @@ def client(server):
 def test_every_example_model_is_ready(client):
     index = client.get_model_repository_index()
     assert sorted((e["name"], e["state"]) for e in index) == [
-        ("identity_bytes", "READY"), ("identity_fp32", "READY"), ("onnx_add_sub", "READY"),
-        ("onnx_mlp", "READY"), ("onnx_strings", "READY"), ("python_text", "READY"),
+        ("ensemble_add_sub", "READY"), ("identity_bytes", "READY"), ("identity_fp32", "READY"),
+        ("onnx_add_sub", "READY"), ("onnx_mlp", "READY"), ("onnx_strings", "READY"), ("python_text", "READY"),
         ("running_sum", "READY"), ("stream_words", "READY")]
 
 
@@ -40,6 +40,18 @@ def test_identity_fp32_example(client):
     result = client.infer("identity_fp32", [inp],
                           outputs=[httpclient.InferRequestedOutput("OUTPUT0")])
     assert_equal_tensors(result.as_numpy("OUTPUT0"), data, "FP32")
+
+
+def test_ensemble_add_sub_example(client):
+    a = np.arange(32, dtype=np.float32).reshape(2, 16)
+    b = np.full((2, 16), 0.5, dtype=np.float32)
+    inputs = [httpclient.InferInput("INPUT0", [2, 16], "FP32"),
+              httpclient.InferInput("INPUT1", [2, 16], "FP32")]
+    inputs[0].set_data_from_numpy(a)
+    inputs[1].set_data_from_numpy(b)
+    result = client.infer("ensemble_add_sub", inputs)
+    assert_equal_tensors(result.as_numpy("SUM"), a + b, "FP32")
+    assert_equal_tensors(result.as_numpy("DIFF"), a - b, "FP32")
 
 
 def test_identity_bytes_example(client):

@@ -1,6 +1,7 @@
 """Unloading through the repository API in EXPLICIT mode: with no body, with
-unload_dependents false and true (inferd has no ensembles yet, so no model
-depends on another: the flag is accepted and only the named model goes), a
+unload_dependents false and true (no model here is an ensemble, so none
+depends on another: the flag is accepted and only the named model goes; see
+tests/integration/ensemble for ensembles), a
 non-boolean flag is 400; the model becomes UNAVAILABLE "unloaded" while the
 others keep serving; an unload waits for requests already admitted, which all
 succeed; unloading twice is harmless and the model can be loaded again.
