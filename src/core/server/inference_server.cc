@@ -71,9 +71,9 @@ bool InferenceServer::IsReady() const {
 std::string InferenceServer::MetadataJson() const {
   return ServerMetadataJson(options_.server_id, INFERD_VERSION,
                             {"binary_tensor_data", "classification", "model_configuration",
-                             "model_repository",
-                             "parameters", "statistics", "schedule_policy",
-                             "system_shared_memory", "logging", "trace"});
+                             "model_repository", "model_repository(unload_dependents)",
+                             "parameters", "statistics", "schedule_policy", "sequence",
+                             "sequence(string_id)", "system_shared_memory", "logging", "trace"});
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,

@@ -91,6 +91,9 @@ def test_server_metadata_names_inferd_and_lists_extensions(server):
     assert all(isinstance(e, str) for e in meta["extensions"])
     assert "binary_tensor_data" in meta["extensions"]
     assert "model_configuration" in meta["extensions"]
+    # Sequences (numbers and strings) and unload_dependents are served, so said.
+    for extension in ("sequence", "sequence(string_id)", "model_repository(unload_dependents)"):
+        assert extension in meta["extensions"]
 
 
 # -- model metadata -------------------------------------------------------------
