@@ -17,8 +17,9 @@ Python (its cost is in both figures, twice in the second).
 import os
 import statistics
 import tempfile
-import threading
 import time
+
+from client_threads import run_client_threads
 
 CLIENTS = 16
 
@@ -76,21 +77,8 @@ def _client_thread(port, ensemble, start, stop, latencies, errors):
 
 
 def _run(server, ensemble, seconds):
-    start, stop = threading.Event(), threading.Event()
-    latencies, errors = [], []
-    threads = [threading.Thread(target=_client_thread, args=(
-        server.grpc_port, ensemble, start, stop, latencies, errors)) for _ in range(CLIENTS)]
-    for thread in threads:
-        thread.start()
-    began = time.perf_counter()
-    start.set()
-    time.sleep(seconds)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    if errors:
-        raise RuntimeError(f"{len(errors)} client errors, first: {errors[0]}")
+    latencies, elapsed = run_client_threads(
+        _client_thread, lambda _: (server.grpc_port, ensemble), CLIENTS, seconds)
     return len(latencies) / elapsed, sorted(latencies)
 
 

@@ -19,9 +19,10 @@ import json
 import os
 import statistics
 import tempfile
-import threading
 import time
 import urllib.request
+
+from client_threads import run_client_threads
 
 SEQUENCES = 64
 LENGTH = 20
@@ -101,22 +102,13 @@ def _client_thread(port, model, stateful, first_id, start, stop, latencies, erro
 
 def _run(server, model, stateful, seconds, id_base):
     """Runs the load for `seconds` (then lets every sequence finish)."""
-    start, stop = threading.Event(), threading.Event()
-    latencies, errors = [], []
-    threads = [threading.Thread(target=_client_thread, args=(
-        server.grpc_port, model, stateful, id_base + t * 1_000_000, start, stop, latencies,
-        errors)) for t in range(SEQUENCES)]
-    for thread in threads:
-        thread.start()
-    began = time.perf_counter()
-    start.set()
-    time.sleep(seconds)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    if errors:
-        raise RuntimeError(f"{model}: {len(errors)} client errors, first: {errors[0]}")
+    try:
+        latencies, elapsed = run_client_threads(
+            _client_thread,
+            lambda t: (server.grpc_port, model, stateful, id_base + t * 1_000_000),
+            SEQUENCES, seconds)
+    except RuntimeError as e:
+        raise RuntimeError(f"{model}: {e}") from None
     return len(latencies), elapsed, latencies
 
 

@@ -58,6 +58,16 @@ def pad8(n):
     return (n + 7) & ~7
 
 
+def decode_array(region, view, code, shape, offset, byte_size, copy):
+    """The tensor of type `code` and `shape` whose bytes lie at `offset` in the
+    shared region: a numpy view (or a copy), BYTES as an object array."""
+    if code == 13:
+        return pb_utils._deserialize_bytes(view[offset:offset + byte_size], shape)
+    dtype = pb_utils._NUMPY_OF_CODE[code]
+    array = np.frombuffer(region, dtype, byte_size // dtype.itemsize, offset).reshape(shape)
+    return array.copy() if copy else array
+
+
 class Stub:
     """The stub's side of the channels and the shared memory region."""
 
@@ -286,11 +296,8 @@ class Stub:
             at += 8 * n_dims
             name = str(view[at:at + name_len], "utf-8")
             at += pad8(name_len)
-            if dtype_code == 13:
-                array = pb_utils._deserialize_bytes(view[at:at + n], shape)
-            else:
-                dtype = pb_utils._NUMPY_OF_CODE[dtype_code]
-                array = np.frombuffer(region, dtype, n // dtype.itemsize, at).reshape(shape).copy()
+            # Copied: the block is freed (BLS_FREE) as soon as it is read.
+            array = decode_array(region, view, dtype_code, shape, at, n, copy=True)
             at += pad8(n)
             tensors.append(pb_utils.Tensor(name, array, dtype_code))
         return pb_utils.InferenceResponse(tensors)
@@ -325,12 +332,7 @@ class Stub:
                 at += 8 * n_dims
                 name = str(view[at:at + name_len], "utf-8")
                 at += pad8(name_len)
-                if code == 13:
-                    array = pb_utils._deserialize_bytes(view[data:data + byte_size], shape)
-                else:
-                    dtype = pb_utils._NUMPY_OF_CODE[code]
-                    array = np.frombuffer(region, dtype, byte_size // dtype.itemsize,
-                                          data).reshape(shape)
+                array = decode_array(region, view, code, shape, data, byte_size, copy=False)
                 inputs.append(pb_utils.Tensor(name, array, code))
             requests.append(pb_utils.InferenceRequest._received(
                 handle, request_id, correlation_id, flags, parameters, outputs, inputs))

@@ -70,26 +70,10 @@ Status AddInput(const ModelInput& input, const char* name, const Value& value,
 }
 
 Status AddParameter(const char* name, const Value& value, ParsedInferRequest* out) {
-  ParsedParameter& parameter = out->parameters.emplace_back();
-  parameter.name = name;
-  if (value.IsString()) {
-    parameter.kind = ParsedParameter::Kind::kString;
-    parameter.string_value = value.GetString();
-  } else if (value.IsBool()) {
-    parameter.kind = ParsedParameter::Kind::kBool;
-    parameter.bool_value = value.GetBool();
-  } else if (value.IsInt64()) {
-    parameter.kind = ParsedParameter::Kind::kInt;
-    parameter.int_value = value.GetInt64();
-  } else if (value.IsNumber() && !value.IsUint64()) {
-    parameter.kind = ParsedParameter::Kind::kDouble;
-    parameter.double_value = value.GetDouble();
-  } else {
-    return Status::InvalidArg(
-        Quote(name) + " is not an input of the model, so it is a request parameter, which must " +
-        "be a string, a boolean or a number that fits a 64-bit integer or a double");
-  }
-  return Status::Ok();
+  if (AddCustomParameter(name, value, out)) return Status::Ok();
+  return Status::InvalidArg(
+      Quote(name) + " is not an input of the model, so it is a request parameter, which must " +
+      "be a string, a boolean or a number that fits a 64-bit integer or a double");
 }
 
 // One key of the request object or of its "parameters".

@@ -245,24 +245,8 @@ Status ParseParameter(const char* name, const Value& value, ParsedInferRequest* 
   } else if (key == "binary_data_output") {
     if (!value.IsBool()) return invalid("a boolean");
     out->binary_data_output = value.GetBool();
-  } else {
-    ParsedParameter& parameter = out->parameters.emplace_back();
-    parameter.name = name;
-    if (value.IsString()) {
-      parameter.kind = ParsedParameter::Kind::kString;
-      parameter.string_value = value.GetString();
-    } else if (value.IsBool()) {
-      parameter.kind = ParsedParameter::Kind::kBool;
-      parameter.bool_value = value.GetBool();
-    } else if (value.IsInt64()) {
-      parameter.kind = ParsedParameter::Kind::kInt;
-      parameter.int_value = value.GetInt64();
-    } else if (value.IsNumber() && !value.IsUint64()) {
-      parameter.kind = ParsedParameter::Kind::kDouble;
-      parameter.double_value = value.GetDouble();
-    } else {
-      return invalid("a string, a boolean or a number that fits a 64-bit integer or a double");
-    }
+  } else if (!AddCustomParameter(name, value, out)) {
+    return invalid("a string, a boolean or a number that fits a 64-bit integer or a double");
   }
   return Status::Ok();
 }
@@ -299,6 +283,28 @@ Status ParseDocument(const Value& root, BinarySection* binary, ParsedInferReques
 }
 
 }  // namespace
+
+bool AddCustomParameter(const char* name, const Value& value, ParsedInferRequest* out) {
+  ParsedParameter parameter;
+  parameter.name = name;
+  if (value.IsString()) {
+    parameter.kind = ParsedParameter::Kind::kString;
+    parameter.string_value = value.GetString();
+  } else if (value.IsBool()) {
+    parameter.kind = ParsedParameter::Kind::kBool;
+    parameter.bool_value = value.GetBool();
+  } else if (value.IsInt64()) {
+    parameter.kind = ParsedParameter::Kind::kInt;
+    parameter.int_value = value.GetInt64();
+  } else if (value.IsNumber() && !value.IsUint64()) {
+    parameter.kind = ParsedParameter::Kind::kDouble;
+    parameter.double_value = value.GetDouble();
+  } else {
+    return false;
+  }
+  out->parameters.push_back(parameter);
+  return true;
+}
 
 Status ShapeElementCount(const std::vector<int64_t>& shape, const char* input_name,
                          uint64_t* count) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <rapidjson/fwd.h>
+
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -83,6 +85,11 @@ struct ParsedInferRequest {
 // Tensors in shared
 // memory are only described: the caller locates their region.
 Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out);
+
+// Appends the custom request parameter `name` (a string, a boolean, or a
+// number that fits a 64-bit integer or a double) to out->parameters; false,
+// adding nothing, for any other JSON value. Both /infer and /generate use it.
+bool AddCustomParameter(const char* name, const rapidjson::Value& value, ParsedInferRequest* out);
 
 // The number of elements `shape` holds; INVALID_ARG naming `input_name` for a
 // negative dimension or an overflowing product.
