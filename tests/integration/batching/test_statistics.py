@@ -172,11 +172,14 @@ def test_failures_are_counted_and_never_executed(env):
     as failures; neither adds to inference or execution counts."""
     model = "failing"
     # One attempt only: the counts below are absolute.
-    ex, futures, before = env.queue_behind_blocker(
-        model, [("expires", dict(timeout_us=50_000)), ("served", {})], attempts=1)
+    ex, futures, before = env.queue_behind_blocker(model, [], attempts=1)
     with ex:
+        # The abandoned request is queued first: the expiring one may leave the
+        # queue (its 50 ms run out) before a slow machine has polled the gauge.
         sock = raw_infer(env.server.port, model, "abandoned")
         ex.expect_queued("the abandoned request")
+        futures["expires"] = ex.queue("expires", timeout_us=50_000)
+        futures["served"] = ex.queue("served")
         env.assert_busy(model, before)
         sock.shutdown(socket.SHUT_RDWR)
         sock.close()
