@@ -5,6 +5,7 @@
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
+                                    [--skip-grpc-ceiling]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -31,6 +32,9 @@
    HTTP; the control channel's round trip (bench/python_tax.py).
 8. An ensemble of two identity steps against the client calling the two
    models one after the other, 16 gRPC clients (bench/ensembles.py).
+9. gRPC ModelInfer of the identity model against the gRPC ceiling, a minimal
+   server answering canned responses on the same gRPC settings
+   (bench/grpc_ceiling.py, bench/grpc_ceiling.cc).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -50,6 +54,7 @@ import time
 import urllib.request
 
 from ensembles import section_ensembles
+from grpc_ceiling import section_grpc_ceiling
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
@@ -423,6 +428,7 @@ def main():
     parser.add_argument("--skip-sequences", action="store_true")
     parser.add_argument("--skip-python", action="store_true")
     parser.add_argument("--skip-ensembles", action="store_true")
+    parser.add_argument("--skip-grpc-ceiling", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -443,7 +449,10 @@ def main():
                 (args.skip_python,
                  lambda: section_python(build, args, Inferd, write_model, loadgen)),
                 (args.skip_ensembles,
-                 lambda: section_ensembles(build, args, Inferd, write_model))]
+                 lambda: section_ensembles(build, args, Inferd, write_model)),
+                (args.skip_grpc_ceiling,
+                 lambda: section_grpc_ceiling(build, args, Inferd, write_model, IDENTITY_CONFIG,
+                                              loadgen, free_port))]
     for skip, section in sections:
         if skip:
             continue

@@ -81,7 +81,7 @@ void InstanceRunner::RunBatch(INFERD_ModelInstance* instance,
     }
     INFERD_ErrorDelete(err);
   } else {
-    ScatterOutputs(settings_, batch, outputs, error_prefix_);
+    ScatterOutputs(instance, settings_, batch, outputs, error_prefix_);
   }
   inputs_.clear();  // drops views of request buffers before the requests are released
 }

@@ -47,9 +47,11 @@ std::vector<int64_t> ClientShape(const RunOutput& output, bool batching, int64_t
   return shape;
 }
 
-// Adds `output`'s elements [first, first + count) to `response`.
+// Adds `output`'s elements [first, first + count) to `response`; numeric
+// elements are left to `copies`, made once every response is filled.
 INFERD_Error* AddOutput(INFERD_Response* response, const RunOutput& output,
-                        const std::vector<int64_t>& shape, size_t first, size_t count) {
+                        const std::vector<int64_t>& shape, size_t first, size_t count,
+                        std::vector<INFERD_MemoryCopy>* copies) {
   const TensorSpec& spec = *output.spec;
   INFERD_Output* out = nullptr;
   if (auto* err = INFERD_ResponseOutput(response, &out, spec.name.c_str(), spec.type->datatype,
@@ -68,7 +70,7 @@ INFERD_Error* AddOutput(INFERD_Response* response, const RunOutput& output,
   }
   if (bytes == 0) return nullptr;
   if (!strings) {
-    std::memcpy(buffer, output.data + first * spec.type->byte_size, bytes);
+    copies->push_back({buffer, output.data + first * spec.type->byte_size, bytes});
     return nullptr;
   }
   char* cursor = static_cast<char*>(buffer);
@@ -83,7 +85,7 @@ INFERD_Error* AddOutput(INFERD_Response* response, const RunOutput& output,
 // Fills `response` for the request whose rows start at `row`.
 INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& request,
                            int64_t row, std::span<const RunOutput> outputs,
-                           INFERD_Response* response) {
+                           INFERD_Response* response, std::vector<INFERD_MemoryCopy>* copies) {
   uint32_t requested = 0;
   if (auto* err = INFERD_RequestOutputCount(request.request, &requested)) return err;
   for (uint32_t k = 0; k < requested; ++k) {
@@ -104,7 +106,7 @@ INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& 
     const int64_t rows = settings.batching() ? request.rows : 1;
     const std::vector<int64_t> shape = ClientShape(*output, settings.batching(), rows);
     if (auto* err = AddOutput(response, *output, shape, static_cast<size_t>(row * per_row),
-                              static_cast<size_t>(rows * per_row))) {
+                              static_cast<size_t>(rows * per_row), copies)) {
       return err;
     }
   }
@@ -151,8 +153,18 @@ INFERD_Error* ReadRunOutput(const TensorSpec& spec, OrtPtr<OrtValue> value, bool
   return nullptr;
 }
 
-void ScatterOutputs(const ModelSettings& settings, std::span<const BatchedRequest> requests,
-                    std::span<const RunOutput> outputs, const std::string& error_prefix) {
+void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& settings,
+                    std::span<const BatchedRequest> requests, std::span<const RunOutput> outputs,
+                    const std::string& error_prefix) {
+  // Fill every response, make the copies in one call (split across the
+  // server's buffer-manager threads when large), then send.
+  struct Filled {
+    INFERD_Response* response;
+    INFERD_Error* error;
+  };
+  std::vector<Filled> filled;
+  filled.reserve(requests.size());
+  std::vector<INFERD_MemoryCopy> copies;
   int64_t row = 0;
   for (const BatchedRequest& request : requests) {
     INFERD_Response* response = nullptr;
@@ -161,15 +173,25 @@ void ScatterOutputs(const ModelSettings& settings, std::span<const BatchedReques
       row += request.rows;
       continue;
     }
-    INFERD_Error* error = FillResponse(settings, request, row, outputs, response);
+    const size_t copies_before = copies.size();
+    INFERD_Error* error = FillResponse(settings, request, row, outputs, response, &copies);
     if (error != nullptr) {
+      copies.resize(copies_before);  // the response carries the error, not those outputs
       INFERD_Error* prefixed = PrefixedError(error, error_prefix);
       INFERD_ErrorDelete(error);
       error = prefixed;
     }
-    INFERD_ErrorDelete(INFERD_ResponseSend(response, INFERD_RESPONSE_COMPLETE_FINAL, error));
+    filled.push_back({response, error});
     row += request.rows;
   }
+  INFERD_Error* copied =
+      INFERD_ModelInstanceCopyBuffers(instance, copies.data(), static_cast<uint32_t>(copies.size()));
+  for (Filled& f : filled) {
+    INFERD_Error* error = f.error;
+    if (error == nullptr && copied != nullptr) error = PrefixedError(copied, error_prefix);
+    INFERD_ErrorDelete(INFERD_ResponseSend(f.response, INFERD_RESPONSE_COMPLETE_FINAL, error));
+  }
+  INFERD_ErrorDelete(copied);
 }
 
 void RespondWithError(INFERD_Request* request, INFERD_Error* error, const std::string& prefix) {

@@ -34,8 +34,10 @@ INFERD_Error* ReadRunOutput(const TensorSpec& spec, OrtPtr<OrtValue> value, bool
 // Sends every request of the run its FINAL response: the outputs it asked for,
 // or the error that kept one from being filled (prefixed with `error_prefix`).
 // Does not release the requests.
-void ScatterOutputs(const ModelSettings& settings, std::span<const BatchedRequest> requests,
-                    std::span<const RunOutput> outputs, const std::string& error_prefix);
+// Numeric outputs are copied through `instance` (INFERD_ModelInstanceCopyBuffers).
+void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& settings,
+                    std::span<const BatchedRequest> requests, std::span<const RunOutput> outputs,
+                    const std::string& error_prefix);
 
 // Sends `request` a FINAL response carrying a copy of `error`, prefixed.
 void RespondWithError(INFERD_Request* request, INFERD_Error* error, const std::string& prefix);
