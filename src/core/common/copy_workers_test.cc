@@ -56,7 +56,7 @@ TEST(CopyWorkersTest, LargeCopiesAreSplitAndComplete) {
 TEST(CopyWorkersTest, ConcurrentCallersShareTheThreads) {
   CopyWorkers workers(2);
   std::vector<Buffers> each;
-  for (int i = 0; i < 6; ++i) each.emplace_back(std::vector<size_t>{(1 << 20) + i, 4096});
+  for (int i = 0; i < 6; ++i) each.emplace_back(std::vector<size_t>{static_cast<size_t>((1 << 20) + i), 4096});
   std::vector<std::thread> callers;
   for (Buffers& buffers : each) {
     callers.emplace_back([&workers, &buffers] {
