@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cloud_flags.h"
 #include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
@@ -44,6 +45,7 @@ struct Flags {
   // (setting, value) pairs.
   std::vector<std::string> trace_configs;
   std::vector<std::pair<std::string, std::string>> trace_flags;
+  CloudFlags cloud;  // SageMaker and Vertex AI
 };
 
 // Declares every flag on `app`, to be parsed into `flags`.
