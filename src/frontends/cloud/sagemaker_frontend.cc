@@ -16,10 +16,14 @@ SageMakerFrontend::SageMakerFrontend(INFERD_Server* server, SageMakerOptions opt
 SageMakerFrontend::~SageMakerFrontend() { Stop(); }
 
 Status SageMakerFrontend::Start() {
-  // Every model the repositories hold counts, loaded or not: Triton's serve
-  // script picks the repository's only model folder.
-  StatusOr<std::string> model = ChooseDefaultModel(
-      server_, options_.default_model, /*ready_only=*/false, "SAGEMAKER_TRITON_DEFAULT_MODEL_NAME");
+  // A model named is used as it is (a request for a model that is not there
+  // is answered as on the HTTP port). Else every model the repositories hold
+  // counts, loaded or not: Triton's serve script picks the only model folder.
+  StatusOr<std::string> model = options_.default_model;
+  if (options_.default_model.empty()) {
+    model = ChooseDefaultModel(server_, "", /*ready_only=*/false,
+                               "SAGEMAKER_TRITON_DEFAULT_MODEL_NAME");
+  }
   if (model.ok()) {
     SPDLOG_INFO("SageMaker: /invocations serves model '{}'", *model);
   } else {

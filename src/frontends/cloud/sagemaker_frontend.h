@@ -21,9 +21,9 @@ struct SageMakerOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8080;
   int thread_count = 8;
-  // The model /invocations serves (SAGEMAKER_TRITON_DEFAULT_MODEL_NAME);
-  // empty: the repository's only model. When neither names one, the server
-  // still starts and /invocations says why it has no model.
+  // The model /invocations serves (SAGEMAKER_TRITON_DEFAULT_MODEL_NAME),
+  // loaded or not; empty: the repository's only model. When neither names
+  // one, the server still starts and /invocations says why it has no model.
   std::string default_model;
   // /ping answers liveness instead of readiness (SAGEMAKER_TRITON_PING_MODE=live).
   bool ping_live = false;
