@@ -6,7 +6,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,8 +20,10 @@
 #include "cloud_flags.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
+#include "exit_watchdog.h"
 #include "grpc_module_loader.h"
 #include "http/http_server.h"
+#include "inert_flags.h"
 #include "inferd/server.h"
 #include "server_flags.h"
 
@@ -88,6 +92,9 @@ int main(int argc, char** argv) {
 
   INFERD_Server* server = inferd::CreateServer(flags);
   if (server == nullptr) return 1;
+  for (const std::string& flag : flags.inert_flags_given) {
+    SPDLOG_WARN("{}", inferd::InertFlagNotice(flag));
+  }
   // One set of regions for both protocols; declared before the frontends
   // so it outlives them.
   inferd::SharedMemoryRegistry shared_memory;
@@ -173,9 +180,31 @@ int main(int argc, char** argv) {
   sigwait(&signals, &signal_number);
   SPDLOG_INFO("received signal {}; waiting up to {}s for in-flight requests", signal_number,
               flags.exit_timeout_secs);
+  // The whole exit is bounded: past the timeout, what is still in flight
+  // (an execution that does not end) gets an error and the process ends.
+  inferd::ExitWatchdog watchdog(std::chrono::seconds(flags.exit_timeout_secs), [&] {
+    const std::string why = "the server is exiting: --exit-timeout-secs=" +
+                            std::to_string(flags.exit_timeout_secs) +
+                            " ran out while the request was in flight";
+    SPDLOG_WARN("exit timeout of {}s ran out with requests in flight; answering them with an "
+                "error and exiting",
+                flags.exit_timeout_secs);
+    for (Frontend* frontend :
+         {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
+      if (frontend != nullptr) frontend->AnswerInFlightAtExit(why);
+    }
+    spdlog::default_logger()->flush();
+    std::_Exit(1);  // threads still in a backend's execute are not joined
+  });
   // Stop the server first (new requests are refused, in-flight ones finish and
-  // are answered over the still-running frontends), then the frontends.
+  // are answered over the still-running frontends), then the frontends. The
+  // frontend objects stay until the watchdog is disarmed: it may reach them.
   const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
+  for (Frontend* frontend :
+       {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
+    if (frontend != nullptr) frontend->Stop();
+  }
+  watchdog.Disarm();
   close_frontends();
   INFERD_ServerDelete(server);
   SPDLOG_INFO("inferd exited");

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/server_error.h"
+#include "inert_flags.h"
 
 namespace inferd {
 
@@ -173,6 +174,7 @@ void AddServerFlags(CLI::App& app, Flags& flags) {
   AddGrpcFlags(app, flags);
   AddTraceFlags(app, flags);
   AddCloudFlags(app, flags.cloud);
+  AddInertFlags(app, &flags.inert_flags_given);
 }
 
 INFERD_Server* CreateServer(const Flags& f) {

@@ -46,6 +46,9 @@ struct Flags {
   std::vector<std::string> trace_configs;
   std::vector<std::pair<std::string, std::string>> trace_flags;
   CloudFlags cloud;  // SageMaker and Vertex AI
+  // Triton flags given that have no effect on this build (inert_flags.h),
+  // each once, logged when the server's log is set up.
+  std::vector<std::string> inert_flags_given;
 };
 
 // Declares every flag on `app`, to be parsed into `flags`.

@@ -225,6 +225,13 @@ Status ValidateModelConfig(const ConfigContext& ctx, const inference::ModelConfi
   if (config.model_transaction_policy().decoupled() && config.response_cache().enable()) {
     return errors.At("response_cache", "cannot be enabled for a decoupled model");
   }
+  // Loading without the agent (a checksum, a decryption) would serve what the
+  // agent was there to check or transform.
+  if (config.model_repository_agents().agents_size() > 0) {
+    return errors.At("model_repository_agents",
+                     "names agent '" + config.model_repository_agents().agents(0).name() +
+                         "', but inferd runs no repository agents");
+  }
   return Status::Ok();
 }
 

@@ -161,6 +161,11 @@ TEST_F(ModelConfigValidatorTest, DecoupledModelCannotUseResponseCache) {
               "response_cache", "decoupled");
 }
 
+TEST_F(ModelConfigValidatorTest, RepositoryAgentsAreRefused) {
+  ExpectError(With("model_repository_agents { agents [ { name: \"checksum\" } ] }"),
+              "model_repository_agents", "checksum");
+}
+
 // Checks that look at files in the model's folder.
 class ModelConfigValidatorFilesTest : public ConfigValidatorFixture {
  protected:

@@ -45,4 +45,8 @@ void SageMakerFrontend::Stop() {
   if (http_) http_->Stop();
 }
 
+void SageMakerFrontend::AnswerInFlightAtExit(const std::string& why) {
+  if (http_) http_->AnswerInFlightAtExit(why);
+}
+
 }  // namespace inferd::cloud

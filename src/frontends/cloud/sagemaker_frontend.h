@@ -39,6 +39,7 @@ class SageMakerFrontend final : public Frontend {
   Status Start() override;
   uint16_t port() const override;
   void Stop() override;
+  void AnswerInFlightAtExit(const std::string& why) override;
 
  private:
   INFERD_Server* const server_;

@@ -45,4 +45,8 @@ void VertexAiFrontend::Stop() {
   if (http_) http_->Stop();
 }
 
+void VertexAiFrontend::AnswerInFlightAtExit(const std::string& why) {
+  if (http_) http_->AnswerInFlightAtExit(why);
+}
+
 }  // namespace inferd::cloud

@@ -9,6 +9,7 @@
 #define INFERD_FRONTENDS_COMMON_FRONTEND_H_
 
 #include <cstdint>
+#include <string>
 
 #include "inferd/base/status.h"
 
@@ -33,6 +34,15 @@ class Frontend {
   // frontend any more (requests in flight are answered or cancelled).
   // Idempotent; a frontend that never started stops at once.
   virtual void Stop() = 0;
+
+  // The exit timeout ran out with requests still waiting for the server (a
+  // backend execution that does not end): answers each of them now with an
+  // error naming `why` where the protocol can (HTTP: 503), closes the
+  // connections, and returns once those answers are written or a short bound
+  // passed, for the process to exit right after. Any thread, also while Stop
+  // runs. The default does nothing: the connection closing as the process
+  // exits is the error the client sees (gRPC: UNAVAILABLE).
+  virtual void AnswerInFlightAtExit(const std::string& why) { (void)why; }
 };
 
 }  // namespace inferd

@@ -30,6 +30,8 @@ namespace {
 
 // How long Stop lets busy connections finish writing before closing them.
 constexpr std::chrono::seconds kStopGrace{10};
+// How long the exit answers may take to write before the process exits anyway.
+constexpr std::chrono::milliseconds kExitFlushBound{1000};
 // Pause after a failed accept (e.g. out of file descriptors) before retrying.
 constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
 
@@ -116,6 +118,15 @@ class HttpServer::Impl {
     if (worker_) worker_->Stop();  // idle: each task held the io threads until it was answered
   }
 
+  void AnswerInFlightAtExit(const std::string& why) {
+    shared_.registry.ForEach([&why](HttpSession& session) { session.AnswerAtExit(why); });
+    // Each session closes once its answer is written; the process exits next.
+    if (!shared_.registry.WaitUntilEmpty(kExitFlushBound)) {
+      SPDLOG_WARN("HTTP: connections still open {}ms after the exit answers",
+                  kExitFlushBound.count());
+    }
+  }
+
  private:
   void Accept() {
     acceptor_.async_accept(asio::make_strand(ioc_),
@@ -171,5 +182,7 @@ Status HttpServer::Start() { return impl_->Start(); }
 uint16_t HttpServer::port() const { return impl_->port(); }
 
 void HttpServer::Stop() { impl_->Stop(); }
+
+void HttpServer::AnswerInFlightAtExit(const std::string& why) { impl_->AnswerInFlightAtExit(why); }
 
 }  // namespace inferd::http

@@ -52,6 +52,8 @@ class HttpServer final : public Frontend {
   // after a grace period are closed; requests still queued in the server are
   // waited for, since their callbacks reach into this object.
   void Stop() override;
+  // Writes 503 to every connection whose request waits for the server.
+  void AnswerInFlightAtExit(const std::string& why) override;
 
  private:
   class Impl;

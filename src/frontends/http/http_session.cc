@@ -86,6 +86,21 @@ void HttpSession::Shutdown(bool force) {
   });
 }
 
+void HttpSession::AnswerAtExit(std::string why) {
+  asio::post(socket_.get_executor(), [self = shared_from_this(), why = std::move(why)] {
+    self->stopping_ = true;  // the answer is the connection's last
+    InferContext* waiting = self->inflight_;
+    if (waiting != nullptr && waiting->reply() == InferContext::Reply::kInfer &&
+        !waiting->responded && !self->closed_) {
+      waiting->responded = true;  // OnInferResponse drops what comes later
+      waiting->Cancel();
+      self->EndInflight();
+      return self->WriteError(Status::Unavailable(why));
+    }
+    if (!self->busy_ || waiting != nullptr) self->Close();
+  });
+}
+
 void HttpSession::ReadRequest() {
   if (closed_) return;
   parser_.emplace();
@@ -371,6 +386,12 @@ void HttpSession::OnWrite(error_code ec) {
 void HttpSession::Close() {
   if (closed_) return;
   closed_ = true;
+  // Counted as gone from here: Stop and the exit answers wait for closed
+  // sockets, not for requests still held by the server.
+  if (registered_) {
+    registered_ = false;
+    shared_.registry.Remove(registration_);
+  }
   error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);

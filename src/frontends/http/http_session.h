@@ -65,6 +65,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // From any thread: close now if idle (or `force`), else after the response
   // in progress, and accept no further request.
   void Shutdown(bool force);
+  // From any thread, as the process exits: an infer request waiting for the
+  // server is answered 503 with `why` (its late response, if any, is
+  // dropped); then the connection closes.
+  void AnswerAtExit(std::string why);
 
   // On the strand (posted by InferContext): a response or the FINAL flag for
   // `context`. Writes the first response (generate: as its endpoint answers);

@@ -1,0 +1,111 @@
+#include "inert_flags.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace inferd {
+namespace {
+
+// A flag accepted without effect, and why it has none.
+struct InertFlag {
+  const char* name;
+  const char* reason;
+};
+
+constexpr InertFlag kInertFlags[] = {
+    {"enable-peer-access", "GPU peer access needs GPUs; this is a CPU build"},
+    {"allow-gpu-metrics", "there are no GPU metrics on a CPU build"},
+    {"pinned-memory-pool-byte-size",
+     "pinned host memory only speeds up GPU copies; this is a CPU build"},
+    {"cuda-memory-pool-byte-size", "there is no CUDA memory pool on a CPU build"},
+    {"cuda-virtual-address-size", "there is no CUDA memory on a CPU build"},
+    {"min-supported-compute-capability", "compute capability is a CUDA GPU property"},
+    {"model-load-gpu-limit", "there is no GPU memory to limit on a CPU build"},
+    {"repoagent-directory",
+     "inferd loads no repository agents (a model whose config names one fails to load)"},
+    {"grpc-infer-allocation-pool-size",
+     "the gRPC frontend keeps no pool of request objects to size"},
+};
+
+// A flag refused until its feature exists. `allowed` is the one value that
+// asks for what inferd already does (the feature switched off), or null.
+struct RefusedFlag {
+  const char* name;
+  const char* feature;
+  const char* allowed;
+};
+
+constexpr RefusedFlag kRefusedFlags[] = {
+    {"cache-config", "the response cache is not built yet", nullptr},
+    {"cache-directory", "the response cache is not built yet", nullptr},
+    {"response-cache-byte-size", "the response cache is not built yet", "0"},
+    {"rate-limit", "the rate limiter is not built yet", "off"},
+    {"rate-limit-resource", "the rate limiter is not built yet", nullptr},
+    {"host-policy", "host policies are not built yet", nullptr},
+    {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
+    {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
+    // Issue 22 in progress: each row goes when its flag becomes a real option.
+    {"id", "it is being implemented (issue 22)", nullptr},
+    {"exit-on-error", "it is being implemented (issue 22)", nullptr},
+    {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
+    {"model-config-name", "it is being implemented (issue 22)", nullptr},
+    {"model-load-retry-count", "it is being implemented (issue 22)", nullptr},
+    {"model-namespacing", "it is being implemented (issue 22)", nullptr},
+    {"reuse-http-port", "it is being implemented (issue 22)", nullptr},
+    {"http-header-forward-pattern", "it is being implemented (issue 22)", nullptr},
+    {"reuse-grpc-port", "it is being implemented (issue 22)", nullptr},
+    {"grpc-header-forward-pattern", "it is being implemented (issue 22)", nullptr},
+    {"grpc-max-connection-age", "it is being implemented (issue 22)", nullptr},
+    {"grpc-max-connection-age-grace", "it is being implemented (issue 22)", nullptr},
+    {"allow-cpu-metrics", "it is being implemented (issue 22)", nullptr},
+    {"metrics-interval-ms", "it is being implemented (issue 22)", nullptr},
+    {"metrics-config", "it is being implemented (issue 22)", nullptr},
+    {"buffer-manager-thread-count", "it is being implemented (issue 22)", nullptr},
+};
+
+const InertFlag* FindInert(std::string_view flag) {
+  if (flag.starts_with("--")) flag.remove_prefix(2);
+  for (const InertFlag& inert : kInertFlags) {
+    if (flag == inert.name) return &inert;
+  }
+  return nullptr;
+}
+
+void AddRefused(CLI::App& app, const RefusedFlag& refused) {
+  const std::string flag = std::string("--") + refused.name;
+  std::string help = std::string("Refused: ") + refused.feature;
+  if (refused.allowed != nullptr) help += std::string(" (only ") + refused.allowed + " is accepted)";
+  app.add_option_function<std::vector<std::string>>(
+      flag,
+      [flag, refused](const std::vector<std::string>& values) {
+        for (const std::string& value : values) {
+          if (refused.allowed != nullptr && value == refused.allowed) continue;
+          throw CLI::ValidationError(flag, "'" + value + "' is not supported: " +
+                                               refused.feature);
+        }
+      },
+      help)
+      ->group("Triton flags refused for now");
+}
+
+}  // namespace
+
+void AddInertFlags(CLI::App& app, std::vector<std::string>* given) {
+  for (const InertFlag& inert : kInertFlags) {
+    const std::string flag = std::string("--") + inert.name;
+    const auto note = [given, flag](const std::vector<std::string>&) {
+      if (std::find(given->begin(), given->end(), flag) == given->end()) given->push_back(flag);
+    };
+    app.add_option_function<std::vector<std::string>>(
+           flag, note, std::string("No effect: ") + inert.reason)
+        ->group("Triton flags without effect on this build");
+  }
+  for (const RefusedFlag& refused : kRefusedFlags) AddRefused(app, refused);
+}
+
+std::string InertFlagNotice(const std::string& flag) {
+  const InertFlag* inert = FindInert(flag);
+  return flag + " has no effect: " + (inert != nullptr ? inert->reason : "unknown flag");
+}
+
+}  // namespace inferd

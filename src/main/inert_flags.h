@@ -1,0 +1,25 @@
+// Triton's launch flags that inferd accepts but that do nothing on this build
+// (GPU and CUDA settings on a CPU server), and those it refuses because the
+// feature behind them is not built yet. Every other Triton flag is a real
+// option in server_flags.cc; compat/triton-2.51-flags.txt lists them all.
+#ifndef INFERD_MAIN_INERT_FLAGS_H_
+#define INFERD_MAIN_INERT_FLAGS_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace inferd {
+
+// Declares the inert and refused flags on `app`. Each inert flag given is
+// appended to `*given` (once, however often it is repeated) so that main can
+// log it once the log is set up; a refused flag fails parsing with a message
+// naming the flag and the missing feature.
+void AddInertFlags(CLI::App& app, std::vector<std::string>* given);
+
+// The log line for an inert flag given on the command line.
+std::string InertFlagNotice(const std::string& flag);
+
+}  // namespace inferd
+
+#endif  // INFERD_MAIN_INERT_FLAGS_H_

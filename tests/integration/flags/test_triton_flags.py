@@ -1,0 +1,146 @@
+"""Triton 2.51's launch flags (compat/triton-2.51-flags.txt): every one is known to
+`inferd --help`, has a status in the README's table that agrees with the help's
+groups, and behaves as its status says: inert flags start the server and are
+logged once, refused ones fail naming the missing feature, unknown ones fail."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from util import REPO_ROOT, InferdServer, backend_directory, inferd_binary, single_identity
+
+FLAGS_FILE = REPO_ROOT / "compat" / "triton-2.51-flags.txt"
+INERT_GROUP = "Triton flags without effect on this build"
+REFUSED_GROUP = "Triton flags refused for now"
+
+
+def triton_flags() -> dict[str, str]:
+    """{flag name: argument kind} from the compatibility file."""
+    flags = {}
+    for line in FLAGS_FILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, kind = line.split(" ", 1)
+            flags[name] = kind
+    return flags
+
+
+def help_groups() -> dict[str, str]:
+    """{flag name: help group} from `inferd --help` (the default group is "Options")."""
+    text = subprocess.run([str(inferd_binary()), "--help"], capture_output=True, text=True,
+                          check=True).stdout
+    groups, group = {}, None
+    for line in text.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            group = line[:-1]
+        option = re.match(r"^  (-\S+)", line)  # "  --name,--alias TEXT ...": an option's names
+        if option:
+            for part in option.group(1).split(","):
+                if part.startswith("--"):
+                    groups[part[2:]] = group
+    return groups
+
+
+def readme_statuses() -> dict[str, str]:
+    """{flag name: status word} from the README's table of Triton's flags."""
+    text = (REPO_ROOT / "README.md").read_text()
+    section = text.split("### Triton 2.51's flags, one by one", 1)[1].split("\n#", 1)[0]
+    statuses = {}
+    for name, status in re.findall(r"^\| `--([a-z0-9-]+)` \| ([a-z ]+?)[:|]", section, re.M):
+        statuses[name] = status.strip()
+    return statuses
+
+
+def test_the_flags_file_has_all_87_flags_of_triton_2_51():
+    flags = triton_flags()
+    assert len(flags) == 87, len(flags)
+    assert {"model-repository", "exit-on-error", "metrics-config", "cache-config"} <= set(flags)
+
+
+def test_help_lists_every_triton_flag():
+    groups = help_groups()
+    missing = sorted(set(triton_flags()) - set(groups))
+    assert not missing, f"inferd --help lacks Triton flags: {missing}"
+
+
+def test_readme_gives_every_flag_the_status_its_help_group_says():
+    groups = help_groups()
+    statuses = readme_statuses()
+    expected = {INERT_GROUP: "no effect", REFUSED_GROUP: "refused"}
+    wrong = {}
+    for name in triton_flags():
+        want = expected.get(groups.get(name), "implemented")
+        if statuses.get(name) != want:
+            wrong[name] = (statuses.get(name), want)
+    assert not wrong, f"README status (given, expected): {wrong}"
+
+
+def inert_flags() -> list[str]:
+    return sorted(n for n, g in help_groups().items() if g == INERT_GROUP)
+
+
+# A value of the flag's own syntax for each inert flag, as a launch script gives it.
+INERT_VALUES = {
+    "enable-peer-access": "true",
+    "allow-gpu-metrics": "true",
+    "pinned-memory-pool-byte-size": "268435456",
+    "cuda-memory-pool-byte-size": "0:67108864",
+    "cuda-virtual-address-size": "0:1073741824",
+    "min-supported-compute-capability": "6.0",
+    "model-load-gpu-limit": "0:0.8",
+    "repoagent-directory": "/opt/tritonserver/repoagents",
+    "grpc-infer-allocation-pool-size": "8",
+}
+
+
+def test_inert_flags_start_the_server_and_are_logged_once(tmp_path, inferd):
+    names = inert_flags()
+    assert set(names) == set(INERT_VALUES), "a new inert flag needs a value here"
+    args = [f"--{n}={INERT_VALUES[n]}" for n in names]
+    args.append("--pinned-memory-pool-byte-size=0")  # repeated: still one line
+    server = inferd({"m": single_identity("m", "FP32", [4])}, extra_args=args)
+    assert server.get("/v2/health/ready").status_code == 200
+    log = server.log()
+    for name in names:
+        assert log.count(f"--{name} has no effect: ") == 1, name
+
+
+def run_inferd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    repo = tmp_path / "empty"
+    repo.mkdir(exist_ok=True)
+    return subprocess.run([str(inferd_binary()), f"--model-repository={repo}",
+                           f"--backend-directory={backend_directory()}", "--http-port=0",
+                           "--grpc-port=0", "--metrics-port=0", *args],
+                          capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.parametrize("flag,value,feature", [
+    ("cache-config", "local,size=1048576", "response cache"),
+    ("cache-directory", "/opt/tritonserver/caches", "response cache"),
+    ("response-cache-byte-size", "1048576", "response cache"),
+    ("rate-limit", "execution_count", "rate limiter"),
+    ("rate-limit-resource", "R1:4:0", "rate limiter"),
+    ("host-policy", "numa0,numa-node=0", "host policies"),
+    ("http-restricted-api", "model-repository:admin-key=admin-value", "restricted HTTP"),
+    ("grpc-restricted-protocol", "model-repository:admin-key=admin-value", "restricted gRPC"),
+])
+def test_refused_flags_fail_naming_the_missing_feature(tmp_path, flag, value, feature):
+    result = run_inferd(tmp_path, f"--{flag}={value}")
+    assert result.returncode != 0
+    assert f"--{flag}" in result.stderr and feature in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("flag,value", [("rate-limit", "off"), ("response-cache-byte-size", "0")])
+def test_refused_flags_accept_the_value_that_switches_their_feature_off(tmp_path, inferd,
+                                                                        flag, value):
+    server = inferd({"m": single_identity("m", "FP32", [4])}, extra_args=[f"--{flag}={value}"])
+    assert server.get("/v2/health/ready").status_code == 200
+
+
+def test_an_unknown_flag_fails_naming_it(tmp_path):
+    result = run_inferd(tmp_path, "--no-such-flag=1")
+    assert result.returncode != 0
+    assert "--no-such-flag" in result.stderr, result.stderr
