@@ -55,12 +55,16 @@ def free_ports(count: int) -> list[int]:
 
 class CloudServer:
     """inferd run with `args` (the backend directory added) and `env` on top of a
-    clean environment. Use `port(regex)` for a port it logged, `stop()` to end it
+    clean environment (or `program` run with `args`). Use `port(regex)` for a port it logged, `stop()` to end it
     (SIGTERM, expects exit 0)."""
 
-    def __init__(self, args: Sequence[str], env: Mapping[str, str], log_path: Path):
-        self.args = [str(inferd_binary()), f"--backend-directory={backend_directory()}",
-                     "--log-verbose=1", *args]
+    def __init__(self, args: Sequence[str], env: Mapping[str, str], log_path: Path,
+                 program: Sequence[str] | None = None):
+        # `program`: a launch script to run instead of the binary (args follow it).
+        if program is None:
+            program = [str(inferd_binary()), f"--backend-directory={backend_directory()}",
+                       "--log-verbose=1"]
+        self.args = [*program, *args]
         environment = {k: v for k, v in os.environ.items() if k not in CLOUD_VARIABLES}
         environment.update(env)
         self.env = dict(env)

@@ -1,4 +1,4 @@
-"""Fixtures for the cloud endpoint tests: `cloud_server(args, env)` starts inferd
+"""Fixtures for the cloud endpoint tests: `cloud_server(args, env, program)` starts inferd
 (see cloud_util.CloudServer); every server a test started is stopped after it,
 and the test errors unless it exited 0."""
 
@@ -18,9 +18,9 @@ from cloud_util import CloudServer  # noqa: E402
 def cloud_server(tmp_path_factory):
     started: list[CloudServer] = []
 
-    def start(args, env=None) -> CloudServer:
+    def start(args, env=None, program=None) -> CloudServer:
         log_path = tmp_path_factory.mktemp("log") / "inferd.log"
-        server = CloudServer(args, env or {}, log_path)
+        server = CloudServer(args, env or {}, log_path, program)
         started.append(server)
         return server
 
