@@ -79,7 +79,8 @@ HttpError VertexAiRouteMap::Match(Method method, std::string_view target,
 }
 
 HttpError VertexAiRouteMap::Redirect(std::string_view redirect, http::Route* route) const {
-  const std::string path = "/" + std::string(redirect);
+  std::string path(1, '/');
+  path.append(redirect);
   http::Route found;
   if (http::MatchRoute(Method::kGet, path, &found).ok() && ReachableByGet(found.endpoint)) {
     *route = std::move(found);
@@ -90,10 +91,10 @@ HttpError VertexAiRouteMap::Redirect(std::string_view redirect, http::Route* rou
     *route = std::move(found);
     return Status::Ok();
   }
-  return HttpError(400, Status::InvalidArg(std::string(kVertexAiRedirectHeader) + " '" +
-                                           std::string(redirect) +
-                                           "' names no endpoint a predict call can be "
-                                           "redirected to"));
+  std::string message(kVertexAiRedirectHeader);
+  message.append(" '").append(redirect).append(
+      "' names no endpoint a predict call can be redirected to");
+  return HttpError(400, Status::InvalidArg(std::move(message)));
 }
 
 }  // namespace inferd::cloud
