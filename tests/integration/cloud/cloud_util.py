@@ -68,7 +68,7 @@ class CloudServer:
         environment = {k: v for k, v in os.environ.items() if k not in CLOUD_VARIABLES}
         environment.update(env)
         self.env = dict(env)
-        self.refused = False  # wait_exit was called: a non-zero exit is expected
+        self.nonzero_exit_expected = False  # set by wait_exit, or by a test
         self.log_path = log_path
         self._log_file = open(log_path, "wb")
         self.process = subprocess.Popen(self.args, stdout=self._log_file,
@@ -100,7 +100,7 @@ class CloudServer:
 
     def wait_exit(self) -> int:
         """For a server expected to refuse to start: its exit code."""
-        self.refused = True
+        self.nonzero_exit_expected = True
         try:
             return self.process.wait(timeout=START_TIMEOUT_S)
         finally:
@@ -116,7 +116,7 @@ class CloudServer:
                 self.process.wait()
                 raise AssertionError(self.describe("inferd did not exit after SIGTERM"))
         self._log_file.close()
-        assert self.refused or self.process.returncode == 0, self.describe(
+        assert self.nonzero_exit_expected or self.process.returncode == 0, self.describe(
             f"inferd exited with code {self.process.returncode}, expected 0")
 
 
