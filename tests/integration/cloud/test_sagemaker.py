@@ -194,3 +194,15 @@ def test_not_allowed_by_default(cloud_server, one_model):
     server.port(HTTP_STARTED)
     wait_until(lambda: "Started Metrics Service" in server.log(), what="metrics started")
     assert "Sagemaker" not in server.log()
+
+
+@pytest.mark.parametrize("variable,value,needle", [
+    ("SAGEMAKER_BIND_TO_PORT", "eighty", "SAGEMAKER_BIND_TO_PORT='eighty' is not an integer"),
+    ("SAGEMAKER_TRITON_PING_MODE", "sometimes", "'sometimes' (SAGEMAKER_TRITON_PING_MODE)"),
+])
+def test_unusable_environment_values_are_named(cloud_server, one_model, variable, value,
+                                               needle):
+    server = cloud_server([*common_args(one_model), "--allow-sagemaker=true"],
+                          env={variable: value})
+    assert server.wait_exit() != 0
+    assert needle in server.log()

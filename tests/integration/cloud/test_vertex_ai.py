@@ -142,3 +142,10 @@ def test_prediction_mode_flags_still_win(cloud_server, one_model):
     http = server.port(HTTP_STARTED)
     assert get(http, "/v2/health/ready").status_code == 200
     assert "Vertex AI HTTPService" not in server.log()
+
+
+def test_unusable_port_variable_is_named(cloud_server, one_model):
+    server = cloud_server([f"--model-repository={one_model}", "--allow-vertex-ai=true"],
+                          env={"AIP_HTTP_PORT": "http", **ROUTES})
+    assert server.wait_exit() != 0
+    assert "AIP_HTTP_PORT='http' is not an integer" in server.log()
