@@ -36,7 +36,7 @@ std::string Where(const TensorSpec& spec) { return "input '" + spec.name + "'"; 
 
 }  // namespace
 
-INFERD_Error* InputGather::Gather(const ModelSettings& settings,
+INFERD_Error* InputGather::Gather(INFERD_ModelInstance* instance, const ModelSettings& settings,
                                   std::span<const BatchedRequest> requests,
                                   std::vector<OrtPtr<OrtValue>>* values) {
   if (!cpu_memory_) {
@@ -57,13 +57,14 @@ INFERD_Error* InputGather::Gather(const ModelSettings& settings,
     const std::vector<int64_t> shape = RunShape(settings, spec, requests[0].inputs[i], rows);
     INFERD_Error* err = spec.type->byte_size == 0
                             ? GatherStrings(spec, i, requests, shape, &(*values)[i])
-                            : GatherNumeric(spec, i, requests, shape, &(*values)[i]);
+                            : GatherNumeric(instance, spec, i, requests, shape, &(*values)[i]);
     if (err != nullptr) return err;
   }
   return nullptr;
 }
 
-INFERD_Error* InputGather::GatherNumeric(const TensorSpec& spec, size_t index,
+INFERD_Error* InputGather::GatherNumeric(INFERD_ModelInstance* instance, const TensorSpec& spec,
+                                         size_t index,
                                          std::span<const BatchedRequest> requests,
                                          const std::vector<int64_t>& shape,
                                          OrtPtr<OrtValue>* value) {
@@ -97,6 +98,7 @@ INFERD_Error* InputGather::GatherNumeric(const TensorSpec& spec, size_t index,
     std::vector<char>& scratch = buffers_[index];
     if (scratch.size() < total + 1) scratch.resize(total + 1);  // never empty: data != null
     char* cursor = scratch.data();
+    copies_.clear();
     for (const BatchedRequest& request : requests) {
       const RequestInput& in = request.inputs[index];
       for (uint32_t b = 0; b < in.buffer_count; ++b) {
@@ -105,9 +107,13 @@ INFERD_Error* InputGather::GatherNumeric(const TensorSpec& spec, size_t index,
         if (auto* err = INFERD_InputBuffer(in.input, b, &buffer, &size, nullptr, nullptr)) {
           return err;
         }
-        if (size > 0) std::memcpy(cursor, buffer, size);
+        if (size > 0) copies_.push_back({cursor, buffer, size});
         cursor += size;
       }
+    }
+    if (auto* err = INFERD_ModelInstanceCopyBuffers(instance, copies_.data(),
+                                                    static_cast<uint32_t>(copies_.size()))) {
+      return err;
     }
     data = scratch.data();
   }

@@ -28,12 +28,14 @@ class InputGather {
   // only when the model batches). The tensors may point into the requests'
   // buffers or into this object's memory: use them before the requests are
   // released and before the next Gather. Error (naming the input) when a
-  // request's data does not match its shape.
-  INFERD_Error* Gather(const ModelSettings& settings, std::span<const BatchedRequest> requests,
+  // request's data does not match its shape. Large batches are copied
+  // through `instance` (the server's buffer-manager threads, if any).
+  INFERD_Error* Gather(INFERD_ModelInstance* instance, const ModelSettings& settings,
+                       std::span<const BatchedRequest> requests,
                        std::vector<OrtPtr<OrtValue>>* values);
 
  private:
-  INFERD_Error* GatherNumeric(const TensorSpec& spec, size_t index,
+  INFERD_Error* GatherNumeric(INFERD_ModelInstance* instance, const TensorSpec& spec, size_t index,
                               std::span<const BatchedRequest> requests,
                               const std::vector<int64_t>& shape, OrtPtr<OrtValue>* value);
   INFERD_Error* GatherStrings(const TensorSpec& spec, size_t index,
@@ -44,6 +46,7 @@ class InputGather {
 
   OrtPtr<OrtMemoryInfo> cpu_memory_;
   std::vector<std::vector<char>> buffers_;  //!< one per input, reused across runs
+  std::vector<INFERD_MemoryCopy> copies_;   //!< one numeric input's copies, reused
   std::string joined_;                      //!< a multi-buffer BYTES input, joined
   std::vector<std::string_view> elements_;  //!< BYTES elements of one request
 };

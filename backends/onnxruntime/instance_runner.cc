@@ -89,7 +89,7 @@ void InstanceRunner::RunBatch(INFERD_ModelInstance* instance,
 INFERD_Error* InstanceRunner::Run(INFERD_ModelInstance* instance,
                                   std::span<const BatchedRequest> batch,
                                   std::vector<RunOutput>* outputs) {
-  if (auto* err = gather_.Gather(settings_, batch, &inputs_)) return err;
+  if (auto* err = gather_.Gather(instance, settings_, batch, &inputs_)) return err;
   const std::vector<bool> wanted = RequestedOutputs(settings_, batch);
   std::vector<const char*> output_names;
   std::vector<const TensorSpec*> output_specs;

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 4
+#define INFERD_BACKEND_API_VERSION_MINOR 5
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -142,6 +142,21 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceState(INFERD_ModelInstance* inst
 // span. A span outside the execution is ignored.
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceReportComputeTimes(
     INFERD_ModelInstance* instance, uint64_t compute_start_ns, uint64_t compute_end_ns);
+
+// One memory copy, for INFERD_ModelInstanceCopyBuffers.
+typedef struct INFERD_MemoryCopy {
+  void* dst;
+  const void* src;
+  uint64_t byte_size;
+} INFERD_MemoryCopy;
+// Makes `count` copies (CPU memory; regions must not overlap) and returns when
+// all are done: split across the server's buffer-manager threads
+// (--buffer-manager-thread-count) when there are any and the copies are large
+// enough to gain, else on the calling thread. For gathering a batch's inputs
+// and scattering its outputs inside execute.
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceCopyBuffers(INFERD_ModelInstance* instance,
+                                                           const INFERD_MemoryCopy* copies,
+                                                           uint32_t count);
 
 // ---------------------------------------------------------------------------
 // Requests (owned by the backend inside execute, until released)

@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 7
+#define INFERD_API_VERSION_MINOR 8
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -147,6 +147,11 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOpti
 // by its backend. Default true.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* options,
                                                                     bool strict);
+// Threads that split the large copies backends make of batch inputs and
+// outputs (--buffer-manager-thread-count); 0 (default): each backend copies
+// on its own execution thread.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBufferManagerThreadCount(
+    INFERD_ServerOptions* options, uint32_t count);
 // Model control modes (--model-control-mode).
 typedef enum INFERD_ModelControlMode_enum {
   INFERD_MODEL_CONTROL_NONE = 0,

@@ -60,7 +60,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"allow-cpu-metrics", "it is being implemented (issue 22)", nullptr},
     {"metrics-interval-ms", "it is being implemented (issue 22)", nullptr},
     {"metrics-config", "it is being implemented (issue 22)", nullptr},
-    {"buffer-manager-thread-count", "it is being implemented (issue 22)", nullptr},
 };
 
 const InertFlag* FindInert(std::string_view flag) {

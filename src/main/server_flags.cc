@@ -61,6 +61,10 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "In poll mode, seconds between repository scans (default 15)");
   app.add_option("--model-load-thread-count", f.model_load_thread_count,
                  "Models loading in parallel (default 4)");
+  app.add_option("--buffer-manager-thread-count", f.buffer_manager_thread_count,
+                 "Threads that split large batch input/output copies of backends (default 0: "
+                 "none)")
+      ->check(CLI::Range(0, 1024));
   app.add_option("--model-transition-policy", f.model_transition_policy,
                  "availability (load new, then retire old; default) | resource (retire old first)")
       ->check(CLI::IsMember({"availability", "resource"}));
@@ -199,6 +203,8 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetRepositoryPollSecs(options, f.repository_poll_secs));
   INFERD_ErrorDelete(
       INFERD_ServerOptionsSetModelLoadThreadCount(options, f.model_load_thread_count));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetBufferManagerThreadCount(
+      options, static_cast<uint32_t>(f.buffer_manager_thread_count)));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetTransitionPolicy(
       options, f.model_transition_policy == "resource" ? INFERD_TRANSITION_RESOURCE_PRESERVING
                                                        : INFERD_TRANSITION_AVAILABILITY_PRESERVING));

@@ -2,6 +2,7 @@
 // model version, instance, request and response objects.
 #include "core/api/error.h"
 #include "core/backend/backend_library.h"
+#include "core/common/copy_workers.h"
 #include "core/config/model_config_json.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
@@ -11,6 +12,9 @@
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include <cstring>
+#include <vector>
 
 using inferd::BackendLibrary;
 using inferd::GuardedCall;
@@ -172,6 +176,33 @@ INFERD_Error* INFERD_ModelInstanceKind(INFERD_ModelInstance* instance, INFERD_In
 INFERD_Error* INFERD_ModelInstanceDeviceId(INFERD_ModelInstance* instance, int32_t* device_id) {
   return Read(instance, device_id,
               [&] { return ModelInstance::FromHandle(instance)->device_id(); });
+}
+
+INFERD_Error* INFERD_ModelInstanceCopyBuffers(INFERD_ModelInstance* instance,
+                                             const INFERD_MemoryCopy* copies, uint32_t count) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(instance);
+    if (count == 0) return Status::Ok();
+    INFERD_REQUIRE_ARG(copies);
+    std::vector<inferd::MemoryCopy> work;
+    work.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (copies[i].byte_size > 0 && (copies[i].dst == nullptr || copies[i].src == nullptr)) {
+        return Status::InvalidArg("copy " + std::to_string(i) + " of " + std::to_string(count) +
+                                  " has a null source or destination");
+      }
+      work.push_back({copies[i].dst, copies[i].src, static_cast<size_t>(copies[i].byte_size)});
+    }
+    inferd::CopyWorkers* workers = ModelInstance::FromHandle(instance)->model()->copy_workers();
+    if (workers != nullptr) {
+      workers->Copy(work);
+    } else {
+      for (const inferd::MemoryCopy& copy : work) {
+        if (copy.byte_size > 0) std::memcpy(copy.dst, copy.src, copy.byte_size);
+      }
+    }
+    return Status::Ok();
+  });
 }
 
 INFERD_Error* INFERD_ModelInstanceReportComputeTimes(INFERD_ModelInstance* instance,

@@ -90,6 +90,11 @@ INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* opt
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.strict_model_config = strict; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetBufferManagerThreadCount(INFERD_ServerOptions* options,
+                                                             uint32_t count) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.buffer_manager_threads = count; });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
                                                     INFERD_ModelControlMode mode) {
   return GuardedCall([&] {

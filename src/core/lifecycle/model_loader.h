@@ -55,12 +55,15 @@ struct ModelLoadResult {
 // What a loader hands every version it loads; everything but `backends` may
 // be null (unit tests); without a sweeper a model with dynamic batching fails
 // to load, and versions time with the steady clock.
+class CopyWorkers;
+
 struct LoaderContext {
   InferenceServer* server = nullptr;  // what backends see as the model's server
   BackendManager* backends = nullptr;
   TraceManager* tracer = nullptr;
   QueueSweeper* sweeper = nullptr;  // the server's, with its clock
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
+  CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
   // With false a model may lack config.pbtxt (or parts of it) and its backend
   // completes the configuration from the model file.
   bool strict_config = true;

@@ -31,6 +31,7 @@
 namespace inferd {
 
 class BackendLibrary;
+class CopyWorkers;
 class InferenceServer;
 class ModelInstance;
 class QueueSweeper;
@@ -55,6 +56,9 @@ struct ModelVersionSpec {
   // The server's sweeper of queue timeouts (a dynamic batcher's). Required
   // for a model with dynamic batching; the server outlives its models' loads.
   QueueSweeper* sweeper = nullptr;
+  // The server's buffer-manager threads, for INFERD_ModelInstanceCopyBuffers;
+  // null: copies run on the backend's thread.
+  CopyWorkers* copy_workers = nullptr;
   // The clock requests and executions are timed with (the sweeper's). A
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.
@@ -95,6 +99,7 @@ class ModelVersion final : public BoundModel {
   const std::string& config_json() const { return config_json_; }
   // Not for an ensemble (is_ensemble()), which has no backend.
   BackendLibrary& backend() const { return *spec_.backend; }
+  CopyWorkers* copy_workers() const { return spec_.copy_workers; }
   bool is_ensemble() const { return spec_.backend == nullptr; }
   // Requests may carry sequence parameters: the model has sequence_batching,
   // or it is an ensemble with a step whose model takes them.

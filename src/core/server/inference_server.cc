@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/common/copy_workers.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/request_validator.h"
@@ -42,6 +43,8 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.tracer = server->tracer_.get();
   loading.sweeper = &server->sweeper_;
   loading.submitter = server.get();
+  server->copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
+  loading.copy_workers = server->copy_workers_.get();
   loading.strict_config = o.strict_model_config;
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));

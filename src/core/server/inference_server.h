@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backend/backend_manager.h"
+#include "core/common/copy_workers.h"
 #include "core/infer/request_submitter.h"
 #include "inferd/base/status.h"
 #include "core/lifecycle/model_lifecycle.h"
@@ -90,6 +91,7 @@ class InferenceServer final : public RequestSubmitter {
   std::unique_ptr<TraceManager> tracer_;
   // Before the lifecycle: every dynamic batcher forgets it before it goes.
   QueueSweeper sweeper_;
+  std::unique_ptr<CopyWorkers> copy_workers_;  // outlives the models using it
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
