@@ -40,7 +40,7 @@ integration-test: build models
 # Compiles the code that holds locks (core, frontends, tools, backends); links
 # and tests nothing, so it costs CI only compile time (ccache keeps it small).
 CLANG_BUILD_DIR ?= build-clang
-CLANG_TARGETS = inferd_core inferd_frontend_common inferd_http inferd_grpc \
+CLANG_TARGETS = inferd_core inferd_frontend_common inferd_http inferd_cloud inferd_grpc \
 	inferd_loadgen_lib inferd_accumulate inferd_identity inferd_repeat inferd_onnxruntime \
 	inferd_python
 clang-check: deps

@@ -7,12 +7,17 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "cloud/sagemaker_frontend.h"
+#include "cloud/vertex_ai_frontend.h"
+#include "cloud_flags.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
 #include "exit_watchdog.h"
@@ -40,13 +45,42 @@ bool StartFrontend(Frontend& frontend, std::string_view service, std::string_vie
   return true;
 }
 
+// Every endpoint the flags turn on, for the cloud port checks.
+std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
+  std::vector<inferd::Listener> listeners;
+  if (flags.allow_http) listeners.push_back({"HTTP", flags.http_address, flags.http_port});
+  if (flags.allow_grpc) listeners.push_back({"GRPC", flags.grpc.address, flags.grpc.port});
+  if (flags.allow_metrics) {
+    listeners.push_back({"metrics", flags.metrics_address, flags.metrics_port});
+  }
+  if (flags.cloud.allow_sagemaker) {
+    listeners.push_back({"SageMaker", "0.0.0.0", flags.cloud.sagemaker_port});
+  }
+  if (flags.cloud.allow_vertex_ai) {
+    listeners.push_back({"Vertex AI", "0.0.0.0", flags.cloud.vertex_ai_port});
+  }
+  return listeners;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"inferd: a model-inference server for Triton-style model repositories"};
   inferd::Flags flags;
+  // The cloud platforms' environment sets defaults; flags override them.
+  if (!inferd::ReadCloudEnvironment(flags.cloud)) return 1;
+  if (flags.cloud.vertex_ai_prediction_mode) {
+    flags.allow_http = false;
+    flags.allow_grpc = false;
+  }
   inferd::AddServerFlags(app, flags);
   CLI11_PARSE(app, argc, argv);
+  if (!inferd::AddVertexAiRepository(flags.cloud, flags.model_repositories)) return 1;
+  if (flags.model_repositories.empty()) {
+    std::fprintf(stderr, "error: --model-repository is required\n");
+    return 1;
+  }
+  if (!inferd::CheckCloudFlags(flags.cloud, Listeners(flags))) return 1;
 
   // Signals are taken synchronously by sigwait below; every thread started
   // from here on inherits the blocked mask.
@@ -65,12 +99,17 @@ int main(int argc, char** argv) {
   // so it outlives them.
   inferd::SharedMemoryRegistry shared_memory;
   std::unique_ptr<Frontend> http;
+  std::unique_ptr<Frontend> sagemaker;
+  std::unique_ptr<Frontend> vertex_ai;
   std::unique_ptr<Frontend> metrics;
   std::unique_ptr<Frontend> grpc;
   // Stops and deletes the frontends (their destructors stop them) before the
-  // server goes: HTTP first and metrics last, so metrics can be read to the end.
+  // server goes: the HTTP ones first and metrics last, so metrics can be read
+  // to the end.
   const auto close_frontends = [&] {
-    for (std::unique_ptr<Frontend>* frontend : {&http, &grpc, &metrics}) frontend->reset();
+    for (std::unique_ptr<Frontend>* frontend : {&http, &sagemaker, &vertex_ai, &grpc, &metrics}) {
+      frontend->reset();
+    }
   };
   const auto fail = [&] {
     close_frontends();
@@ -98,6 +137,25 @@ int main(int argc, char** argv) {
     metrics = std::make_unique<inferd::http::HttpServer>(server, options);
     if (!StartFrontend(*metrics, "Metrics Service", "metrics service", flags.metrics_address,
                        flags.metrics_port)) {
+      return fail();
+    }
+  }
+  // The cloud endpoints: the HTTP frontend's sessions on their own ports and paths.
+  if (flags.cloud.allow_sagemaker) {
+    inferd::cloud::SageMakerOptions options = inferd::SageMakerOptionsFrom(flags.cloud);
+    options.shared_memory = &shared_memory;
+    sagemaker = std::make_unique<inferd::cloud::SageMakerFrontend>(server, options);
+    if (!StartFrontend(*sagemaker, "Sagemaker HTTPService", "SageMaker service", options.address,
+                       options.port)) {
+      return fail();
+    }
+  }
+  if (flags.cloud.allow_vertex_ai) {
+    inferd::cloud::VertexAiOptions options = inferd::VertexAiOptionsFrom(flags.cloud);
+    options.shared_memory = &shared_memory;
+    vertex_ai = std::make_unique<inferd::cloud::VertexAiFrontend>(server, options);
+    if (!StartFrontend(*vertex_ai, "Vertex AI HTTPService", "Vertex AI service", options.address,
+                       options.port)) {
       return fail();
     }
   }
@@ -131,7 +189,8 @@ int main(int argc, char** argv) {
     SPDLOG_WARN("exit timeout of {}s ran out with requests in flight; answering them with an "
                 "error and exiting",
                 flags.exit_timeout_secs);
-    for (Frontend* frontend : {http.get(), grpc.get(), metrics.get()}) {
+    for (Frontend* frontend :
+         {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
       if (frontend != nullptr) frontend->AnswerInFlightAtExit(why);
     }
     spdlog::default_logger()->flush();
@@ -141,7 +200,8 @@ int main(int argc, char** argv) {
   // are answered over the still-running frontends), then the frontends. The
   // frontend objects stay until the watchdog is disarmed: it may reach them.
   const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
-  for (Frontend* frontend : {http.get(), grpc.get(), metrics.get()}) {
+  for (Frontend* frontend :
+       {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
     if (frontend != nullptr) frontend->Stop();
   }
   watchdog.Disarm();

@@ -26,9 +26,9 @@ std::string ExecutableDirectory() {
 namespace {
 
 void AddFlags(CLI::App& app, Flags& f) {
+  // Required, unless Vertex AI's AIP_STORAGE_URI names one (main checks).
   app.add_option("--model-repository,--model-store", f.model_repositories,
-                 "Model repository folder; repeat the flag for several")
-      ->required();
+                 "Model repository folder; repeat the flag for several");
   app.add_option("--backend-directory", f.backend_directory,
                  "Folder holding <backend>/libinferd_<backend>.so (default: <binary dir>/backends)");
   app.add_option("--backend-config", f.backend_configs,
@@ -177,6 +177,7 @@ void AddServerFlags(CLI::App& app, Flags& flags) {
   AddFlags(app, flags);
   AddGrpcFlags(app, flags);
   AddTraceFlags(app, flags);
+  AddCloudFlags(app, flags.cloud);
   AddInertFlags(app, &flags.inert_flags_given);
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cloud_flags.h"
 #include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
@@ -45,6 +46,7 @@ struct Flags {
   // (setting, value) pairs.
   std::vector<std::string> trace_configs;
   std::vector<std::pair<std::string, std::string>> trace_flags;
+  CloudFlags cloud;  // SageMaker and Vertex AI
   // Triton flags given that have no effect on this build (inert_flags.h),
   // each once, logged when the server's log is set up.
   std::vector<std::string> inert_flags_given;

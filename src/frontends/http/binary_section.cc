@@ -25,6 +25,31 @@ Status ParseInferHeaderLength(std::string_view header_value, size_t body_size, s
   return Status::Ok();
 }
 
+Status ParseVendorHeaderLength(std::string_view content_type, std::string_view vendor_prefix,
+                               size_t body_size, size_t* json_size) {
+  if (vendor_prefix.empty()) return Status::Ok();
+  const size_t at = content_type.find(vendor_prefix);
+  if (at == std::string_view::npos) return Status::Ok();
+  if (at != 0) {
+    return Status::InvalidArg("expect MIME type for binary data starts with '" +
+                              std::string(vendor_prefix) + "', got: " + std::string(content_type));
+  }
+  const std::string_view text = content_type.substr(vendor_prefix.size());
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    return Status::InvalidArg("Content-Type '" + std::string(content_type) +
+                              "': json-header-size is not a byte count");
+  }
+  if (value > body_size) {
+    return Status::InvalidArg("Content-Type json-header-size " + std::to_string(value) +
+                              " exceeds the request body size " + std::to_string(body_size));
+  }
+  *json_size = static_cast<size_t>(value);
+  return Status::Ok();
+}
+
 Status BinarySection::Take(std::string_view input_name, uint64_t byte_size,
                            std::string_view* slice) {
   const size_t left = bytes_.size() - offset_;

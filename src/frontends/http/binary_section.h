@@ -20,6 +20,15 @@ namespace inferd::http {
 // Not a number, or larger than the body: INVALID_ARG.
 Status ParseInferHeaderLength(std::string_view header_value, size_t body_size, size_t* json_size);
 
+// The cloud endpoints' form of the same length: a Content-Type of
+// `vendor_prefix` (e.g. "application/vnd.sagemaker-triton.binary+json;
+// json-header-size=") followed by the JSON length. Sets *json_size when
+// `content_type` starts with a non-empty `vendor_prefix` and leaves it
+// otherwise; INVALID_ARG when the prefix appears later in the value, or the
+// length is not a number or exceeds the body.
+Status ParseVendorHeaderLength(std::string_view content_type, std::string_view vendor_prefix,
+                               size_t body_size, size_t* json_size);
+
 class BinarySection {
  public:
   // `bytes`: the body after the JSON; borrowed.

@@ -61,5 +61,30 @@ TEST(BinarySectionTest, LeftoverBytesAreAnError) {
   EXPECT_TRUE(BinarySection("").Finish().ok());
 }
 
+TEST(BinarySectionTest, VendorContentTypeGivesTheJsonLength) {
+  constexpr std::string_view kVendor = "application/vnd.x-triton.binary+json;json-header-size=";
+  size_t json_size = 120;
+  ASSERT_TRUE(ParseVendorHeaderLength("application/json", kVendor, 120, &json_size).ok());
+  EXPECT_EQ(json_size, 120u);  // another type leaves it
+  ASSERT_TRUE(ParseVendorHeaderLength(std::string(kVendor) + "45", kVendor, 120, &json_size).ok());
+  EXPECT_EQ(json_size, 45u);
+  ASSERT_TRUE(ParseVendorHeaderLength(std::string(kVendor) + "7", "", 120, &json_size).ok());
+  EXPECT_EQ(json_size, 45u);  // no vendor type: KServe v2, the header alone
+}
+
+TEST(BinarySectionTest, RejectsABadVendorContentType) {
+  constexpr std::string_view kVendor = "application/vnd.x-triton.binary+json;json-header-size=";
+  size_t json_size = 0;
+  EXPECT_EQ(ParseVendorHeaderLength("text/plain, " + std::string(kVendor) + "4", kVendor, 120,
+                                    &json_size).code(),
+            Code::kInvalidArg);
+  EXPECT_EQ(ParseVendorHeaderLength(std::string(kVendor) + "x", kVendor, 120, &json_size).code(),
+            Code::kInvalidArg);
+  const Status too_long = ParseVendorHeaderLength(std::string(kVendor) + "121", kVendor, 120,
+                                                  &json_size);
+  EXPECT_EQ(too_long.code(), Code::kInvalidArg);
+  EXPECT_NE(too_long.message().find("exceeds the request body size 120"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace inferd::http

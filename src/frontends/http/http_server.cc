@@ -47,7 +47,14 @@ class HttpServer::Impl {
         retry_timer_(acceptor_strand_) {
     shared_.server = server;
     shared_.max_body_bytes = options_.max_body_bytes;
-    shared_.metrics_only = options_.metrics_only;
+    if (options_.routes == nullptr) {
+      if (options_.metrics_only) {
+        options_.routes = std::make_shared<MetricsRouteMap>();
+      } else {
+        options_.routes = std::make_shared<KServeRouteMap>();
+      }
+    }
+    shared_.routes = options_.routes.get();
     shared_.shared_memory = options_.shared_memory;
     if (!options_.metrics_only) {
       worker_ = std::make_unique<BlockingWorker>();

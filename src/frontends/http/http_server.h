@@ -14,6 +14,7 @@
 
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
+#include "http/route_map.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -26,6 +27,9 @@ struct HttpOptions {
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.
   bool metrics_only = false;
+  // What the paths mean; null: the KServe v2 paths (or /metrics alone when
+  // metrics_only). The cloud frontends pass their own.
+  std::shared_ptr<const RouteMap> routes;
   // The system shared memory regions (shared with the gRPC frontend); null
   // turns the extension off. Not owned; must outlive the server.
   SharedMemoryRegistry* shared_memory = nullptr;

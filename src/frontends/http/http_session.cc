@@ -51,6 +51,17 @@ Method ToMethod(bhttp::verb verb) {
 
 asio::const_buffer Buffer(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
 
+// A Beast request's fields, as a RouteMap reads them.
+template <typename Request>
+class BeastHeaders final : public RequestHeaders {
+ public:
+  explicit BeastHeaders(const Request& request) : request_(request) {}
+  std::string_view Get(std::string_view name) const override { return Field(request_, name); }
+
+ private:
+  const Request& request_;
+};
+
 }  // namespace
 
 HttpSession::HttpSession(Socket socket, SessionShared& shared)
@@ -149,12 +160,11 @@ void HttpSession::Dispatch() {
   keep_alive_ = request.keep_alive();
   response_encoding_ = Encoding::kIdentity;
   Route route;
-  if (HttpError e = MatchRoute(ToMethod(request.method()), View(request.target()), &route);
+  const BeastHeaders headers(request);
+  if (HttpError e = shared_.routes->Match(ToMethod(request.method()), View(request.target()),
+                                          headers, &route);
       !e.ok()) {
     return WriteError(e);
-  }
-  if (shared_.metrics_only != (route.endpoint == Endpoint::kMetrics)) {
-    return WriteError(Status::NotFound("Not Found"));
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
   if (route.endpoint == Endpoint::kModelGenerate ||
@@ -177,10 +187,18 @@ void HttpSession::StartInfer(const Route& route) {
       !e.ok()) {
     return WriteError(e);
   }
-  response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
+  if (shared_.routes->compress_responses()) {
+    response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
+  }
   size_t json_size = 0;
   if (Status s = ParseInferHeaderLength(Field(request, kInferHeaderContentLength), body.size(),
                                         &json_size);
+      !s.ok()) {
+    return WriteError(s);
+  }
+  if (Status s = ParseVendorHeaderLength(View(request[bhttp::field::content_type]),
+                                         shared_.routes->binary_content_type(), body.size(),
+                                         &json_size);
       !s.ok()) {
     return WriteError(s);
   }
@@ -282,6 +300,10 @@ void HttpSession::WriteInferResponse(InferContext& context, INFERD_InferenceResp
   if (!binary_.empty()) {
     head.content_type = kBinaryContentType;
     head.inference_header_length = json.size();
+    if (const std::string_view vendor = shared_.routes->binary_content_type(); !vendor.empty()) {
+      content_type_.assign(vendor).append(std::to_string(json.size()));
+      head.content_type = content_type_;
+    }
   }
   buffers_.clear();
   if (response_encoding_ != Encoding::kIdentity) {

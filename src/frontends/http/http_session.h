@@ -29,6 +29,7 @@
 #include "http/endpoints.h"
 #include "http/http_errors.h"
 #include "http/infer_context.h"
+#include "http/route_map.h"
 #include "http/router.h"
 #include "http/session_registry.h"
 #include "http/sse_event.h"
@@ -44,7 +45,7 @@ struct SessionShared {
   SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
   BlockingWorker* worker = nullptr;  // runs model loads and unloads; null on the metrics port
   size_t max_body_bytes = 0;
-  bool metrics_only = false;  // the metrics port: GET /metrics and nothing else
+  const RouteMap* routes = nullptr;  // what the paths mean; owned by the server
   SessionRegistry registry;
 };
 
@@ -132,6 +133,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   unsigned http_version_ = 11;
   bool keep_alive_ = true;
   Encoding response_encoding_ = Encoding::kIdentity;
+  std::string content_type_;  // a binary response's vendor Content-Type (RouteMap)
   InferContext* inflight_ = nullptr;  // queued in the server, no response yet
 
   bool busy_ = false;      // a request is being handled or its response written
