@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!inferd::CheckCloudFlags(flags.cloud, Listeners(flags))) return 1;
+  if (!inferd::CheckFrontendFlags(flags)) return 1;
 
   // Signals are taken synchronously by sigwait below; every thread started
   // from here on inherits the blocked mask.
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
     options.address = flags.http_address;
     options.port = static_cast<uint16_t>(flags.http_port);
     options.thread_count = flags.http_thread_count;
+    options.reuse_port = flags.reuse_http_port;
+    options.header_forward_pattern = flags.http_header_forward_pattern;
     options.shared_memory = &shared_memory;
     http = std::make_unique<inferd::http::HttpServer>(server, options);
     if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {

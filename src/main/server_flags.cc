@@ -1,10 +1,12 @@
 // Flags -> INFERD_ServerOptions -> INFERD_Server.
 #include "server_flags.h"
 
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
+#include "common/header_forward.h"
 #include "common/server_error.h"
 #include "inert_flags.h"
 
@@ -38,6 +40,12 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--http-port", f.http_port, "HTTP port (default 8000; 0 picks a free port)");
   app.add_option("--http-thread-count", f.http_thread_count,
                  "Threads serving HTTP (default: number of cores, at least 2)");
+  app.add_option("--reuse-http-port", f.reuse_http_port,
+                 "Let several servers listen on the HTTP port, each started with this flag "
+                 "(SO_REUSEPORT; default false)");
+  app.add_option("--http-header-forward-pattern", f.http_header_forward_pattern,
+                 "Regular expression (RE2, case-insensitive, matched anywhere in the name): "
+                 "HTTP headers of infer requests whose name matches become request parameters");
   app.add_option("--log-verbose", f.log_verbose, "Verbose logging level (0 = off)");
   app.add_option("--log-info", f.log_info, "Print info lines (default true)");
   app.add_option("--log-warning", f.log_warning, "Print warning lines (default true)");
@@ -81,6 +89,12 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
   app.add_option("--allow-grpc", f.allow_grpc, "Serve gRPC (default true)");
   app.add_option("--grpc-address", g.address, "Address the gRPC server binds (default 0.0.0.0)");
   app.add_option("--grpc-port", g.port, "gRPC port (default 8001; 0 picks a free port)");
+  app.add_option("--reuse-grpc-port", g.reuse_port,
+                 "Let several servers listen on the gRPC port, each started with this flag "
+                 "(SO_REUSEPORT; default false)");
+  app.add_option("--grpc-header-forward-pattern", g.header_forward_pattern,
+                 "Regular expression (RE2, case-insensitive, matched anywhere in the key): "
+                 "gRPC metadata of infer calls whose key matches becomes request parameters");
   app.add_option("--grpc-use-ssl", g.use_ssl, "Serve gRPC over TLS (default false)");
   app.add_option("--grpc-use-ssl-mutual", g.use_mutual_ssl,
                  "Serve gRPC over mutual TLS: clients need a certificate (default false)");
@@ -109,6 +123,14 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
                  "Minimum milliseconds between a client's pings without data (default 300000)");
   app.add_option("--grpc-http2-max-ping-strikes", g.http2_max_ping_strikes,
                  "Bad pings tolerated before the connection is closed; 0 = any (default 2)");
+  app.add_option("--grpc-max-connection-age", g.max_connection_age_ms,
+                 "Milliseconds a connection may live before the server sends GOAWAY "
+                 "(default 0: no limit)")
+      ->check(CLI::Range(0, INT_MAX));
+  app.add_option("--grpc-max-connection-age-grace", g.max_connection_age_grace_ms,
+                 "Milliseconds calls may go on after that GOAWAY before the connection is "
+                 "closed (default 0: no limit)")
+      ->check(CLI::Range(0, INT_MAX));
 }
 
 void AddTraceFlags(CLI::App& app, Flags& f) {
@@ -179,6 +201,21 @@ void AddServerFlags(CLI::App& app, Flags& flags) {
   AddTraceFlags(app, flags);
   AddCloudFlags(app, flags.cloud);
   AddInertFlags(app, &flags.inert_flags_given);
+}
+
+bool CheckFrontendFlags(const Flags& f) {
+  const std::pair<const char*, const std::string*> patterns[] = {
+      {"--http-header-forward-pattern", &f.http_header_forward_pattern},
+      {"--grpc-header-forward-pattern", &f.grpc.header_forward_pattern}};
+  for (const auto& [flag, pattern] : patterns) {
+    if (pattern->empty()) continue;
+    auto forwarder = HeaderForwarder::Create(*pattern, flag);
+    if (!forwarder.ok()) {
+      std::fprintf(stderr, "error: %s\n", forwarder.status().message().c_str());
+      return false;
+    }
+  }
+  return true;
 }
 
 INFERD_Server* CreateServer(const Flags& f) {

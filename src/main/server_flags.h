@@ -22,6 +22,8 @@ struct Flags {
   std::string http_address = "0.0.0.0";
   int http_port = 8000;
   int http_thread_count = 0;
+  bool reuse_http_port = false;
+  std::string http_header_forward_pattern;
   int log_verbose = 0;
   bool log_info = true;
   bool log_warning = true;
@@ -54,6 +56,10 @@ struct Flags {
 
 // Declares every flag on `app`, to be parsed into `flags`.
 void AddServerFlags(CLI::App& app, Flags& flags);
+
+// Checks what the parser cannot: the header forward patterns are regular
+// expressions. False (with the reason on stderr, naming the flag) when not.
+bool CheckFrontendFlags(const Flags& flags);
 
 // The server the flags describe; null (with the reason on stderr) when it
 // cannot be created.

@@ -245,8 +245,8 @@ class InferdServer:
         self.args = [
             str(binary),
             *[f"--model-repository={r}" for r in self.repositories],
-            "--http-port=0",
             # Unless the test picks its own: a fixed port would clash between servers.
+            *([] if any(a.startswith("--http-port") for a in extra_args) else ["--http-port=0"]),
             *([] if any(a.startswith("--grpc-port") for a in extra_args) else ["--grpc-port=0"]),
             *([] if any(a.startswith("--metrics-port") for a in extra_args)
               else ["--metrics-port=0"]),

@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "common/blocking_worker.h"
+#include "common/header_forward.h"
 #include "common/output_allocator.h"
 #include "grpc/inference_service.h"
 #include "grpc/output_destination.h"
@@ -45,6 +46,13 @@ void SetKeepalive(const GrpcOptions& options, grpc::ServerBuilder* builder) {
   builder->AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
                               options.http2_min_recv_ping_interval_without_data_ms);
   builder->AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, options.http2_max_ping_strikes);
+  if (options.max_connection_age_ms > 0) {
+    builder->AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, options.max_connection_age_ms);
+  }
+  if (options.max_connection_age_grace_ms > 0) {
+    builder->AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+                                options.max_connection_age_grace_ms);
+  }
 }
 
 }  // namespace
@@ -64,6 +72,12 @@ class GrpcServer::Impl {
   Status Start() {
     if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     context_.allocator = allocator_.get();
+    if (!options_.header_forward_pattern.empty()) {
+      ASSIGN_OR_RETURN(header_forwarder_,
+                       HeaderForwarder::Create(options_.header_forward_pattern,
+                                               "--grpc-header-forward-pattern"));
+      context_.header_forwarder = header_forwarder_.get();
+    }
     ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                      MakeServerCredentials(options_));
     grpc::ServerBuilder builder;
@@ -75,10 +89,16 @@ class GrpcServer::Impl {
     builder.SetMaxReceiveMessageSize(INT_MAX);
     builder.SetMaxSendMessageSize(INT_MAX);
     SetKeepalive(options_, &builder);
+    // Explicit either way: gRPC's own default on Linux is to allow it.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port == 0) {
       server_.reset();
-      return Status::Unavailable("cannot listen on " + address + " (address in use or invalid?)");
+      return Status::Unavailable(
+          "cannot listen on " + address + " (address in use or invalid?" +
+          (options_.reuse_port ? ")"
+                               : " To share the port, start every server on it with "
+                                 "--reuse-grpc-port=true)"));
     }
     port_ = static_cast<uint16_t>(bound_port);
     return Status::Ok();
@@ -100,6 +120,7 @@ class GrpcServer::Impl {
   // Constant after Start.
   GrpcOptions options_;
   OutputAllocator<OutputDestination> allocator_;  // outlives server_: declared before it
+  std::unique_ptr<const HeaderForwarder> header_forwarder_;  // likewise; null: none
   BlockingWorker worker_;      // likewise
   ServiceContext context_;
   InferenceService service_;

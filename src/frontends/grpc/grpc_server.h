@@ -25,6 +25,14 @@ enum class CompressionLevel { kNone, kLow, kMedium, kHigh };
 struct GrpcOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8001;  // 0 binds an ephemeral port
+  // SO_REUSEPORT on the listening socket (--reuse-grpc-port): several servers
+  // that all set it share the port. Off unless set, though gRPC turns it on
+  // by default on Linux.
+  bool reuse_port = false;
+  // Metadata of ModelInfer and ModelStreamInfer calls whose key matches
+  // becomes string parameters of the requests (--grpc-header-forward-pattern,
+  // common/header_forward.h); empty: none.
+  std::string header_forward_pattern;
   // TLS: the server's certificate chain and key (PEM files); mutual TLS also
   // requires clients to present a certificate signed by root_cert.
   bool use_ssl = false;
@@ -40,6 +48,12 @@ struct GrpcOptions {
   int http2_max_pings_without_data = 2;
   int http2_min_recv_ping_interval_without_data_ms = 300000;
   int http2_max_ping_strikes = 2;
+  // Connection age (--grpc-max-connection-age, -grace), in milliseconds as
+  // Triton's flags: past max_connection_age_ms the server sends GOAWAY, and
+  // closes the connection max_connection_age_grace_ms later if calls still
+  // run. 0 leaves gRPC's default (no limit) in place, as Triton does.
+  int max_connection_age_ms = 0;
+  int max_connection_age_grace_ms = 0;
   // The system shared memory regions (shared with the HTTP frontend); null
   // turns the extension off. Not owned; must outlive the server.
   SharedMemoryRegistry* shared_memory = nullptr;
@@ -51,8 +65,9 @@ class GrpcServer final : public Frontend {
   GrpcServer(INFERD_Server* server, GrpcOptions options);
   ~GrpcServer() override;  // stops
 
-  // INVALID_ARG for a certificate or key that is missing or unreadable,
-  // UNAVAILABLE when the address cannot be listened on.
+  // INVALID_ARG for a certificate or key that is missing or unreadable, or a
+  // header forward pattern that is not a regular expression; UNAVAILABLE
+  // when the address cannot be listened on.
   Status Start() override;
 
   uint16_t port() const override;

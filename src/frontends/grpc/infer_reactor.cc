@@ -26,14 +26,20 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }
-  if (Status s = reactor->Submit(service); !s.ok()) {
+  if (Status s = reactor->Submit(service, context); !s.ok()) {
     reactor->Finish(ToGrpcStatus(s));
   }
   return reactor;
 }
 
-Status InferReactor::Submit(const ServiceContext& service) {
-  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
+Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerContext* context) {
+  if (Status s = CollectForwardedMetadata(service.header_forwarder, context->client_metadata(),
+                                          &forwarded_);
+      !s.ok()) {
+    return s;
+  }
+  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
+                           &forwarded_};
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
   // rather than cut short to its first response.
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this,

@@ -45,7 +45,7 @@ class InferReactor : public grpc::ServerUnaryReactor {
                inference::ModelInferResponse& response);
   ~InferReactor() override;
 
-  Status Submit(const ServiceContext& service);
+  Status Submit(const ServiceContext& service, grpc::CallbackServerContext* context);
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
   // The release and the FINAL response each arrive once; the second finishes.
@@ -57,6 +57,7 @@ class InferReactor : public grpc::ServerUnaryReactor {
   // Typed contents converted for the server and shared memory inputs; freed
   // with the reactor.
   RequestMemory memory_;
+  ForwardedHeaders forwarded_;  // the call's metadata set as parameters
   OutputDestination outputs_;  // into response_, or shared memory
   INFERD_InferenceRequest* request_ = nullptr;  // deleted with the reactor
   bool submitted_ = false;                      // constant once Start returns

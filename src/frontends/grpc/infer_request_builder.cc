@@ -284,6 +284,9 @@ Status Fill(const BuildContext& build, INFERD_InferenceRequest* request,
       return s;
     }
   }
+  if (build.forwarded != nullptr) {
+    if (Status s = SetForwardedHeaders(request, *build.forwarded); !s.ok()) return s;
+  }
   int raw_index = 0;
   for (int i = 0; i < message.inputs_size(); ++i) {
     if (Status s = AddInput(build, request, message, i, &raw_index); !s.ok()) return s;
@@ -301,6 +304,20 @@ Status Fill(const BuildContext& build, INFERD_InferenceRequest* request,
 }
 
 }  // namespace
+
+Status CollectForwardedMetadata(
+    const HeaderForwarder* forwarder,
+    const std::multimap<grpc::string_ref, grpc::string_ref>& metadata, ForwardedHeaders* out) {
+  if (forwarder == nullptr) return Status::Ok();
+  for (const auto& [key, value] : metadata) {
+    if (Status s = forwarder->Collect(std::string_view(key.data(), key.size()),
+                                      std::string_view(value.data(), value.size()), out);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status::Ok();
+}
 
 Status BuildInferRequest(const BuildContext& build, const ModelInferRequest& message,
                          INFERD_InferenceRequest** request) {

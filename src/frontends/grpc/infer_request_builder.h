@@ -11,9 +11,13 @@
 #ifndef INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 #define INFERD_FRONTENDS_GRPC_INFER_REQUEST_BUILDER_H_
 
+#include <grpcpp/support/string_ref.h>
+
+#include <map>
 #include <memory>
 #include <vector>
 
+#include "common/header_forward.h"
 #include "common/shared_memory_registry.h"
 #include "grpc/output_destination.h"
 #include "grpc_service.pb.h"
@@ -34,7 +38,15 @@ struct BuildContext {
   const SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
   RequestMemory* memory = nullptr;
   OutputDestination* outputs = nullptr;  // shared memory outputs are added to it
+  // The call's metadata forwarded as string parameters; null: none.
+  const ForwardedHeaders* forwarded = nullptr;
 };
+
+// The entries of a call's `metadata` that `forwarder` selects (none when it
+// is null); INVALID_ARG when a selected key is a reserved parameter name.
+Status CollectForwardedMetadata(
+    const HeaderForwarder* forwarder,
+    const std::multimap<grpc::string_ref, grpc::string_ref>& metadata, ForwardedHeaders* out);
 
 // Creates *request from `message`. On success the caller owns *request; on
 // error nothing is left to free and the status names the model, input,

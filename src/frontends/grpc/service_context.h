@@ -9,6 +9,7 @@
 
 #include "common/shared_memory_registry.h"
 #include "common/blocking_worker.h"
+#include "common/header_forward.h"
 #include "inferd/server.h"
 
 namespace inferd::grpc_frontend {
@@ -19,6 +20,8 @@ struct ServiceContext {
   BlockingWorker* worker = nullptr;                 // runs model loads and unloads
   grpc_compression_level infer_compression = GRPC_COMPRESS_LEVEL_NONE;
   SharedMemoryRegistry* shared_memory = nullptr;    // not owned; null: the extension is off
+  // Metadata that infer calls forward as request parameters; not owned; null: none.
+  const HeaderForwarder* header_forwarder = nullptr;
 };
 
 }  // namespace inferd::grpc_frontend

@@ -1,13 +1,30 @@
 // The ModelStreamInfer reactor: reads, submits, writes, finishes.
 #include "grpc/stream_reactor.h"
 
+#include "grpc/infer_request_builder.h"
+
 #include <utility>
 #include <vector>
 
 namespace inferd::grpc_frontend {
 
+namespace {
+
+StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
+                                             grpc::CallbackServerContext* context) {
+  ForwardedHeaders forwarded;
+  if (Status s = CollectForwardedMetadata(service.header_forwarder, context->client_metadata(),
+                                          &forwarded);
+      !s.ok()) {
+    return s;
+  }
+  return forwarded;
+}
+
+}  // namespace
+
 StreamReactor::StreamReactor(const ServiceContext& service, grpc::CallbackServerContext* context)
-    : service_(service) {
+    : service_(service), forwarded_(ForwardedMetadata(service, context)) {
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }

@@ -45,6 +45,10 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // broken. Any thread.
   void Send(inference::ModelStreamInferResponse message) EXCLUDES(mu_);
 
+  // The stream's metadata that every request forwards as parameters, or why
+  // they cannot (a reserved name matched). Constant; any thread.
+  const StatusOr<ForwardedHeaders>& forwarded() const { return forwarded_; }
+
   // Takes back a request the server is done with and deletes it. Any thread.
   void RequestDone(StreamRequest* request) EXCLUDES(mu_);
 
@@ -68,6 +72,7 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
 
   // Constant after construction.
   const ServiceContext& service_;
+  StatusOr<ForwardedHeaders> forwarded_;
   // The request being read into; touched by the read reactions only, which
   // never run concurrently.
   std::unique_ptr<StreamRequest> reading_;

@@ -33,7 +33,9 @@ Status StreamRequest::Submit(const ServiceContext& service) {
   // The request builder refuses a value that is not a boolean.
   const auto enable = message_.parameters().find(kEnableEmptyFinal);
   empty_final_response_ = enable != message_.parameters().end() && enable->second.bool_param();
-  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_};
+  if (!stream_.forwarded().ok()) return stream_.forwarded().status();
+  const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
+                           &stream_.forwarded().value()};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;

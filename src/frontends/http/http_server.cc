@@ -10,13 +10,17 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "common/header_forward.h"
 #include "common/output_allocator.h"
 #include "http/http_session.h"
 
@@ -67,6 +71,12 @@ class HttpServer::Impl {
   Status Start() {
     if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     shared_.allocator = allocator_.get();
+    if (!options_.header_forward_pattern.empty()) {
+      ASSIGN_OR_RETURN(header_forwarder_,
+                       HeaderForwarder::Create(options_.header_forward_pattern,
+                                               "--http-header-forward-pattern"));
+      shared_.header_forwarder = header_forwarder_.get();
+    }
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
     if (ec) {
@@ -80,7 +90,21 @@ class HttpServer::Impl {
     if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) {
       return failed("SO_REUSEADDR");
     }
-    if (acceptor_.bind(endpoint, ec)) return failed("bind");
+    if (options_.reuse_port) {
+      const int on = 1;
+      if (::setsockopt(acceptor_.native_handle(), SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0) {
+        ec.assign(errno, boost::system::system_category());
+        return failed("SO_REUSEPORT");
+      }
+    }
+    if (acceptor_.bind(endpoint, ec)) {
+      if (ec == asio::error::address_in_use && !options_.reuse_port) {
+        return Status::Unavailable("bind: " + ec.message() +
+                                   " (to share the port, start every server on it with "
+                                   "--reuse-http-port=true)");
+      }
+      return failed("bind");
+    }
     if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return failed("listen");
     port_ = acceptor_.local_endpoint(ec).port();
     started_ = true;
@@ -154,6 +178,7 @@ class HttpServer::Impl {
   // Constant after construction.
   HttpOptions options_;
   OutputAllocator<InferContext> allocator_;  // created by Start
+  std::unique_ptr<const HeaderForwarder> header_forwarder_;  // created by Start; null: none
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads

@@ -23,6 +23,13 @@ namespace inferd::http {
 struct HttpOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8000;
+  // SO_REUSEPORT on the listening socket (--reuse-http-port): several servers
+  // that all set it share the port, the kernel spreading connections.
+  bool reuse_port = false;
+  // Headers of infer and generate requests whose name matches become string
+  // parameters of the request (--http-header-forward-pattern, header_forward.h);
+  // empty: none.
+  std::string header_forward_pattern;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.
@@ -41,8 +48,9 @@ class HttpServer final : public Frontend {
   HttpServer(INFERD_Server* server, HttpOptions options);
   ~HttpServer() override;  // stops
 
-  // INVALID_ARG for an address that does not parse, UNAVAILABLE when the
-  // socket cannot be bound or listened on (port in use, ...).
+  // INVALID_ARG for an address that does not parse or a header forward
+  // pattern that is not a regular expression, UNAVAILABLE when the socket
+  // cannot be bound or listened on (port in use, ...).
   Status Start() override;
 
   uint16_t port() const override;

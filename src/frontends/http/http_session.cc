@@ -179,6 +179,15 @@ void HttpSession::Dispatch() {
               : HandleEndpoint(shared_.server, route, request.body()));
 }
 
+Status HttpSession::CollectForwardedHeaders(ForwardedHeaders* out) const {
+  if (shared_.header_forwarder == nullptr) return Status::Ok();
+  for (const auto& field : parser_->get()) {
+    RETURN_IF_ERROR(shared_.header_forwarder->Collect(View(field.name_string()),
+                                                      View(field.value()), out));
+  }
+  return Status::Ok();
+}
+
 void HttpSession::StartInfer(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
@@ -202,8 +211,11 @@ void HttpSession::StartInfer(const Route& route) {
       !s.ok()) {
     return WriteError(s);
   }
+  ForwardedHeaders forwarded;
+  if (Status s = CollectForwardedHeaders(&forwarded); !s.ok()) return WriteError(s);
   auto context =
       std::make_unique<InferContext>(shared_from_this(), socket_.get_executor(), std::move(body));
+  context->set_forwarded_headers(std::move(forwarded));
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
       !s.ok()) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/blocking_worker.h"
+#include "common/header_forward.h"
 #include "http/response_head.h"
 #include "http/compression.h"
 #include "http/endpoints.h"
@@ -46,6 +47,8 @@ struct SessionShared {
   BlockingWorker* worker = nullptr;  // runs model loads and unloads; null on the metrics port
   size_t max_body_bytes = 0;
   const RouteMap* routes = nullptr;  // what the paths mean; owned by the server
+  // The headers infer requests forward as parameters; null: none. Owned by the server.
+  const HeaderForwarder* header_forwarder = nullptr;
   SessionRegistry registry;
 };
 
@@ -83,6 +86,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void OnReadError(boost::system::error_code ec);
   void Dispatch();
   void StartInfer(const Route& route);
+  // The request's headers that the forward pattern selects (none without one).
+  Status CollectForwardedHeaders(ForwardedHeaders* out) const;
   // Answers `route` on the BlockingWorker (its server call blocks), then
   // writes the answer on the strand.
   void StartBlocking(Route route);

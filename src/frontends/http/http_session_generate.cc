@@ -45,6 +45,8 @@ void HttpSession::StartGenerate(const Route& route) {
       !s.ok()) {
     return WriteError(s);
   }
+  ForwardedHeaders forwarded;
+  if (Status s = CollectForwardedHeaders(&forwarded); !s.ok()) return WriteError(s);
   const bool streaming = route.endpoint == Endpoint::kModelGenerateStream;
   if (streaming) {
     stream_ = Stream();
@@ -58,6 +60,7 @@ void HttpSession::StartGenerate(const Route& route) {
   auto context = std::make_unique<InferContext>(
       shared_from_this(), socket_.get_executor(), std::move(body),
       streaming ? InferContext::Reply::kGenerateStream : InferContext::Reply::kGenerate);
+  context->set_forwarded_headers(std::move(forwarded));
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator, route,
                                               inputs);
       !s.ok()) {

@@ -72,6 +72,7 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
       !s.ok()) {
     return s;
   }
+  RETURN_IF_ERROR(SetForwardedHeaders(self.request_, self.forwarded_headers_));
   // /infer answers once: a decoupled model, which may answer any number of
   // times, is refused (UNSUPPORTED, naming the streaming endpoints).
   RETURN_IF_ERROR(
@@ -90,6 +91,7 @@ Status InferContext::SubmitGenerate(std::unique_ptr<InferContext>& context, INFE
                                        &self.parsed_));
   RETURN_IF_ERROR(
       BuildInferRequest(server, route.model, route.model_version, self.parsed_, &self.request_));
+  RETURN_IF_ERROR(SetForwardedHeaders(self.request_, self.forwarded_headers_));
   return self.Start(server, allocator);
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/header_forward.h"
 #include "common/shared_memory_outputs.h"
 #include "common/shared_memory_registry.h"
 #include "http/infer_request_parser.h"
@@ -68,6 +69,12 @@ class InferContext {
                                INFERD_ResponseAllocator* allocator, const Route& route,
                                const std::vector<ModelInput>& inputs);
 
+  // Headers to set as request parameters (--http-header-forward-pattern);
+  // call before Submit or SubmitGenerate.
+  void set_forwarded_headers(ForwardedHeaders headers) {
+    forwarded_headers_ = std::move(headers);
+  }
+
   // Asks the server to drop the request (best effort). On the strand, before
   // the session's Unref.
   void Cancel();
@@ -110,6 +117,7 @@ class InferContext {
   // Freed by the release callback; untouched by anything else after Submit.
   std::string body_;
   ParsedInferRequest parsed_;
+  ForwardedHeaders forwarded_headers_;
   std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;
   SharedMemoryOutputs shared_memory_outputs_;  // constant after Submit
