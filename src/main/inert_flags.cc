@@ -45,7 +45,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
     // Issue 22 in progress: each row goes when its flag becomes a real option.
-    {"id", "it is being implemented (issue 22)", nullptr},
     {"exit-on-error", "it is being implemented (issue 22)", nullptr},
     {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
     {"model-config-name", "it is being implemented (issue 22)", nullptr},
@@ -57,9 +56,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"grpc-header-forward-pattern", "it is being implemented (issue 22)", nullptr},
     {"grpc-max-connection-age", "it is being implemented (issue 22)", nullptr},
     {"grpc-max-connection-age-grace", "it is being implemented (issue 22)", nullptr},
-    {"allow-cpu-metrics", "it is being implemented (issue 22)", nullptr},
-    {"metrics-interval-ms", "it is being implemented (issue 22)", nullptr},
-    {"metrics-config", "it is being implemented (issue 22)", nullptr},
 };
 
 const InertFlag* FindInert(std::string_view flag) {
