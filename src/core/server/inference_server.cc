@@ -55,6 +55,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
     const uint64_t interval_ms = std::min<uint64_t>(o.metrics.interval_ms, 31'536'000'000);
     server->cpu_metrics_ =
         std::make_unique<CpuMetricsSampler>(server->clock_, interval_ms * 1'000'000);
+    LOG_INFO("Collecting CPU metrics every {} ms", interval_ms);
   }
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));

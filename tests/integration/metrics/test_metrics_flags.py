@@ -112,6 +112,16 @@ def test_cpu_gauges_are_absent_with_allow_cpu_metrics_false(inferd):
     text = metrics_text(server)
     assert "nv_cpu_" not in text
     assert 'nv_inference_request_success{model="m",version="1"} 0' in text
+    assert "Collecting CPU metrics" not in server.log()  # no sampling thread either
+
+
+def test_cpu_sampling_follows_allow_metrics(inferd):
+    sampling = inferd(MODEL, extra_args=["--metrics-interval-ms=1500"])
+    assert "Collecting CPU metrics every 1500 ms" in sampling.log()
+    # Without metrics there is no port to scrape, and nothing is sampled.
+    off = inferd(MODEL, extra_args=["--allow-metrics=false"])
+    assert off.metrics_port is None
+    assert "Collecting CPU metrics" not in off.log()
 
 
 def test_metrics_interval_of_zero_fails_naming_the_flag(tmp_path):
