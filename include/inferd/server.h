@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 8
+#define INFERD_API_VERSION_MINOR 9
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -204,6 +204,31 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions*
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
                                                                const char* setting,
                                                                const char* value);
+
+// The server's identifier, reported as "name" by server metadata (--id).
+// Default "triton", as Triton's.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetServerId(INFERD_ServerOptions* options,
+                                                           const char* server_id);
+// Whether metrics are kept for GET /metrics at all (--allow-metrics). With
+// false the server samples no CPU metrics and keeps no latency summaries.
+// Default true.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMetrics(INFERD_ServerOptions* options, bool on);
+// Whether the server samples CPU utilization and memory from /proc
+// (--allow-cpu-metrics); only with metrics on. Default true.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetCpuMetrics(INFERD_ServerOptions* options,
+                                                             bool on);
+// How often, in milliseconds, the per-interval metrics (CPU) are sampled
+// (--metrics-interval-ms); at least 1. Default 2000.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMetricsInterval(INFERD_ServerOptions* options,
+                                                                  uint64_t interval_ms);
+// A --metrics-config setting: counter_latencies (true|false, default true),
+// summary_latencies (true|false, default false), summary_quantiles
+// ("<quantile>:<error>,...", each in (0,1)), histogram_latencies (true|false,
+// default false: decoupled models' first-response histogram). INVALID_ARG names an unknown
+// setting or a bad value.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMetricsConfig(INFERD_ServerOptions* options,
+                                                                const char* setting,
+                                                                const char* value);
 
 // Checks the repositories of `options` the way INFERD_ServerNew would load
 // them, loading nothing: every config.pbtxt is parsed, completed with Triton's

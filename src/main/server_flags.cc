@@ -81,6 +81,17 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "Address the metrics server binds (default 0.0.0.0)");
   app.add_option("--metrics-port", f.metrics_port,
                  "Port of GET /metrics (default 8002; 0 picks a free port)");
+  app.add_option("--id", f.id, "Server identifier reported by server metadata (default triton)");
+  app.add_option("--allow-cpu-metrics", f.allow_cpu_metrics,
+                 "Report CPU utilization and memory on /metrics; needs --allow-metrics "
+                 "(default true)");
+  app.add_option("--metrics-interval-ms", f.metrics_interval_ms,
+                 "Milliseconds between samples of the per-interval (CPU) metrics (default 2000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  app.add_option("--metrics-config", f.metrics_configs,
+                 "Metrics setting as <setting>=<value>: counter_latencies=true|false, "
+                 "summary_latencies=true|false, summary_quantiles=<q>:<error>,..., "
+                 "histogram_latencies=true|false; repeatable");
 }
 
 void AddGrpcFlags(CLI::App& app, Flags& f) {
@@ -177,6 +188,19 @@ bool AddTraceConfig(INFERD_ServerOptions* options, const std::string& spec) {
                  "--trace-config");
 }
 
+// Applies one --metrics-config "<setting>=<value>".
+bool AddMetricsConfig(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t equals = spec.find('=');
+  if (equals == std::string::npos) {
+    std::fprintf(stderr, "error: --metrics-config '%s': expected <setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  return !Failed(INFERD_ServerOptionsSetMetricsConfig(options, spec.substr(0, equals).c_str(),
+                                                      spec.substr(equals + 1).c_str()),
+                 "--metrics-config");
+}
+
 // Parses "<backend>,<setting>=<value>".
 bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
   const size_t comma = spec.find(',');
@@ -252,7 +276,12 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFile(options, f.log_file.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFormat(
       options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
-  bool ok = true;
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetServerId(options, f.id.c_str()));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetMetrics(options, f.allow_metrics));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetCpuMetrics(options, f.allow_cpu_metrics));
+  bool ok = !Failed(INFERD_ServerOptionsSetMetricsInterval(options, f.metrics_interval_ms),
+                    "--metrics-interval-ms");
+  for (const std::string& spec : f.metrics_configs) ok = ok && AddMetricsConfig(options, spec);
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
   for (const auto& [setting, value] : f.trace_flags) {
     ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),

@@ -4,6 +4,7 @@
 #define INFERD_SERVER_FLAGS_H_
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,7 +40,11 @@ struct Flags {
   int model_load_thread_count = 4;
   int buffer_manager_thread_count = 0;
   std::string model_transition_policy = "availability";
+  std::string id = "triton";
   bool allow_metrics = true;
+  bool allow_cpu_metrics = true;
+  uint64_t metrics_interval_ms = 2000;
+  std::vector<std::string> metrics_configs;  // <setting>=<value>
   std::string metrics_address = "0.0.0.0";
   int metrics_port = 8002;
   bool allow_grpc = true;

@@ -179,6 +179,46 @@ INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions* options, cons
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.log.file = path ? path : ""; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetServerId(INFERD_ServerOptions* options,
+                                             const char* server_id) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(server_id);
+    options->options.server_id = server_id;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetMetrics(INFERD_ServerOptions* options, bool on) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.metrics.enabled = on; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetCpuMetrics(INFERD_ServerOptions* options, bool on) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.metrics.cpu = on; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetMetricsInterval(INFERD_ServerOptions* options,
+                                                    uint64_t interval_ms) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    if (interval_ms == 0) {
+      return Status::InvalidArg("metrics interval: must be at least 1 ms, got 0");
+    }
+    options->options.metrics.interval_ms = interval_ms;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetMetricsConfig(INFERD_ServerOptions* options,
+                                                  const char* setting, const char* value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(setting);
+    INFERD_REQUIRE_ARG(value);
+    return inferd::ApplyMetricsSetting(&options->options.metrics, setting, value);
+  });
+}
+
 INFERD_Error* INFERD_ServerNew(INFERD_Server** server, INFERD_ServerOptions* options) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(server);

@@ -85,6 +85,11 @@ void InferenceRequest::NoteResponseSent(uint64_t created_ns, const Status* error
   }
   model_->stats().responses.Record(responses_sent_, outcome, created_ns - previous,
                                    now - created_ns);
+  // Triton's first-response histogram counts the first message that carries
+  // a response (a FINAL alone carries none).
+  if (responses_sent_ == 0 && error != nullptr) {
+    model_->stats().RecordFirstResponse(now - queue_start_ns);
+  }
   ++responses_sent_;
   last_response_ns_ = now;
 }

@@ -18,6 +18,7 @@
 
 namespace inferd {
 
+struct MetricsConfig;
 class BackendManager;
 class InferenceServer;
 class ModelVersion;
@@ -64,6 +65,7 @@ struct LoaderContext {
   QueueSweeper* sweeper = nullptr;  // the server's, with its clock
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
+  const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
   // With false a model may lack config.pbtxt (or parts of it) and its backend
   // completes the configuration from the model file.
   bool strict_config = true;

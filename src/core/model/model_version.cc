@@ -122,7 +122,9 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     model->unloaded_ = true;
     return status.WithPrefix(where);
   }
-  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
+  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
+                                                    model->spec_.metrics, model->spec_.clock,
+                                                    model->decoupled());
   for (const auto& instance : model->instances_) {
     Status warmup = RunWarmup(model, *instance);
     if (!warmup.ok()) {
@@ -143,7 +145,9 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
     model->unloaded_ = true;
     return Status::Internal("ensemble '" + model->name() + "' needs the server to submit to");
   }
-  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size());
+  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
+                                                    model->spec_.metrics, model->spec_.clock,
+                                                    model->decoupled());
   model->scheduler_ = std::make_unique<EnsembleScheduler>(
       model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),

@@ -63,6 +63,9 @@ struct ModelVersionSpec {
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.
   const Clock* clock = &Clock::Steady();
+  // Which latency summaries the version keeps (the server's metrics
+  // settings); null: none. Outlives the version.
+  const MetricsConfig* metrics = nullptr;
   // Where an ensemble submits its steps' requests (the server). Required for
   // an ensemble.
   RequestSubmitter* submitter = nullptr;

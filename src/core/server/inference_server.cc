@@ -1,5 +1,6 @@
 #include "core/server/inference_server.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/common/copy_workers.h"
@@ -10,6 +11,8 @@
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
+#include "core/stats/cpu_metrics.h"
+#include "core/stats/prometheus_text.h"
 #include "core/stats/statistics_json.h"
 #include "core/trace/request_trace.h"
 
@@ -46,6 +49,14 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   server->copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
   loading.copy_workers = server->copy_workers_.get();
   loading.strict_config = o.strict_model_config;
+  loading.metrics = &server->options_.metrics;
+  if (o.metrics.CpuSampling()) {
+    // At most a year between samples, so the nanoseconds cannot overflow.
+    const uint64_t interval_ms = std::min<uint64_t>(o.metrics.interval_ms, 31'536'000'000);
+    server->cpu_metrics_ =
+        std::make_unique<CpuMetricsSampler>(server->clock_, interval_ms * 1'000'000);
+    LOG_INFO("Collecting CPU metrics every {} ms", interval_ms);
+  }
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
   if (o.control_mode == ModelControlMode::kPoll) {
@@ -129,7 +140,11 @@ StatusOr<std::string> InferenceServer::StatisticsJson(std::string_view name,
 }
 
 std::string InferenceServer::MetricsText() const {
-  return PrometheusText(Named(lifecycle_->Loaded()));
+  if (cpu_metrics_ == nullptr) {
+    return PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, nullptr);
+  }
+  const CpuMetricsSampler::Values cpu = cpu_metrics_->Read();
+  return PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, &cpu);
 }
 
 StatusOr<std::string> InferenceServer::TraceSettingsJson(const std::string& model) const {

@@ -21,6 +21,7 @@
 
 namespace inferd {
 
+class CpuMetricsSampler;
 class InferenceRequest;
 
 class InferenceServer final : public RequestSubmitter {
@@ -95,6 +96,7 @@ class InferenceServer final : public RequestSubmitter {
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
+  std::unique_ptr<CpuMetricsSampler> cpu_metrics_;  // null unless CPU metrics are on
   std::atomic<bool> stopping_{false};
   std::atomic<bool> stopped_{false};
 };

@@ -9,12 +9,13 @@
 
 #include "core/common/logging.h"
 #include "core/lifecycle/control_mode.h"
+#include "core/stats/metrics_config.h"
 #include "core/trace/trace_settings.h"
 
 namespace inferd {
 
 struct ServerOptions {
-  std::string server_id = "inferd";
+  std::string server_id = "triton";  // --id, Triton's default
   std::vector<std::string> repository_paths;
   std::string backend_directory;
   // backend name -> setting -> value (--backend-config)
@@ -31,6 +32,8 @@ struct ServerOptions {
   std::vector<std::string> startup_models;  // EXPLICIT mode's --load-model
   uint32_t repository_poll_secs = 15;
   LogSettings log;
+  // --allow-metrics, --allow-cpu-metrics, --metrics-interval-ms, --metrics-config.
+  MetricsConfig metrics;
   // The global trace setting at startup (--trace-config).
   TraceSettings trace;
 };

@@ -4,9 +4,37 @@
 
 namespace inferd {
 
-ModelStatistics::ModelStatistics(int64_t max_batch_size)
+namespace {
+
+// Triton observes whole microseconds.
+double Micros(uint64_t ns) { return static_cast<double>(ns / 1000); }
+
+}  // namespace
+
+void FirstResponseHistogram::Observe(uint64_t ns) {
+  const double ms = static_cast<double>(ns) / 1e6;
+  const size_t bucket = static_cast<size_t>(
+      std::lower_bound(kFirstResponseBucketsMs.begin(), kFirstResponseBucketsMs.end(), ms) -
+      kFirstResponseBucketsMs.begin());
+  buckets[bucket].fetch_add(1, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns, std::memory_order_relaxed);
+}
+
+ModelStatistics::ModelStatistics(int64_t max_batch_size, const MetricsConfig* metrics,
+                                 const Clock* clock, bool decoupled)
     : batch(new BatchStat[std::max<int64_t>(1, max_batch_size) + 1]),
-      batch_slots(std::max<int64_t>(1, max_batch_size) + 1) {}
+      batch_slots(std::max<int64_t>(1, max_batch_size) + 1),
+      summaries(metrics != nullptr && clock != nullptr && metrics->Summaries()
+                    ? std::make_unique<LatencySummaries>(*metrics, *clock)
+                    : nullptr),
+      first_response(metrics != nullptr && decoupled && metrics->Histograms()
+                         ? std::make_unique<FirstResponseHistogram>()
+                         : nullptr) {}
+
+void ModelStatistics::RecordQueue(uint64_t queue_ns) {
+  queue.Add(queue_ns);
+  if (summaries) summaries->queue.Observe(Micros(queue_ns));
+}
 
 void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
   (ok ? success : fail).Add(duration_ns);
@@ -16,6 +44,7 @@ void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
       kLatencyBucketsSeconds.begin());
   latency_buckets[bucket].fetch_add(1, std::memory_order_relaxed);
   latency_sum_ns.fetch_add(duration_ns, std::memory_order_relaxed);
+  if (summaries && ok) summaries->request.Observe(Micros(duration_ns));
 }
 
 void ModelStatistics::RecordExecutionStart(uint64_t request_count, uint64_t rows,
@@ -39,6 +68,11 @@ void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
   compute_input.AddTime(input_ns, request_count);
   compute_infer.AddTime(infer_ns, request_count);
   compute_output.AddTime(output_ns, request_count);
+  if (summaries && request_count > 0) {
+    summaries->compute_input.Observe(Micros(input_ns), request_count);
+    summaries->compute_infer.Observe(Micros(infer_ns), request_count);
+    summaries->compute_output.Observe(Micros(output_ns), request_count);
+  }
   if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) {
     batch[rows].compute_input.AddTime(input_ns);
     batch[rows].compute_infer.AddTime(infer_ns);

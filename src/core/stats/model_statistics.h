@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/stats/duration_stat.h"
+#include "core/stats/latency_summary.h"
+#include "core/stats/metrics_config.h"
 #include "core/stats/response_statistics.h"
 
 namespace inferd {
@@ -27,15 +29,54 @@ inline constexpr std::array<double, 14> kLatencyBucketsSeconds = {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
     0.025,  0.05,    0.1,    0.25,  0.5,    1.0,   2.5};
 
+// The latency summaries of one version (--metrics-config
+// summary_latencies=true), in microseconds, each observed per request.
+struct LatencySummaries {
+  LatencySummaries(const MetricsConfig& config, const Clock& clock)
+      : request(config, clock),
+        queue(config, clock),
+        compute_input(config, clock),
+        compute_infer(config, clock),
+        compute_output(config, clock) {}
+  LatencySummary request;  // successful requests only, as Triton
+  LatencySummary queue;
+  LatencySummary compute_input;
+  LatencySummary compute_infer;
+  LatencySummary compute_output;
+};
+
+// Upper bounds (milliseconds) of Triton's first-response histogram buckets.
+inline constexpr std::array<double, 4> kFirstResponseBucketsMs = {100, 500, 2000, 5000};
+
+// Time from a decoupled model's request to its first response (--metrics-config
+// histogram_latencies=true): Triton's nv_inference_first_response_histogram_ms.
+// Relaxed atomics, no lock.
+struct FirstResponseHistogram {
+  void Observe(uint64_t ns);
+  // Per bucket (the last one past every bound); cumulative counts are derived
+  // when rendered.
+  std::array<std::atomic<uint64_t>, kFirstResponseBucketsMs.size() + 1> buckets{};
+  std::atomic<uint64_t> sum_ns{0};
+};
+
 class ModelStatistics {
  public:
   // Batch sizes 1..max_batch_size get their own counters (1 when not batching).
-  explicit ModelStatistics(int64_t max_batch_size);
+  // With `metrics` asking for summaries, latencies are also observed into
+  // summaries timed by `clock`; both outlive the statistics. A `decoupled`
+  // model's first responses go into a histogram when `metrics` asks for it.
+  explicit ModelStatistics(int64_t max_batch_size, const MetricsConfig* metrics = nullptr,
+                           const Clock* clock = nullptr, bool decoupled = false);
 
   // A request got its final response `duration_ns` after it was queued.
   void RecordRequest(bool success, uint64_t duration_ns);
   // A request waited `queue_ns` before it was handed to an instance.
-  void RecordQueue(uint64_t queue_ns) { queue.Add(queue_ns); }
+  void RecordQueue(uint64_t queue_ns);
+  // A decoupled model's request sent its first response `ns` after it was
+  // queued.
+  void RecordFirstResponse(uint64_t ns) {
+    if (first_response) first_response->Observe(ns);
+  }
   // One backend execution of `request_count` requests with `rows` rows in
   // all is starting: counted now, so a client that got its response sees it.
   void RecordExecutionStart(uint64_t request_count, uint64_t rows, uint64_t wall_ms);
@@ -54,6 +95,10 @@ class ModelStatistics {
   // Request latency histogram (cumulative counts are derived when rendered).
   std::array<std::atomic<uint64_t>, kLatencyBucketsSeconds.size() + 1> latency_buckets{};
   std::atomic<uint64_t> latency_sum_ns{0};
+  // Null unless summaries were asked for.
+  const std::unique_ptr<LatencySummaries> summaries;
+  // Null unless the first-response histogram was asked for (decoupled only).
+  const std::unique_ptr<FirstResponseHistogram> first_response;
   // Decoupled models only: statistics by response index.
   ResponseStatistics responses;
 };

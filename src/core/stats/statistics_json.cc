@@ -3,8 +3,6 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <cstdio>
-
 #include "core/stats/model_statistics.h"
 
 namespace inferd {
@@ -103,55 +101,6 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   w.EndObject();
 }
 
-// Appends one metric family: its HELP and TYPE lines, then one sample per model.
-template <typename Value>
-void Family(std::string& out, const std::vector<NamedStatistics>& models, const char* name,
-            const char* type, const char* help, Value&& value) {
-  out += "# HELP ";
-  out += name;
-  out += ' ';
-  out += help;
-  out += "\n# TYPE ";
-  out += name;
-  out += ' ';
-  out += type;
-  out += '\n';
-  for (const NamedStatistics& model : models) {
-    out += name;
-    out += "{model=\"" + model.name + "\",version=\"" + std::to_string(model.version) + "\"} ";
-    out += std::to_string(value(model));
-    out += '\n';
-  }
-}
-
-std::string Labels(const NamedStatistics& model) {
-  return "model=\"" + model.name + "\",version=\"" + std::to_string(model.version) + "\"";
-}
-
-void LatencyHistogram(std::string& out, const std::vector<NamedStatistics>& models) {
-  const char* name = "inferd_request_latency_seconds";
-  out += "# HELP inferd_request_latency_seconds Time from queueing to the final response.\n";
-  out += "# TYPE inferd_request_latency_seconds histogram\n";
-  char bound[32];
-  for (const NamedStatistics& model : models) {
-    const ModelStatistics& s = *model.stats;
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kLatencyBucketsSeconds.size(); ++i) {
-      cumulative += Load(s.latency_buckets[i]);
-      std::snprintf(bound, sizeof(bound), "%g", kLatencyBucketsSeconds[i]);
-      out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"" + bound + "\"} " +
-             std::to_string(cumulative) + "\n";
-    }
-    cumulative += Load(s.latency_buckets.back());
-    out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"+Inf\"} " +
-           std::to_string(cumulative) + "\n";
-    std::snprintf(bound, sizeof(bound), "%.9f", Load(s.latency_sum_ns) / 1e9);
-    out += std::string(name) + "_sum{" + Labels(model) + "} " + bound + "\n";
-    out += std::string(name) + "_count{" + Labels(model) + "} " + std::to_string(cumulative) +
-           "\n";
-  }
-}
-
 }  // namespace
 
 std::string StatisticsJson(const std::vector<NamedStatistics>& models) {
@@ -164,43 +113,6 @@ std::string StatisticsJson(const std::vector<NamedStatistics>& models) {
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-std::string PrometheusText(const std::vector<NamedStatistics>& models) {
-  std::string out;
-  auto us = [](const DurationStat& d) { return Load(d.ns) / 1000; };
-  Family(out, models, "nv_inference_request_success", "counter",
-         "Number of successful inference requests, all batch sizes.",
-         [](const NamedStatistics& m) { return Load(m.stats->success.count); });
-  Family(out, models, "nv_inference_request_failure", "counter",
-         "Number of failed inference requests, all batch sizes.",
-         [](const NamedStatistics& m) { return Load(m.stats->fail.count); });
-  Family(out, models, "nv_inference_count", "counter",
-         "Number of inferences performed (rows; a batch of n counts n).",
-         [](const NamedStatistics& m) { return Load(m.stats->inference_count); });
-  Family(out, models, "nv_inference_exec_count", "counter",
-         "Number of model executions performed (a batch counts once).",
-         [](const NamedStatistics& m) { return Load(m.stats->execution_count); });
-  Family(out, models, "nv_inference_request_duration_us", "counter",
-         "Cumulative end-to-end inference request duration in microseconds.",
-         [&](const NamedStatistics& m) { return us(m.stats->success) + us(m.stats->fail); });
-  Family(out, models, "nv_inference_queue_duration_us", "counter",
-         "Cumulative time requests spent queued, in microseconds.",
-         [&](const NamedStatistics& m) { return us(m.stats->queue); });
-  Family(out, models, "nv_inference_compute_input_duration_us", "counter",
-         "Cumulative compute input duration in microseconds.",
-         [&](const NamedStatistics& m) { return us(m.stats->compute_input); });
-  Family(out, models, "nv_inference_compute_infer_duration_us", "counter",
-         "Cumulative compute inference duration in microseconds.",
-         [&](const NamedStatistics& m) { return us(m.stats->compute_infer); });
-  Family(out, models, "nv_inference_compute_output_duration_us", "counter",
-         "Cumulative compute output duration in microseconds.",
-         [&](const NamedStatistics& m) { return us(m.stats->compute_output); });
-  Family(out, models, "nv_inference_pending_request_count", "gauge",
-         "Instantaneous number of requests awaiting execution.",
-         [](const NamedStatistics& m) { return m.pending; });
-  LatencyHistogram(out, models);
-  return out;
 }
 
 }  // namespace inferd

@@ -1,6 +1,5 @@
 // Renders model statistics as the KServe/Triton statistics extension does
-// ({"model_stats": [...]}) and as Prometheus text exposition (Triton's metric
-// names, so existing dashboards keep working). Pure functions.
+// ({"model_stats": [...]}). Pure functions.
 #ifndef INFERD_CORE_STATS_STATISTICS_JSON_H_
 #define INFERD_CORE_STATS_STATISTICS_JSON_H_
 
@@ -21,7 +20,6 @@ struct NamedStatistics {
 };
 
 std::string StatisticsJson(const std::vector<NamedStatistics>& models);
-std::string PrometheusText(const std::vector<NamedStatistics>& models);
 
 }  // namespace inferd
 

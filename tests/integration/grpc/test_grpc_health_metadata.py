@@ -94,11 +94,11 @@ def test_model_ready_with_a_malformed_version_is_invalid_argument(stub, stubs):
 
 def test_server_metadata(client, stub, stubs, server):
     meta = stub.ServerMetadata(stubs.pb.ServerMetadataRequest())
-    assert meta.name == "inferd"
+    assert meta.name == "triton"  # --id's default, as Triton's
     assert meta.version
     assert "model_configuration" in meta.extensions
     assert list(meta.extensions) == server.get("/v2").json()["extensions"]
-    assert client.get_server_metadata(as_json=True)["name"] == "inferd"
+    assert client.get_server_metadata(as_json=True)["name"] == "triton"
 
 
 def test_model_metadata_shows_batch_dimension_as_minus_one(stub, stubs):

@@ -81,11 +81,11 @@ def test_tritonclient_reports_live_and_ready(server):
     assert client.is_model_ready("no_such_model") is False
 
 
-def test_server_metadata_names_inferd_and_lists_extensions(server):
+def test_server_metadata_names_the_server_id_and_lists_extensions(server):
     resp = server.get("/v2")
     assert resp.status_code == 200
     meta = resp.json()
-    assert meta["name"] == "inferd"
+    assert meta["name"] == "triton"  # --id's default, as Triton's
     assert isinstance(meta["version"], str) and meta["version"]
     assert isinstance(meta["extensions"], list)
     assert all(isinstance(e, str) for e in meta["extensions"])

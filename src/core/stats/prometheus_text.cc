@@ -1,0 +1,201 @@
+#include "core/stats/prometheus_text.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/stats/model_statistics.h"
+
+namespace inferd {
+namespace {
+
+uint64_t Load(const std::atomic<uint64_t>& value) {
+  return value.load(std::memory_order_relaxed);
+}
+
+void Header(std::string& out, const char* name, const char* type, const char* help) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
+
+// A sample value as Prometheus reads it (NaN for an empty summary window).
+std::string Number(double value) {
+  if (std::isnan(value)) return "NaN";
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+// Appends one metric family: its HELP and TYPE lines, then one sample per model.
+template <typename Value>
+void Family(std::string& out, const std::vector<NamedStatistics>& models, const char* name,
+            const char* type, const char* help, Value&& value) {
+  Header(out, name, type, help);
+  for (const NamedStatistics& model : models) {
+    out += name;
+    out += "{model=\"" + model.name + "\",version=\"" + std::to_string(model.version) + "\"} ";
+    out += std::to_string(value(model));
+    out += '\n';
+  }
+}
+
+std::string Labels(const NamedStatistics& model) {
+  return "model=\"" + model.name + "\",version=\"" + std::to_string(model.version) + "\"";
+}
+
+void LatencyHistogram(std::string& out, const std::vector<NamedStatistics>& models) {
+  const char* name = "inferd_request_latency_seconds";
+  out += "# HELP inferd_request_latency_seconds Time from queueing to the final response.\n";
+  out += "# TYPE inferd_request_latency_seconds histogram\n";
+  char bound[32];
+  for (const NamedStatistics& model : models) {
+    const ModelStatistics& s = *model.stats;
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kLatencyBucketsSeconds.size(); ++i) {
+      cumulative += Load(s.latency_buckets[i]);
+      std::snprintf(bound, sizeof(bound), "%g", kLatencyBucketsSeconds[i]);
+      out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"" + bound + "\"} " +
+             std::to_string(cumulative) + "\n";
+    }
+    cumulative += Load(s.latency_buckets.back());
+    out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"+Inf\"} " +
+           std::to_string(cumulative) + "\n";
+    std::snprintf(bound, sizeof(bound), "%.9f", Load(s.latency_sum_ns) / 1e9);
+    out += std::string(name) + "_sum{" + Labels(model) + "} " + bound + "\n";
+    out += std::string(name) + "_count{" + Labels(model) + "} " + std::to_string(cumulative) +
+           "\n";
+  }
+}
+
+// One summary family: per model that keeps summaries, a sample per quantile,
+// then _count and _sum.
+void SummaryFamily(std::string& out, const std::vector<NamedStatistics>& models, const char* name,
+                   const char* help, LatencySummary LatencySummaries::*member) {
+  Header(out, name, "summary", help);
+  for (const NamedStatistics& model : models) {
+    if (model.stats->summaries == nullptr) continue;
+    const LatencySummary::Snapshot s = (model.stats->summaries.get()->*member).Read();
+    const std::string labels = Labels(model);
+    out += std::string(name) + "_count{" + labels + "} " + std::to_string(s.count) + "\n";
+    out += std::string(name) + "_sum{" + labels + "} " + Number(s.sum) + "\n";
+    char quantile[32];
+    for (size_t i = 0; i < s.targets.size(); ++i) {
+      std::snprintf(quantile, sizeof(quantile), "%g", s.targets[i].quantile);
+      out += std::string(name) + "{" + labels + ",quantile=\"" + quantile + "\"} " +
+             Number(s.values[i]) + "\n";
+    }
+  }
+}
+
+void Summaries(std::string& out, const std::vector<NamedStatistics>& models) {
+  bool any = false;
+  for (const NamedStatistics& model : models) any = any || model.stats->summaries != nullptr;
+  if (!any) return;
+  SummaryFamily(out, models, "nv_inference_request_summary_us",
+                "Summary of inference request duration in microseconds (includes cached "
+                "requests)",
+                &LatencySummaries::request);
+  SummaryFamily(out, models, "nv_inference_queue_summary_us",
+                "Summary of inference queuing duration in microseconds (includes cached requests)",
+                &LatencySummaries::queue);
+  SummaryFamily(out, models, "nv_inference_compute_input_summary_us",
+                "Summary of compute input duration in microseconds (does not include cached "
+                "requests)",
+                &LatencySummaries::compute_input);
+  SummaryFamily(out, models, "nv_inference_compute_infer_summary_us",
+                "Summary of compute inference duration in microseconds (does not include cached "
+                "requests)",
+                &LatencySummaries::compute_infer);
+  SummaryFamily(out, models, "nv_inference_compute_output_summary_us",
+                "Summary of inference compute output duration in microseconds (does not include "
+                "cached requests)",
+                &LatencySummaries::compute_output);
+}
+
+void FirstResponseHistogramFamily(std::string& out, const std::vector<NamedStatistics>& models) {
+  bool any = false;
+  for (const NamedStatistics& model : models) any = any || model.stats->first_response != nullptr;
+  if (!any) return;
+  const std::string name = "nv_inference_first_response_histogram_ms";
+  Header(out, name.c_str(), "histogram", "Duration from request to first response in milliseconds");
+  char bound[32];
+  for (const NamedStatistics& model : models) {
+    const FirstResponseHistogram* h = model.stats->first_response.get();
+    if (h == nullptr) continue;
+    const std::string labels = Labels(model);
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kFirstResponseBucketsMs.size(); ++i) {
+      cumulative += Load(h->buckets[i]);
+      std::snprintf(bound, sizeof(bound), "%g", kFirstResponseBucketsMs[i]);
+      out += name + "_bucket{" + labels + ",le=\"" + bound + "\"} " + std::to_string(cumulative) +
+             "\n";
+    }
+    cumulative += Load(h->buckets.back());
+    out += name + "_bucket{" + labels + ",le=\"+Inf\"} " + std::to_string(cumulative) + "\n";
+    out += name + "_sum{" + labels + "} " + Number(static_cast<double>(Load(h->sum_ns)) / 1e6) +
+           "\n";
+    out += name + "_count{" + labels + "} " + std::to_string(cumulative) + "\n";
+  }
+}
+
+void CpuGauges(std::string& out, const CpuMetricsSampler::Values& cpu) {
+  Header(out, "nv_cpu_utilization", "gauge", "CPU utilization rate [0.0 - 1.0]");
+  out += "nv_cpu_utilization " + Number(cpu.utilization) + "\n";
+  Header(out, "nv_cpu_memory_total_bytes", "gauge", "CPU total memory (RAM), in bytes");
+  out += "nv_cpu_memory_total_bytes " + std::to_string(cpu.memory_total_bytes) + "\n";
+  Header(out, "nv_cpu_memory_used_bytes", "gauge", "CPU used memory (RAM), in bytes");
+  out += "nv_cpu_memory_used_bytes " + std::to_string(cpu.memory_used_bytes) + "\n";
+}
+
+}  // namespace
+
+std::string PrometheusText(const std::vector<NamedStatistics>& models, const MetricsConfig& config,
+                           const CpuMetricsSampler::Values* cpu) {
+  std::string out;
+  auto us = [](const DurationStat& d) { return Load(d.ns) / 1000; };
+  Family(out, models, "nv_inference_request_success", "counter",
+         "Number of successful inference requests, all batch sizes.",
+         [](const NamedStatistics& m) { return Load(m.stats->success.count); });
+  Family(out, models, "nv_inference_request_failure", "counter",
+         "Number of failed inference requests, all batch sizes.",
+         [](const NamedStatistics& m) { return Load(m.stats->fail.count); });
+  Family(out, models, "nv_inference_count", "counter",
+         "Number of inferences performed (rows; a batch of n counts n).",
+         [](const NamedStatistics& m) { return Load(m.stats->inference_count); });
+  Family(out, models, "nv_inference_exec_count", "counter",
+         "Number of model executions performed (a batch counts once).",
+         [](const NamedStatistics& m) { return Load(m.stats->execution_count); });
+  if (config.counter_latencies) {
+    Family(out, models, "nv_inference_request_duration_us", "counter",
+           "Cumulative end-to-end inference request duration in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->success) + us(m.stats->fail); });
+    Family(out, models, "nv_inference_queue_duration_us", "counter",
+           "Cumulative time requests spent queued, in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->queue); });
+    Family(out, models, "nv_inference_compute_input_duration_us", "counter",
+           "Cumulative compute input duration in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->compute_input); });
+    Family(out, models, "nv_inference_compute_infer_duration_us", "counter",
+           "Cumulative compute inference duration in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->compute_infer); });
+    Family(out, models, "nv_inference_compute_output_duration_us", "counter",
+           "Cumulative compute output duration in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->compute_output); });
+  }
+  Family(out, models, "nv_inference_pending_request_count", "gauge",
+         "Instantaneous number of requests awaiting execution.",
+         [](const NamedStatistics& m) { return m.pending; });
+  Summaries(out, models);
+  FirstResponseHistogramFamily(out, models);
+  LatencyHistogram(out, models);
+  if (cpu != nullptr) CpuGauges(out, *cpu);
+  return out;
+}
+
+}  // namespace inferd
