@@ -50,7 +50,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
     {"model-config-name", "it is being implemented (issue 22)", nullptr},
     {"model-load-retry-count", "it is being implemented (issue 22)", nullptr},
-    {"model-namespacing", "it is being implemented (issue 22)", nullptr},
     {"reuse-http-port", "it is being implemented (issue 22)", nullptr},
     {"http-header-forward-pattern", "it is being implemented (issue 22)", nullptr},
     {"reuse-grpc-port", "it is being implemented (issue 22)", nullptr},

@@ -35,6 +35,7 @@ struct Flags {
   std::vector<std::string> load_models;
   int repository_poll_secs = 15;
   int model_load_thread_count = 4;
+  bool model_namespacing = false;
   int buffer_manager_thread_count = 0;
   std::string model_transition_policy = "availability";
   bool allow_metrics = true;
