@@ -444,6 +444,30 @@ TEST_F(ModelLifecycleTest, NamespacedEnsemblesRunTheModelOfTheirOwnRepository) {
   EXPECT_EQ(Ready("shared")->config().input(0).dims(0), 3);
 }
 
+TEST_F(ModelLifecycleTest, NamespacedPollTellsTheRepositoriesApart) {
+  TempDir second;
+  WriteIdentity(repo_, "shared", 3);
+  WriteIdentity(second, "shared", 5);
+  Start(ModelControlMode::kPoll, {}, TransitionPolicy::kAvailabilityPreserving, second.path());
+  ASSERT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kInvalidArg);
+  const std::shared_ptr<ModelVersion> first =
+      lifecycle_->Get("shared", -1, repo_.path().string()).value();
+
+  // The second repository's folder goes: only that model unloads.
+  std::filesystem::remove_all(second.path() / "shared");
+  lifecycle_->Poll();
+  EXPECT_THAT(States(lifecycle_->Index()), ElementsAre("shared/1 READY"));
+  EXPECT_EQ(Ready("shared"), first);
+  // And comes back as a new model of that repository (two polls: settle rule).
+  WriteIdentity(second, "shared", 5);
+  lifecycle_->Poll();
+  lifecycle_->Poll();
+  auto back = lifecycle_->Get("shared", -1, second.path().string());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->config().input(0).dims(0), 5);
+  EXPECT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kInvalidArg);
+}
+
 // --- Version policies
 
 TEST_F(ModelLifecycleTest, TheDefaultPolicyServesTheLatestVersionOnly) {
