@@ -111,6 +111,10 @@ def test_same_name_in_two_repositories_serves_both_and_each_ensemble_its_own(sta
     assert_error(server.get("/v2/models/m"), 400, "ambiguous")
     assert_error(server.get("/v2/models/m/config"), 400, "ambiguous")
     assert_error(server.get("/v2/models/m/ready"), 400, "ambiguous")
+    assert_error(server.get("/v2/models/m/stats"), 400, "ambiguous")
+    # All statistics list both models of that name.
+    stats = server.get("/v2/models/stats").json()["model_stats"]
+    assert sorted(s["name"] for s in stats) == ["ens_a", "ens_b", "m", "m", "only_a"], stats
     grpc = server.grpc_client()
     try:
         with pytest.raises(InferenceServerException) as caught:
