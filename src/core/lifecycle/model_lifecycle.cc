@@ -611,6 +611,7 @@ std::string ModelLifecycle::BlockedReasonLocked(const std::string& name, int64_t
 StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view name,
                                                             int64_t version,
                                                             std::string_view ns) const {
+  if (!options_.namespacing) return GetByKey(name, version);  // the request path: no copy
   ASSIGN_OR_RETURN(std::string key, KeyOf(name, ns));
   return GetByKey(key, version);
 }
