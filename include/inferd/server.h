@@ -171,6 +171,13 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddStartupModel(INFERD_ServerOpt
                                                                const char* model_name);
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetRepositoryPollSecs(INFERD_ServerOptions* options,
                                                                      uint32_t seconds);
+// When true (--model-namespacing), each repository is a namespace: several
+// repositories may hold models of the same name, all loaded. A request naming
+// such a model is refused as ambiguous; an ensemble's steps run the model of
+// its own repository. When false (default), a name found in two repositories
+// makes that model UNAVAILABLE.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelNamespacing(INFERD_ServerOptions* options,
+                                                                   bool enable);
 // How many models load in parallel (--model-load-thread-count).
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelLoadThreadCount(
     INFERD_ServerOptions* options, uint32_t count);

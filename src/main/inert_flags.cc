@@ -49,7 +49,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
     {"model-config-name", "it is being implemented (issue 22)", nullptr},
     {"model-load-retry-count", "it is being implemented (issue 22)", nullptr},
-    {"model-namespacing", "it is being implemented (issue 22)", nullptr},
 };
 
 const InertFlag* FindInert(std::string_view flag) {

@@ -69,6 +69,9 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "In poll mode, seconds between repository scans (default 15)");
   app.add_option("--model-load-thread-count", f.model_load_thread_count,
                  "Models loading in parallel (default 4)");
+  app.add_option("--model-namespacing", f.model_namespacing,
+                 "Let several repositories hold models of the same name, each repository "
+                 "its own namespace (default false)");
   app.add_option("--buffer-manager-thread-count", f.buffer_manager_thread_count,
                  "Threads that split large batch input/output copies of backends (default 0: "
                  "none)")
@@ -264,6 +267,7 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetRepositoryPollSecs(options, f.repository_poll_secs));
   INFERD_ErrorDelete(
       INFERD_ServerOptionsSetModelLoadThreadCount(options, f.model_load_thread_count));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelNamespacing(options, f.model_namespacing));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBufferManagerThreadCount(
       options, static_cast<uint32_t>(f.buffer_manager_thread_count)));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetTransitionPolicy(

@@ -38,6 +38,7 @@ struct Flags {
   std::vector<std::string> load_models;
   int repository_poll_secs = 15;
   int model_load_thread_count = 4;
+  bool model_namespacing = false;
   int buffer_manager_thread_count = 0;
   std::string model_transition_policy = "availability";
   std::string id = "triton";

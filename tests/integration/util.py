@@ -221,6 +221,14 @@ def write_repository(root: Path, models: Mapping[str, str | Model]) -> Path:
     return root
 
 
+def touch(path: Path) -> None:
+    """Gives `path` a modification time later than both its own and now, so that a
+    plain repository load sees its model's files changed and reloads it (an
+    unchanged model is left alone, as Triton does)."""
+    stamp = max(time.time_ns(), path.stat().st_mtime_ns + 1_000_000_000)
+    os.utime(path, ns=(stamp, stamp))
+
+
 # ---------------------------------------------------------------------------
 # The server process
 

@@ -124,6 +124,11 @@ INFERD_Error* INFERD_ServerOptionsSetRepositoryPollSecs(INFERD_ServerOptions* op
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.repository_poll_secs = seconds; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetModelNamespacing(INFERD_ServerOptions* options,
+                                                    bool enable) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.model_namespacing = enable; });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetModelLoadThreadCount(INFERD_ServerOptions* options,
                                                         uint32_t count) {
   return WithOptions(options, [&](inferd::ServerOptions& o) {

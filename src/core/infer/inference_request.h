@@ -84,6 +84,9 @@ class InferenceRequest {
   int64_t requested_version() const { return requested_version_; }
 
   std::string id;
+  // The repository of model_name() (--model-namespacing): set for an
+  // ensemble's steps so they run the model of the ensemble's own repository.
+  std::string model_namespace;
   uint32_t flags = 0;  // INFERD_REQUEST_FLAG_*
   uint64_t correlation_id = 0;
   std::string correlation_id_string;  // set when the client used a string id

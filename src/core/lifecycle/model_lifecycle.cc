@@ -15,6 +15,33 @@ namespace {
 
 const char* kKeptPrevious = "reload failed, the previous version keeps serving: ";
 
+// The key of the model an ensemble step runs (its namespace set by the loader
+// with --model-namespacing).
+template <typename Step>
+std::string StepKey(const Step& step) {
+  return ModelKey(step.model_namespace(), step.model_name());
+}
+
+// "model 'm'", or "model 'm' of repository '/r'" for a namespaced key.
+std::string Describe(std::string_view key) {
+  const std::string name = NameOfKey(std::string(key));
+  if (name.size() == key.size()) return "model '" + name + "'";
+  return "model '" + name + "' of repository '" +
+         std::string(key.substr(0, key.size() - name.size() - 1)) + "'";
+}
+
+std::string Ambiguous(std::string_view name, const std::vector<std::string>& keys) {
+  std::string repositories;
+  for (const std::string& key : keys) {
+    const std::string ns = key.substr(0, key.size() - std::min(key.size(), name.size() + 1));
+    repositories += (repositories.empty() ? "'" : ", '") + ns + "'";
+  }
+  return "model '" + std::string(name) + "' is ambiguous: " + std::to_string(keys.size()) +
+         " repositories hold a model of that name (" + repositories +
+         ") and --model-namespacing keeps them apart; a request cannot choose one, an "
+         "ensemble's steps run the model of the ensemble's own repository";
+}
+
 }  // namespace
 
 std::string_view ModelStateName(ModelState state) {
@@ -31,7 +58,8 @@ std::string_view ModelStateName(ModelState state) {
 ModelLifecycle::ModelLifecycle(ModelLoader loader, LifecycleOptions options)
     : loader_(std::move(loader)),
       options_(std::move(options)),
-      serving_(std::make_shared<const ServingTable>()) {}
+      serving_(std::make_shared<const ServingTable>()),
+      keys_by_name_(std::make_shared<const KeysByName>()) {}
 
 ModelLifecycle::~ModelLifecycle() { UnloadAll(std::chrono::steady_clock::now()); }
 
@@ -45,27 +73,33 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   {
     MutexLock lock(&mu_);
     for (const ModelLocation& location : models) {
-      records_[location.name];
-      if (load_all) to_load.push_back(location.name);
+      const std::string key = ModelKey(location.ns, location.name);
+      records_[key];
+      if (load_all) to_load.push_back(key);
     }
     if (!load_all) {
       for (const std::string& name : startup_models) {
-        ModelRecord& record = records_[name];
-        record.aspired = true;
-        if (std::none_of(models.begin(), models.end(),
-                         [&](const ModelLocation& m) { return m.name == name; })) {
+        bool found = false;
+        for (const ModelLocation& location : models) {
+          if (location.name != name) continue;
+          to_load.push_back(ModelKey(location.ns, location.name));
+          found = true;
+        }
+        if (!found) {
+          ModelRecord& record = records_[name];
+          record.aspired = true;
           record.error = "model '" + name + "' (--load-model) is not in any model repository";
           LOG_ERROR("{}", record.error);
-        } else {
-          to_load.push_back(name);
         }
       }
     }
     for (const std::string& name : to_load) records_[name].aspired = true;
+    PublishLocked();
   }
   ForEachParallel(to_load, [&](const std::string& name) {
-    auto location = std::find_if(models.begin(), models.end(),
-                                 [&](const ModelLocation& m) { return m.name == name; });
+    auto location = std::find_if(models.begin(), models.end(), [&](const ModelLocation& m) {
+      return ModelKey(m.ns, m.name) == name;
+    });
     // unless_ready: an ensemble loaded before may have loaded it already.
     Status status = DoLoad(name, *location, {}, false, true);
     (void)status;  // recorded in the index and logged
@@ -90,18 +124,21 @@ Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
                                             std::set<std::string>* seen) const {
   const std::string name = chain->back();
   if (!seen->insert(name).second) return Status::Ok();
-  StatusOr<ModelLocation> location = Locate(name);
+  StatusOr<ModelLocation> location = LocateKey(name);
   if (!location.ok()) return Status::Ok();  // its load reports it
   StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true);
   if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return Status::Ok();
   for (const auto& step : plan->config.ensemble_scheduling().step()) {
-    if (std::find(chain->begin(), chain->end(), step.model_name()) != chain->end()) {
+    const std::string step_key =
+        options_.namespacing
+            ? ModelKey(ComposingNamespace(location->ns, step.model_name()), step.model_name())
+            : step.model_name();
+    if (std::find(chain->begin(), chain->end(), step_key) != chain->end()) {
       std::string text;
       for (const std::string& model : *chain) text += "'" + model + "' -> ";
-      return Status::InvalidArg("ensembles form a cycle: " + text + "'" + step.model_name() +
-                                "'");
+      return Status::InvalidArg("ensembles form a cycle: " + text + "'" + step_key + "'");
     }
-    chain->push_back(step.model_name());
+    chain->push_back(step_key);
     Status status = CheckNoEnsembleCycle(chain, seen);
     chain->pop_back();
     RETURN_IF_ERROR(status);
@@ -109,12 +146,59 @@ Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
   return Status::Ok();
 }
 
-StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name) const {
+StatusOr<std::vector<ModelLocation>> ModelLifecycle::LocateAll(const std::string& name) const {
   ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());
+  std::vector<ModelLocation> found;
   for (ModelLocation& location : models) {
-    if (location.name == name) return std::move(location);
+    if (location.name == name) found.push_back(std::move(location));
   }
-  return Status::NotFound("model '" + name + "' is not in any model repository");
+  if (found.empty()) return Status::NotFound("model '" + name + "' is not in any model repository");
+  return found;
+}
+
+StatusOr<ModelLocation> ModelLifecycle::Locate(const std::string& name,
+                                               const std::string& ns) const {
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> found, LocateAll(name));
+  std::vector<std::string> keys;
+  for (ModelLocation& location : found) {
+    if (location.ns == ns) return std::move(location);
+    keys.push_back(ModelKey(location.ns, location.name));
+  }
+  if (found.size() == 1) return std::move(found.front());
+  return Status::InvalidArg(Ambiguous(name, keys));
+}
+
+StatusOr<ModelLocation> ModelLifecycle::LocateKey(const std::string& key) const {
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> found, LocateAll(NameOfKey(key)));
+  for (ModelLocation& location : found) {
+    if (ModelKey(location.ns, location.name) == key) return std::move(location);
+  }
+  return Status::NotFound(Describe(key) + " is not in its model repository");
+}
+
+StatusOr<std::string> ModelLifecycle::KeyOf(std::string_view name, std::string_view ns) const {
+  if (!options_.namespacing) return std::string(name);
+  std::shared_ptr<const KeysByName> index = keys_by_name_.load(std::memory_order_acquire);
+  auto found = index->find(name);
+  if (found == index->end()) return std::string(name);
+  const std::vector<std::string>& live = found->second.live;
+  if (!ns.empty()) {
+    const std::string preferred = ModelKey(std::string(ns), std::string(name));
+    const std::vector<std::string>& all = found->second.all;
+    if (std::find(all.begin(), all.end(), preferred) != all.end()) return preferred;
+  }
+  if (live.size() == 1) return live.front();
+  if (live.empty()) return found->second.all.front();  // none loaded: says so
+  return Status::InvalidArg(Ambiguous(name, live));
+}
+
+std::string ModelLifecycle::ComposingNamespace(const std::string& ns,
+                                               const std::string& step) const {
+  StatusOr<ModelLocation> where = Locate(step, ns);
+  if (where.ok()) return where->ns;
+  StatusOr<std::string> key = KeyOf(step, ns);  // loaded, its folder gone since
+  if (key.ok() && key->size() > step.size()) return key->substr(0, key->size() - step.size() - 1);
+  return ns;
 }
 
 std::shared_ptr<Mutex> ModelLifecycle::OperationMutex(const std::string& name) {
@@ -123,31 +207,53 @@ std::shared_ptr<Mutex> ModelLifecycle::OperationMutex(const std::string& name) {
 }
 
 Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overrides) {
-  ModelLocation location{name, {}, ""};
-  if (overrides.files.empty()) {
-    ASSIGN_OR_RETURN(location, Locate(name));
-  } else if (!overrides.config_json) {
-    return Status::InvalidArg("model '" + name +
-                              "': file overrides need a 'config' parameter as well");
+  if (!overrides.files.empty()) {
+    if (!overrides.config_json) {
+      return Status::InvalidArg("model '" + name +
+                                "': file overrides need a 'config' parameter as well");
+    }
+    return DoLoad(name, ModelLocation{name, {}, "", ""}, overrides, false);
   }
-  return DoLoad(name, std::move(location), overrides, false);
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> locations, LocateAll(name));
+  // A plain load changes nothing unless the files did (Triton).
+  const bool plain = !overrides.config_json.has_value();
+  Status outcome;
+  for (ModelLocation& location : locations) {
+    const std::string key = ModelKey(location.ns, location.name);
+    Status status = DoLoad(key, std::move(location), overrides, plain, false, plain);
+    if (outcome.ok()) outcome = std::move(status);
+  }
+  return outcome;
 }
 
 Status ModelLifecycle::Unload(const std::string& name, bool unload_dependents) {
+  std::vector<std::string> keys;
+  if (options_.namespacing) {
+    MutexLock lock(&mu_);
+    for (const auto& [key, record] : records_) {
+      if (NameOfKey(key) == name) keys.push_back(key);
+    }
+  }
+  if (keys.empty()) keys.push_back(name);
+  for (const std::string& key : keys) RETURN_IF_ERROR(UnloadKey(key, unload_dependents));
+  return Status::Ok();
+}
+
+Status ModelLifecycle::UnloadKey(const std::string& key, bool unload_dependents) {
   std::set<std::string> composing;
   if (unload_dependents) {
-    auto served = Get(name, -1);
+    auto served = GetByKey(key, -1);
     if (served.ok() && (*served)->is_ensemble()) {
       for (const auto& step : (*served)->config().ensemble_scheduling().step()) {
-        composing.insert(step.model_name());
+        composing.insert(StepKey(step));
       }
     }
   }
-  RETURN_IF_ERROR(DoUnload(name, false));
+  RETURN_IF_ERROR(DoUnload(key, false));
   for (const std::string& model : composing) {
     if (UsedByAnEnsemble(model)) continue;  // another ensemble still runs it
-    LOG_INFO("unloading model '{}', which ensemble '{}' used (unload_dependents)", model, name);
-    RETURN_IF_ERROR(Unload(model, true));
+    LOG_INFO("unloading model '{}', which ensemble '{}' used (unload_dependents)", model, key);
+    RETURN_IF_ERROR(UnloadKey(model, true));
   }
   return Status::Ok();
 }
@@ -158,7 +264,7 @@ bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
     for (const auto& [version, v] : record.versions) {
       if (!v.model || !v.model->is_ensemble()) continue;
       for (const auto& step : v.model->config().ensemble_scheduling().step()) {
-        if (step.model_name() == name) return true;
+        if (StepKey(step) == name) return true;
       }
     }
   }
@@ -167,11 +273,11 @@ bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
                               const LoadOverrides& overrides, bool reuse_unchanged,
-                              bool unless_ready) {
+                              bool unless_ready, bool unless_unchanged) {
   std::shared_ptr<Mutex> op_mu = OperationMutex(name);
   MutexLock op_lock(op_mu.get());
   // Loaded meanwhile as an ensemble's composing model.
-  if (unless_ready && Get(name, -1).ok()) return Status::Ok();
+  if (unless_ready && GetByKey(name, -1).ok()) return Status::Ok();
   // This thread loads `name` until the end of this call: an ensemble among
   // the models it loads first that needs `name` again is a cycle, not a wait.
   thread_local std::vector<std::string> loading;
@@ -181,37 +287,56 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   } pop_on_exit;
   std::filesystem::path override_dir;
   if (!overrides.files.empty()) {
-    ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(name, overrides.files));
-    location.dir = override_dir / name;
+    ASSIGN_OR_RETURN(override_dir, WriteOverrideFolder(location.name, overrides.files));
+    location.dir = override_dir / location.name;
   }
-  LOG_VERBOSE(1, "loading model '{}' from {}", name, location.dir.string());
+  LOG_VERBOSE(1, "loading {} from {}", Describe(name), location.dir.string());
   const ModelFingerprint fingerprint = options_.source->Fingerprint(location);
-  LoadRequest request{location, overrides.config_json, {}, {}};
-  request.composing = [this](const std::string& composing,
-                             int64_t version) -> StatusOr<std::shared_ptr<ModelVersion>> {
+  LoadRequest request{location, overrides.config_json, {}, {}, {}};
+  request.composing = [this, ns = location.ns](
+                          const std::string& name,
+                          int64_t version) -> StatusOr<std::shared_ptr<ModelVersion>> {
+    // With namespacing, the model of the ensemble's own repository first.
+    const std::string composing =
+        options_.namespacing ? ModelKey(ComposingNamespace(ns, name), name) : name;
     if (std::find(loading.begin(), loading.end(), composing) != loading.end()) {
       std::string chain;
       for (const std::string& model : loading) chain += "'" + model + "' -> ";
       return Status::InvalidArg("ensembles form a cycle: " + chain + "'" + composing + "'");
     }
-    if (!Get(composing, -1).ok()) {
-      ASSIGN_OR_RETURN(ModelLocation where, Locate(composing));
+    if (!GetByKey(composing, -1).ok()) {
+      ASSIGN_OR_RETURN(ModelLocation where, LocateKey(composing));
       // Before waiting on its operation mutex: another thread loading an
       // ensemble of the same cycle would wait on ours.
       std::vector<std::string> chain = loading;
       chain.push_back(composing);
       std::set<std::string> seen;
       RETURN_IF_ERROR(CheckNoEnsembleCycle(&chain, &seen));
-      LOG_INFO("loading model '{}', which an ensemble being loaded uses", composing);
+      LOG_INFO("loading {}, which an ensemble being loaded uses", Describe(composing));
       RETURN_IF_ERROR(DoLoad(composing, std::move(where), {}, false, true));
     }
-    return Get(composing, version);
+    return GetByKey(composing, version);
   };
+  if (options_.namespacing) {
+    request.step_namespace = [this, ns = location.ns](const std::string& step) {
+      return ComposingNamespace(ns, step);
+    };
+  }
   std::vector<std::shared_ptr<ModelVersion>> retire;
   {
     MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     record.aspired = true;
+    if (unless_unchanged && record.error.empty() && !record.versions.empty() &&
+        !record.files_overridden && fingerprint == record.loaded_fingerprint &&
+        std::all_of(record.versions.begin(), record.versions.end(), [](const auto& entry) {
+          return entry.second.model != nullptr && entry.second.state == ModelState::kReady &&
+                 entry.second.reason.empty();
+        })) {
+      LOG_INFO("{}: its files did not change since it loaded{}, nothing to reload",
+               Describe(name), record.config_overridden ? " (with a config override, kept)" : "");
+      return Status::Ok();
+    }
     if (reuse_unchanged && !record.config_overridden && record.error.empty() &&
         fingerprint.top == record.loaded_fingerprint.top) {
       for (auto& [version, v] : record.versions) {
@@ -237,7 +362,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   retire.clear();
 
   ModelLoadResult result = loader_.Load(request);
-  if (!result.error.empty()) LOG_ERROR("failed to load model '{}': {}", name, result.error);
+  if (!result.error.empty()) LOG_ERROR("failed to load {}: {}", Describe(name), result.error);
   for (const auto& version : result.versions) {
     if (!version.error.empty()) LOG_ERROR("failed to load {}", version.error);
   }
@@ -258,17 +383,18 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
         record.versions.clear();
         record.error = result.error;
       }
-      outcome = Status::InvalidArg("failed to load model '" + name + "': " + result.error);
+      outcome = Status::InvalidArg("failed to load " + Describe(name) + ": " + result.error);
     } else {
       record.error.clear();
       const std::string failures = MergeVersions(result.versions, &record.versions, &retire);
       if (!failures.empty()) {
-        outcome = Status::InvalidArg("failed to load model '" + name + "': " + failures);
+        outcome = Status::InvalidArg("failed to load " + Describe(name) + ": " + failures);
       }
     }
     record.loaded_fingerprint = fingerprint;
     record.last_seen = fingerprint;
     record.config_overridden = overrides.config_json.has_value() || !overrides.files.empty();
+    record.files_overridden = !overrides.files.empty();
     if (outcome.ok() || !old_serving) {
       stale_override = std::exchange(record.override_dir, override_dir);
     } else {
@@ -323,7 +449,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
   }
   if (op_mu == nullptr) {
     // Never seen: fine if it is in a repository (nothing to unload), else unknown.
-    RETURN_IF_ERROR(Locate(name).status());
+    RETURN_IF_ERROR(LocateAll(NameOfKey(name)).status());
     return Status::Ok();
   }
   {
@@ -353,11 +479,12 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
       record.error = "unloaded";
       record.loaded_fingerprint = {};
       record.config_overridden = false;
+      record.files_overridden = false;
     }
     PublishLocked();
   }
   RemoveOverrideFolder(override_dir);
-  LOG_INFO("unloaded model '{}'", name);
+  LOG_INFO("unloaded {}", Describe(name));
   return Status::Ok();
 }
 
@@ -370,7 +497,7 @@ void ModelLifecycle::Poll() {
   std::map<std::string, std::pair<ModelLocation, ModelFingerprint>> present;
   for (ModelLocation& location : *scanned) {
     ModelFingerprint fingerprint = options_.source->Fingerprint(location);
-    std::string name = location.name;
+    std::string name = ModelKey(location.ns, location.name);
     present.emplace(std::move(name), std::make_pair(std::move(location), std::move(fingerprint)));
   }
   std::vector<std::string> to_load, removed;
@@ -427,7 +554,7 @@ std::string MissingComposing(const ModelVersion& model,
                                             std::less<>>& table) {
   const auto& steps = model.config().ensemble_scheduling().step();
   for (int i = 0; i < steps.size(); ++i) {
-    if (!Serves(table, steps[i].model_name(), steps[i].model_version())) {
+    if (!Serves(table, StepKey(steps[i]), steps[i].model_version())) {
       return "composing model '" + steps[i].model_name() + "' (step[" + std::to_string(i) +
              "]) is not ready";
     }
@@ -465,6 +592,15 @@ void ModelLifecycle::PublishLocked() {
     }
   }
   serving_.store(std::move(table), std::memory_order_release);
+  if (options_.namespacing) {
+    auto index = std::make_shared<KeysByName>();
+    for (const auto& [key, record] : records_) {
+      NameKeys& keys = (*index)[NameOfKey(key)];
+      keys.all.push_back(key);
+      if (record.aspired || !record.versions.empty()) keys.live.push_back(key);
+    }
+    keys_by_name_.store(std::move(index), std::memory_order_release);
+  }
 }
 
 std::string ModelLifecycle::BlockedReasonLocked(const std::string& name, int64_t version) const {
@@ -473,7 +609,15 @@ std::string ModelLifecycle::BlockedReasonLocked(const std::string& name, int64_t
 }
 
 StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view name,
-                                                            int64_t version) const {
+                                                            int64_t version,
+                                                            std::string_view ns) const {
+  if (!options_.namespacing) return GetByKey(name, version);  // the request path: no copy
+  ASSIGN_OR_RETURN(std::string key, KeyOf(name, ns));
+  return GetByKey(key, version);
+}
+
+StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::GetByKey(std::string_view name,
+                                                                 int64_t version) const {
   std::shared_ptr<const ServingTable> table = serving_.load(std::memory_order_acquire);
   auto model = table->find(name);
   if (model != table->end() && !model->second.empty()) {
@@ -485,7 +629,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::Get(std::string_view nam
 }
 
 Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) const {
-  const std::string model = "model '" + std::string(name) + "'";
+  const std::string model = Describe(name);
   MutexLock lock(&mu_);
   auto record = records_.find(name);
   if (record == records_.end()) {
@@ -524,7 +668,9 @@ Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) co
 std::vector<int64_t> ModelLifecycle::ReadyVersions(std::string_view name) const {
   std::shared_ptr<const ServingTable> table = serving_.load(std::memory_order_acquire);
   std::vector<int64_t> versions;
-  auto model = table->find(name);
+  StatusOr<std::string> key = KeyOf(name, {});
+  if (!key.ok()) return versions;
+  auto model = table->find(*key);
   if (model == table->end()) return versions;
   for (const auto& [version, loaded] : model->second) versions.push_back(version);
   return versions;
@@ -542,7 +688,8 @@ std::vector<std::shared_ptr<ModelVersion>> ModelLifecycle::Loaded() const {
 std::vector<IndexEntry> ModelLifecycle::Index() const {
   std::vector<IndexEntry> index;
   MutexLock lock(&mu_);
-  for (const auto& [name, record] : records_) {
+  for (const auto& [key, record] : records_) {
+    const std::string name = NameOfKey(key);  // the namespace is not shown (Triton)
     if (!record.error.empty()) {
       index.push_back({name, -1, ModelState::kUnavailable, record.error});
     } else if (record.versions.empty()) {
@@ -550,7 +697,7 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
                        record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, ""});
     }
     for (const auto& [version, v] : record.versions) {
-      std::string blocked = BlockedReasonLocked(name, version);
+      std::string blocked = BlockedReasonLocked(key, version);
       if (v.state == ModelState::kReady && !blocked.empty()) {
         index.push_back({name, version, ModelState::kUnavailable, std::move(blocked)});
       } else {
@@ -586,7 +733,7 @@ void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
         for (const auto& [version, v] : record.versions) {
           if (!v.model || !v.model->is_ensemble()) continue;
           for (const auto& step : v.model->config().ensemble_scheduling().step()) {
-            still_run.insert(step.model_name());
+            still_run.insert(StepKey(step));
           }
         }
       }

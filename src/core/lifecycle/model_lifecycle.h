@@ -45,6 +45,9 @@ struct LifecycleOptions {
   int load_threads = 4;
   // How long a retired version may take to finish its in-flight requests.
   std::chrono::seconds drain_timeout{30};
+  // --model-namespacing: models are known by (repository, name), keyed
+  // "<repository>/<name>" (ModelKey); the source must list namespaces.
+  bool namespacing = false;
 };
 
 // What the repository API's load request may replace.
@@ -66,8 +69,14 @@ class ModelLifecycle {
 
   // Loads or reloads model `name` (EXPLICIT mode's repository API). Returns an
   // error naming the reason when no version of it is READY afterwards.
+  // Without overrides, a model that serves and whose files did not change
+  // since its last load is left as it is (a config override given then stays
+  // in force); one whose files changed is reloaded from its folder, keeping
+  // the versions whose files did not change. With namespacing, every model
+  // of that name loads (one per repository).
   Status Load(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
-  // Unloads every version of `name`, waiting for its in-flight requests.
+  // Unloads every version of `name` (with namespacing: of every model of that
+  // name), waiting for its in-flight requests.
   // With `unload_dependents`, an ensemble's composing models go too (those
   // no other loaded ensemble runs), nested ones included.
   Status Unload(const std::string& name, bool unload_dependents = false) EXCLUDES(mu_);
@@ -78,9 +87,11 @@ class ModelLifecycle {
 
   // The READY version `version` of `name` (-1: the highest READY one).
   // NOT_FOUND for an unknown model or version; UNAVAILABLE, with the reason,
-  // for one that failed to load or is not loaded.
-  StatusOr<std::shared_ptr<ModelVersion>> Get(std::string_view name, int64_t version) const
-      EXCLUDES(mu_);
+  // for one that failed to load or is not loaded. With namespacing, `ns`
+  // (a repository) picks among models of the same name; without it, a name
+  // that several repositories hold is INVALID_ARG (ambiguous).
+  StatusOr<std::shared_ptr<ModelVersion>> Get(std::string_view name, int64_t version,
+                                              std::string_view ns = {}) const EXCLUDES(mu_);
   // READY versions of `name`, ascending; empty if none.
   std::vector<int64_t> ReadyVersions(std::string_view name) const;
   // Every READY version, by name then version.
@@ -106,6 +117,7 @@ class ModelLifecycle {
     ModelFingerprint loaded_fingerprint;  // what the serving versions came from
     ModelFingerprint last_seen;           // what the last poll saw
     bool config_overridden = false;       // loaded with an API config or files
+    bool files_overridden = false;        // loaded from "file:" overrides
     std::filesystem::path override_dir;   // private folder of "file:" overrides
     std::shared_ptr<Mutex> op_mu = std::make_shared<Mutex>();
   };
@@ -119,10 +131,15 @@ class ModelLifecycle {
   // `unless_ready`: nothing to do when a version of `name` is READY by the
   // time the operation mutex is ours. An ensemble's composing models are
   // loaded first, unless READY (on this thread, so a cycle is an error).
+  // `unless_unchanged`: nothing to do when every version serves and the files
+  // are those of the last load (which was not from "file:" overrides).
+  // `name` is the model's key (ModelKey).
   Status DoLoad(const std::string& name, ModelLocation location,
                 const LoadOverrides& overrides, bool reuse_unchanged,
-                bool unless_ready = false) EXCLUDES(mu_);
+                bool unless_ready = false, bool unless_unchanged = false) EXCLUDES(mu_);
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
+  // Unload() of one model, by key.
+  Status UnloadKey(const std::string& key, bool unload_dependents) EXCLUDES(mu_);
   // Replaces `versions` by the outcome of a load: new versions serve, a version
   // that failed to reload keeps its previous load; what no longer serves goes to
   // `retire`. Returns the failures, "; "-joined (empty when none).
@@ -135,7 +152,22 @@ class ModelLifecycle {
   // Runs `work` for each of `names` on up to load_threads threads.
   void ForEachParallel(const std::vector<std::string>& names,
                        const std::function<void(const std::string&)>& work) const;
-  StatusOr<ModelLocation> Locate(const std::string& name) const;
+  // The folder of model `name` as seen from repository `ns`: that
+  // repository's, else the only one of that name (with namespacing);
+  // NOT_FOUND when none, INVALID_ARG when several and none in `ns`.
+  StatusOr<ModelLocation> Locate(const std::string& name, const std::string& ns = {}) const;
+  // Every folder of model `name` (one per repository with namespacing).
+  StatusOr<std::vector<ModelLocation>> LocateAll(const std::string& name) const;
+  // The folder of the model with key `key`.
+  StatusOr<ModelLocation> LocateKey(const std::string& key) const;
+  // The key of the model a request for `name` (from repository `ns`, may be
+  // empty) means: `name` itself without namespacing, and when no model has
+  // that name; INVALID_ARG when several have it and none is in `ns`.
+  StatusOr<std::string> KeyOf(std::string_view name, std::string_view ns) const;
+  // The repository whose model `step` an ensemble of repository `ns` runs.
+  std::string ComposingNamespace(const std::string& ns, const std::string& step) const;
+  StatusOr<std::shared_ptr<ModelVersion>> GetByKey(std::string_view key, int64_t version) const
+      EXCLUDES(mu_);
   // An error when the ensembles reachable from `chain`'s last model (read
   // from the repository, nothing loaded) lead back into `chain`.
   Status CheckNoEnsembleCycle(std::vector<std::string>* chain, std::set<std::string>* seen) const;
@@ -155,6 +187,15 @@ class ModelLifecycle {
   // READY ensemble versions left out of the serving table, with the reason.
   std::map<std::pair<std::string, int64_t>, std::string> blocked_ensembles_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
+  // With namespacing: model name -> the keys of the models of that name that
+  // are loaded or asked for (`live`: a request chooses among them, as Triton
+  // among the models its dependency graph holds), and of all that are known.
+  struct NameKeys {
+    std::vector<std::string> live;
+    std::vector<std::string> all;
+  };
+  using KeysByName = std::map<std::string, NameKeys, std::less<>>;
+  std::atomic<std::shared_ptr<const KeysByName>> keys_by_name_;
 };
 
 }  // namespace inferd

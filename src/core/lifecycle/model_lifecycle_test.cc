@@ -16,6 +16,7 @@
 
 #include "core/backend/backend_manager.h"
 #include "core/common/logging.h"
+#include "core/infer/request_submitter.h"
 #include "core/model/model_version.h"
 #include "core/test_util/temp_dir.h"
 #include "core/timing/fake_clock.h"
@@ -56,6 +57,12 @@ std::string Reason(const std::vector<IndexEntry>& index, const std::string& name
   return "(no row)";
 }
 
+// Ensembles load with it; no test here runs one.
+class NoSubmitter final : public RequestSubmitter {
+ public:
+  Status Submit(InferenceRequest*) override { return Status::Unavailable("not in this test"); }
+};
+
 class ModelLifecycleTest : public testing::Test {
  protected:
   // Loads, unloads and the failures the tests provoke log at info and error
@@ -72,15 +79,22 @@ class ModelLifecycleTest : public testing::Test {
   }
 
   void Start(ModelControlMode mode, const std::vector<std::string>& startup_models = {},
-             TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving) {
+             TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving,
+             const std::filesystem::path& namespaced_second_repo = {}) {
     LifecycleOptions options;
     options.mode = mode;
     options.policy = policy;
-    options.source = std::make_shared<FolderSource>(std::vector<std::filesystem::path>{repo_.path()});
+    std::vector<std::filesystem::path> roots{repo_.path()};
+    if (!namespaced_second_repo.empty()) {
+      roots.push_back(namespaced_second_repo);
+      options.namespacing = true;
+    }
+    options.source = std::make_shared<FolderSource>(roots, options.namespacing);
     options.load_threads = 2;
     LoaderContext context;
     context.backends = &backends_;
     context.sweeper = &sweeper_;
+    context.submitter = &submitter_;
     lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(context), options);
     ASSERT_TRUE(lifecycle_->Start(startup_models).ok());
   }
@@ -117,6 +131,7 @@ class ModelLifecycleTest : public testing::Test {
   FakeClock clock_;
   QueueSweeper sweeper_{clock_};
   BackendManager backends_{INFERD_BINARY_DIR "/backends", {}};
+  NoSubmitter submitter_;
   // Last: unloads everything first, while the backends and sweeper live.
   std::unique_ptr<ModelLifecycle> lifecycle_;
 };
@@ -271,6 +286,186 @@ TEST_F(ModelLifecycleTest, AFailedReloadUnderResourcePreservingLeavesNothingServ
   EXPECT_THAT(States(index), ElementsAre("alpha/-1 UNAVAILABLE"));
   EXPECT_THAT(Reason(index, "alpha", -1), HasSubstr("config.pbtxt"));
   EXPECT_EQ(lifecycle_->Get("alpha", 1).status().code(), Status::Code::kUnavailable);
+}
+
+// --- Plain loads and config overrides (Triton's explicit-mode rules)
+
+TEST_F(ModelLifecycleTest, APlainLoadOfAnUnchangedModelReloadsNothing) {
+  WriteModel("alpha", {1});
+  Start(ModelControlMode::kExplicit, {"alpha"});
+  const std::shared_ptr<ModelVersion> before = Ready("alpha", 1);
+  ASSERT_NE(before, nullptr);
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_EQ(Ready("alpha", 1), before);
+}
+
+TEST_F(ModelLifecycleTest, AConfigOverrideStaysInForceUntilTheModelFilesChange) {
+  WriteModel("alpha", {1});
+  Start(ModelControlMode::kExplicit, {"alpha"});
+  LoadOverrides overrides;
+  overrides.config_json = R"({"name": "alpha", "backend": "identity", "max_batch_size": 8,
+      "input": [{"name": "INPUT0", "data_type": "TYPE_INT32", "dims": [3]}],
+      "output": [{"name": "OUTPUT0", "data_type": "TYPE_INT32", "dims": [3]}]})";
+  ASSERT_TRUE(lifecycle_->Load("alpha", overrides).ok());
+  const std::shared_ptr<ModelVersion> overridden = Ready("alpha", 1);
+  ASSERT_NE(overridden, nullptr);
+  EXPECT_EQ(overridden->config().max_batch_size(), 8);
+
+  // Files unchanged: a plain load keeps the override (nothing reloads).
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_EQ(Ready("alpha", 1), overridden);
+
+  // config.pbtxt touched (same text, new modification time): read again.
+  WriteConfig("alpha", IdentityConfig("alpha"));
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  const std::shared_ptr<ModelVersion> reread = Ready("alpha", 1);
+  ASSERT_NE(reread, nullptr);
+  EXPECT_NE(reread, overridden);
+  EXPECT_EQ(reread->config().max_batch_size(), 4);
+
+  // And from then on, unchanged again: nothing to do.
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_EQ(Ready("alpha", 1), reread);
+}
+
+TEST_F(ModelLifecycleTest, APlainLoadAfterAFailedReloadTriesAgain) {
+  WriteModel("alpha", {1});
+  Start(ModelControlMode::kExplicit, {"alpha"});
+  LoadOverrides broken;
+  broken.config_json = R"({"name": "alpha", "backend": "identity", "max_batch_size": 4})";
+  EXPECT_FALSE(lifecycle_->Load("alpha", broken).ok());
+  const std::shared_ptr<ModelVersion> kept = Ready("alpha", 1);
+  // The files did not change, but the last load failed: a plain load loads.
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_NE(Ready("alpha", 1), kept);
+  EXPECT_EQ(Reason(lifecycle_->Index(), "alpha", 1), "");
+}
+
+// --- --model-namespacing
+
+// An ensemble of one step running `model` (INPUT0 -> OUTPUT0, INT32 of `dims`).
+std::string EnsembleConfig(const std::string& name, const std::string& model, int dims) {
+  const std::string d = std::to_string(dims);
+  return "name: \"" + name + "\" platform: \"ensemble\" max_batch_size: 4 "
+         "input [ { name: \"X\" data_type: TYPE_INT32 dims: [ " + d + " ] } ] "
+         "output [ { name: \"Y\" data_type: TYPE_INT32 dims: [ " + d + " ] } ] "
+         "ensemble_scheduling { step [ { model_name: \"" + model + "\" model_version: -1 "
+         "input_map { key: \"INPUT0\" value: \"X\" } "
+         "output_map { key: \"OUTPUT0\" value: \"Y\" } } ] }";
+}
+
+// In `root`: identity model `name` of INT32 [dims].
+void WriteIdentity(TempDir& root, const std::string& name, int dims) {
+  const std::string d = std::to_string(dims);
+  root.WriteFile(name + "/config.pbtxt",
+                 "name: \"" + name + "\" backend: \"identity\" max_batch_size: 4 "
+                 "input [ { name: \"INPUT0\" data_type: TYPE_INT32 dims: [ " + d + " ] } ] "
+                 "output [ { name: \"OUTPUT0\" data_type: TYPE_INT32 dims: [ " + d + " ] } ]");
+  root.MakeDir(name + "/1");
+}
+
+TEST_F(ModelLifecycleTest, WithoutNamespacingTheSameNameInTwoRepositoriesIsUnavailable) {
+  TempDir second;
+  WriteIdentity(repo_, "shared", 3);
+  WriteIdentity(second, "shared", 5);
+  LifecycleOptions options;
+  options.mode = ModelControlMode::kNone;
+  options.source = std::make_shared<FolderSource>(
+      std::vector<std::filesystem::path>{repo_.path(), second.path()});
+  LoaderContext context;
+  context.backends = &backends_;
+  context.sweeper = &sweeper_;
+  lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(context), options);
+  ASSERT_TRUE(lifecycle_->Start({}).ok());
+  EXPECT_THAT(States(lifecycle_->Index()), ElementsAre("shared/-1 UNAVAILABLE"));
+  EXPECT_THAT(Reason(lifecycle_->Index(), "shared", -1), HasSubstr("more than one repository"));
+  EXPECT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kUnavailable);
+}
+
+TEST_F(ModelLifecycleTest, NamespacingLoadsBothAndRefusesTheAmbiguousName) {
+  TempDir second;
+  WriteIdentity(repo_, "shared", 3);
+  WriteIdentity(repo_, "only_first", 3);
+  WriteIdentity(second, "shared", 5);
+  Start(ModelControlMode::kNone, {}, TransitionPolicy::kAvailabilityPreserving, second.path());
+
+  EXPECT_THAT(States(lifecycle_->Index()),
+              testing::UnorderedElementsAre("only_first/1 READY", "shared/1 READY",
+                                            "shared/1 READY"));
+  const auto ambiguous = lifecycle_->Get("shared", -1);
+  EXPECT_EQ(ambiguous.status().code(), Status::Code::kInvalidArg);
+  EXPECT_THAT(ambiguous.status().message(), HasSubstr("ambiguous"));
+  EXPECT_THAT(ambiguous.status().message(), HasSubstr(second.path().string()));
+  EXPECT_THAT(lifecycle_->ReadyVersions("shared"), IsEmpty());
+  // A unique name is found as always; a namespace picks among the same names.
+  EXPECT_NE(Ready("only_first"), nullptr);
+  auto first = lifecycle_->Get("shared", -1, repo_.path().string());
+  auto other = lifecycle_->Get("shared", -1, second.path().string());
+  ASSERT_TRUE(first.ok() && other.ok());
+  EXPECT_EQ((*first)->config().input(0).dims(0), 3);
+  EXPECT_EQ((*other)->config().input(0).dims(0), 5);
+  EXPECT_EQ(lifecycle_->Loaded().size(), 3u);
+}
+
+TEST_F(ModelLifecycleTest, NamespacedEnsemblesRunTheModelOfTheirOwnRepository) {
+  TempDir second;
+  WriteIdentity(repo_, "shared", 3);
+  repo_.WriteFile("ens_first/config.pbtxt", EnsembleConfig("ens_first", "shared", 3));
+  repo_.MakeDir("ens_first/1");
+  WriteIdentity(second, "shared", 5);
+  second.WriteFile("ens_second/config.pbtxt", EnsembleConfig("ens_second", "shared", 5));
+  second.MakeDir("ens_second/1");
+  // EXPLICIT: loading each ensemble loads its own repository's "shared" first
+  // (the other one would not validate: its dims differ).
+  Start(ModelControlMode::kExplicit, {}, TransitionPolicy::kAvailabilityPreserving,
+        second.path());
+  const Status first_load = lifecycle_->Load("ens_first", {});
+  ASSERT_TRUE(first_load.ok()) << first_load.ToString();
+  EXPECT_NE(Ready("ens_first"), nullptr);
+  // Only one "shared" is loaded (and asked for): the name is not ambiguous.
+  EXPECT_EQ(Ready("shared")->config().input(0).dims(0), 3);
+  const Status second_load = lifecycle_->Load("ens_second", {});
+  ASSERT_TRUE(second_load.ok()) << second_load.ToString();
+  EXPECT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kInvalidArg);
+  std::shared_ptr<ModelVersion> first = Ready("ens_first");
+  std::shared_ptr<ModelVersion> other = Ready("ens_second");
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(first->config().ensemble_scheduling().step(0).model_namespace(),
+            repo_.path().string());
+  EXPECT_EQ(other->config().ensemble_scheduling().step(0).model_namespace(),
+            second.path().string());
+
+  // unload_dependents takes the second repository's "shared" only.
+  ASSERT_TRUE(lifecycle_->Unload("ens_second", /*unload_dependents=*/true).ok());
+  EXPECT_NE(Ready("ens_first"), nullptr);
+  EXPECT_TRUE(lifecycle_->Get("shared", -1, repo_.path().string()).ok());
+  EXPECT_FALSE(lifecycle_->Get("shared", -1, second.path().string()).ok());
+  EXPECT_EQ(Ready("shared")->config().input(0).dims(0), 3);
+}
+
+TEST_F(ModelLifecycleTest, NamespacedPollTellsTheRepositoriesApart) {
+  TempDir second;
+  WriteIdentity(repo_, "shared", 3);
+  WriteIdentity(second, "shared", 5);
+  Start(ModelControlMode::kPoll, {}, TransitionPolicy::kAvailabilityPreserving, second.path());
+  ASSERT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kInvalidArg);
+  const std::shared_ptr<ModelVersion> first =
+      lifecycle_->Get("shared", -1, repo_.path().string()).value();
+
+  // The second repository's folder goes: only that model unloads.
+  std::filesystem::remove_all(second.path() / "shared");
+  lifecycle_->Poll();
+  EXPECT_THAT(States(lifecycle_->Index()), ElementsAre("shared/1 READY"));
+  EXPECT_EQ(Ready("shared"), first);
+  // And comes back as a new model of that repository (two polls: settle rule).
+  WriteIdentity(second, "shared", 5);
+  lifecycle_->Poll();
+  lifecycle_->Poll();
+  auto back = lifecycle_->Get("shared", -1, second.path().string());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->config().input(0).dims(0), 5);
+  EXPECT_EQ(lifecycle_->Get("shared", -1).status().code(), Status::Code::kInvalidArg);
 }
 
 // --- Version policies

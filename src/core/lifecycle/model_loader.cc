@@ -40,7 +40,12 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     return result;
   }
   const ModelPlan& plan = planned.value();
-  const inference::ModelConfig& config = plan.config;
+  inference::ModelConfig config = plan.config;
+  if (config.platform() == kEnsemblePlatform && request.step_namespace) {
+    for (auto& step : *config.mutable_ensemble_scheduling()->mutable_step()) {
+      step.set_model_namespace(request.step_namespace(step.model_name()));
+    }
+  }
   for (const auto& [missing, reason] : plan.missing) {
     result.versions.push_back({missing, nullptr, reason});
   }

@@ -39,6 +39,10 @@ struct LoadRequest {
   // Unset: an ensemble fails to load.
   std::function<StatusOr<std::shared_ptr<ModelVersion>>(const std::string& name, int64_t version)>
       composing;
+  // With --model-namespacing: the repository (namespace) whose model an
+  // ensemble step naming `name` runs; the loader writes it into each step's
+  // model_namespace. Unset: steps name models without a namespace.
+  std::function<std::string(const std::string& name)> step_namespace;
 };
 
 struct ModelLoadResult {

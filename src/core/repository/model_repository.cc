@@ -6,9 +6,29 @@
 
 namespace inferd {
 
+std::string ModelKey(const std::string& ns, const std::string& name) {
+  return ns.empty() ? name : ns + "/" + name;
+}
+
+std::string NameOfKey(const std::string& key) {
+  const size_t slash = key.rfind('/');
+  return slash == std::string::npos ? key : key.substr(slash + 1);
+}
+
+namespace {
+
+std::string NamespaceOf(const std::filesystem::path& root) {
+  std::string ns = root.string();
+  while (ns.size() > 1 && ns.back() == '/') ns.pop_back();
+  return ns;
+}
+
+}  // namespace
+
 StatusOr<std::vector<ModelLocation>> ScanRepositories(
-    const std::vector<std::filesystem::path>& roots) {
-  std::map<std::string, ModelLocation> found;
+    const std::vector<std::filesystem::path>& roots, bool namespacing) {
+  // By name, then namespace ("" without namespacing).
+  std::map<std::pair<std::string, std::string>, ModelLocation> found;
   for (const std::filesystem::path& root : roots) {
     std::error_code ec;
     if (!std::filesystem::is_directory(root, ec)) {
@@ -18,7 +38,9 @@ StatusOr<std::vector<ModelLocation>> ScanRepositories(
     for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
       const std::string name = entry.path().filename().string();
       if (name.empty() || name[0] == '.' || !entry.is_directory(ec)) continue;
-      auto [it, inserted] = found.try_emplace(name, ModelLocation{name, entry.path(), ""});
+      const std::string ns = namespacing ? NamespaceOf(root) : "";
+      auto [it, inserted] =
+          found.try_emplace({name, ns}, ModelLocation{name, entry.path(), "", ns});
       if (!inserted) {
         it->second.error = "model '" + name + "' appears in more than one repository (" +
                            it->second.dir.string() + " and " + entry.path().string() +
@@ -32,7 +54,7 @@ StatusOr<std::vector<ModelLocation>> ScanRepositories(
   }
   std::vector<ModelLocation> models;
   models.reserve(found.size());
-  for (auto& [name, location] : found) models.push_back(std::move(location));
+  for (auto& [id, location] : found) models.push_back(std::move(location));
   return models;
 }
 

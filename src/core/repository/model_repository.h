@@ -19,12 +19,23 @@ struct ModelLocation {
   // Set when the model cannot be used as found, e.g. the same name in two
   // repositories; the model is then UNAVAILABLE with this reason.
   std::string error;
+  // With namespacing, the repository root it was found in (trailing '/'
+  // removed); empty without. Models are identified by (ns, name).
+  std::string ns;
 };
 
-// Every model folder under `roots`, sorted by name. A root that is not a
-// readable folder is an error for the whole scan. Hidden folders are skipped.
+// The key a model is known by: `name` without a namespace, else
+// "<ns>/<name>" (the model folder's path, so unique). A name holds no '/'.
+std::string ModelKey(const std::string& ns, const std::string& name);
+// The model name in a key.
+std::string NameOfKey(const std::string& key);
+
+// Every model folder under `roots`, sorted by name (then namespace). A root
+// that is not a readable folder is an error for the whole scan. Hidden folders
+// are skipped. Without `namespacing`, a name in two roots is one location with
+// `error` set; with it, one location per root, each with its root as `ns`.
 StatusOr<std::vector<ModelLocation>> ScanRepositories(
-    const std::vector<std::filesystem::path>& roots);
+    const std::vector<std::filesystem::path>& roots, bool namespacing = false);
 
 // The numeric version folders inside `model_dir`, ascending. Other entries are
 // ignored, as Triton does.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "core/test_util/temp_dir.h"
 
@@ -35,6 +36,27 @@ TEST(ModelRepositoryTest, SameNameInTwoRepositoriesIsAnErrorForThatModelOnly) {
   EXPECT_TRUE((*models)[0].error.empty());
   EXPECT_EQ((*models)[1].name, "shared");
   EXPECT_NE((*models)[1].error.find("more than one repository"), std::string::npos);
+}
+
+TEST(ModelRepositoryTest, WithNamespacingSameNameIsOneModelPerRepository) {
+  TempDir first, second;
+  first.MakeDir("shared/1");
+  first.MakeDir("only_first/1");
+  second.MakeDir("shared/1");
+  auto models = ScanRepositories({first.path(), second.path().string() + "/"}, true);
+  ASSERT_TRUE(models.ok());
+  ASSERT_EQ(models->size(), 3u);
+  EXPECT_EQ((*models)[0].name, "only_first");
+  EXPECT_EQ((*models)[0].ns, first.path().string());
+  EXPECT_EQ((*models)[1].name, "shared");
+  EXPECT_EQ((*models)[2].name, "shared");
+  EXPECT_TRUE((*models)[1].error.empty());
+  EXPECT_TRUE((*models)[2].error.empty());
+  std::set<std::string> namespaces = {(*models)[1].ns, (*models)[2].ns};
+  EXPECT_EQ(namespaces, (std::set<std::string>{first.path().string(), second.path().string()}));
+  EXPECT_EQ(ModelKey((*models)[1].ns, "shared"), (*models)[1].ns + "/shared");
+  EXPECT_EQ(NameOfKey(ModelKey((*models)[1].ns, "shared")), "shared");
+  EXPECT_EQ(NameOfKey("plain"), "plain");
 }
 
 TEST(ModelRepositoryTest, MissingRepositoryIsAnErrorNamingIt) {

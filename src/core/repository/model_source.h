@@ -29,15 +29,20 @@ class ModelSource {
 // The model folders under one or more repository roots (--model-repository).
 class FolderSource final : public ModelSource {
  public:
-  explicit FolderSource(std::vector<std::filesystem::path> roots) : roots_(std::move(roots)) {}
+  // With `namespacing`, each root is the namespace of its models.
+  explicit FolderSource(std::vector<std::filesystem::path> roots, bool namespacing = false)
+      : roots_(std::move(roots)), namespacing_(namespacing) {}
 
-  StatusOr<std::vector<ModelLocation>> List() const override { return ScanRepositories(roots_); }
+  StatusOr<std::vector<ModelLocation>> List() const override {
+    return ScanRepositories(roots_, namespacing_);
+  }
   ModelFingerprint Fingerprint(const ModelLocation& location) const override {
     return FingerprintModel(location.dir);
   }
 
  private:
   const std::vector<std::filesystem::path> roots_;
+  const bool namespacing_;
 };
 
 }  // namespace inferd

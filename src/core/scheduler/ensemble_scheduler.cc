@@ -27,6 +27,7 @@ std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(
   for (int i = 0; i < steps.size(); ++i) {
     Step& step = plan->steps.emplace_back();
     step.model_name = steps[i].model_name();
+    step.model_namespace = steps[i].model_namespace();
     step.model_version = steps[i].model_version();
     step.sequences = static_cast<size_t>(i) < sequence_steps.size() && sequence_steps[i];
     // Sorted by model tensor name: maps have no order of their own.
@@ -233,6 +234,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
       std::make_shared<InferenceRequest>(server_, plan.model_name, plan.model_version);
   InferenceRequest& request = *pending->request;
   request.id = client_->id;
+  request.model_namespace = plan.model_namespace;
   request.priority = client_->priority;
   request.timeout_us = client_->timeout_us;
   request.parameters = client_->parameters;

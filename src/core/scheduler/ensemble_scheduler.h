@@ -29,6 +29,7 @@ class RequestSubmitter;
 struct EnsemblePlan {
   struct Step {
     std::string model_name;
+    std::string model_namespace;  // its repository (--model-namespacing); or empty
     int64_t model_version = -1;
     // (model input, ensemble tensor) and (model output, ensemble tensor).
     std::vector<std::pair<std::string, std::string>> inputs;

@@ -37,7 +37,9 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   lifecycle.mode = o.control_mode;
   lifecycle.policy = o.transition_policy;
   lifecycle.source = std::make_shared<FolderSource>(
-      std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()));
+      std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()),
+      o.model_namespacing);
+  lifecycle.namespacing = o.model_namespacing;
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
   LoaderContext loading;
@@ -210,7 +212,8 @@ Status InferenceServer::Submit(InferenceRequest* request) {
 
 Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model) {
   for (int attempt = 0;; ++attempt) {
-    ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version()));
+    ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version(),
+                                             request->model_namespace));
     if (attempt == 0 && request->parent_trace != nullptr) {
       request->trace = tracer_->BeginChild(*request->parent_trace, (*model)->name(),
                                            (*model)->version(), request->id);

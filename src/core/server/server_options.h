@@ -25,6 +25,8 @@ struct ServerOptions {
   // Ready only when every model that should load is READY (Triton's default).
   bool strict_readiness = true;
   int model_load_threads = 4;
+  // Each repository is a namespace (--model-namespacing).
+  bool model_namespacing = false;
   // Threads that split backends' large copies (--buffer-manager-thread-count).
   uint32_t buffer_manager_threads = 0;
   ModelControlMode control_mode = ModelControlMode::kNone;

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lifecycle"))
 
 from ensemble_util import DIMS, ensemble_config, identity, repository  # noqa: E402
 from lifecycle_helpers import load, model_ready, states, unload, wait_until  # noqa: E402
-from util import REQUEST_TIMEOUT_S, assert_error, executions_started  # noqa: E402
+from util import REQUEST_TIMEOUT_S, assert_error, executions_started, touch  # noqa: E402
 
 F = "FP32"
 ROW = [float(i) for i in range(DIMS[0])]
@@ -174,6 +174,7 @@ def test_reloading_a_composing_model_under_load_fails_no_request(server):
             with lock:
                 seen = sum(answered)
             wait_until(lambda: sum(answered) >= seen + 20, 30, "ensemble requests answered")
+            touch(server.repositories[0] / "b" / "config.pbtxt")
             assert load(server, "b").status_code == 200  # a fresh version of b takes over
         with lock:
             seen = sum(answered)

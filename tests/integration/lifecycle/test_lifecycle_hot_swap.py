@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from lifecycle_helpers import (ClientPool, entries, infer_version, load, model_config,
                                ready_versions, wait_for_polls, wait_until, warmups)
-from util import Model, assert_error, write_repository
+from util import Model, assert_error, touch, write_repository
 
 RELOADS = 20
 INSTANCES = 2
@@ -81,6 +81,8 @@ def test_hot_swap_explicit_20_reloads(launch, tmp_path):
             if i % 2 == 0:
                 version += 1
                 (repo / "m" / str(version)).mkdir()
+            else:
+                touch(repo / "m" / "config.pbtxt")  # a plain load needs a changed file
             seen = pool.count()
             started = time.monotonic()
             resp = load(server, "m")

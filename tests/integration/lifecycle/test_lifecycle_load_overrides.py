@@ -1,6 +1,8 @@
 """The load API's overrides in EXPLICIT mode: a "config" parameter (model
-configuration JSON) replaces config.pbtxt for that load, and a later plain load
-goes back to the file; "file:<path>" parameters (base64) are written into a
+configuration JSON) replaces config.pbtxt for that load, and stays in force
+through later plain loads while the model's files are unchanged (a plain load
+of an unchanged model reloads nothing, as Triton); once a file changed, a plain
+load goes back to config.pbtxt. "file:<path>" parameters (base64) are written into a
 private temporary model folder (under $TMPDIR) that the model is then loaded
 from instead of the repository, and that folder is removed when the model is
 unloaded or reloaded from the repository. Bad overrides answer 400 and leave the
@@ -17,7 +19,7 @@ import pytest
 
 from lifecycle_helpers import (entries, infer_version, load, model_config, model_config_json,
                                ready_versions, unload, wait_until)
-from util import Model, assert_error, write_repository
+from util import Model, assert_error, model_stats, touch, write_repository
 
 EXPLICIT = ("--model-control-mode=explicit", "--load-model=m")
 
@@ -46,12 +48,47 @@ def test_config_override_replaces_config_pbtxt_for_that_load(launch, tmp_path):
     body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2], "data": [5.0, 6.0]}]}
     out = server.post("/v2/models/m/infer", json=body).json()
     assert out["outputs"][0]["data"] == [5.0, 6.0], out
-    # The repository's config.pbtxt is not modified, and a plain load uses it again.
+    # The repository's config.pbtxt is not modified, and a plain load keeps the
+    # override while the files are unchanged (Triton): nothing reloads.
     assert 'dims: [ 4 ]' in (repo / "m" / "config.pbtxt").read_text()
     resp = load(server, "m")
     assert resp.status_code == 200, resp.text
+    assert server.get("/v2/models/m/config").json()["input"][0]["dims"] == [2]
+    assert model_stats(server, "m")["inference_stats"]["success"]["count"] == 1, \
+        "the plain load reloaded the model (its statistics restarted)"
+    # A file changed: a plain load reads config.pbtxt again.
+    touch(repo / "m" / "config.pbtxt")
+    resp = load(server, "m")
+    assert resp.status_code == 200, resp.text
+    assert server.get("/v2/models/m/config").json()["input"][0]["dims"] == [4]
     assert server.get("/v2/models/m").json()["inputs"][0]["shape"] == [4]
     assert infer_version(server, "m") == 1
+
+
+def test_a_plain_load_reloads_only_when_a_file_changed(launch, tmp_path):
+    repo, server = _start(launch, tmp_path)
+    assert infer_version(server, "m") == 1
+    assert infer_version(server, "m") == 1
+    for _ in range(2):
+        assert load(server, "m").status_code == 200
+        # Same version object: its statistics go on.
+        assert model_stats(server, "m")["inference_stats"]["success"]["count"] == 2
+    (repo / "m" / "labels.txt").write_text("a new file in the model folder\n")
+    assert load(server, "m").status_code == 200
+    # Reloaded: a fresh version object, statistics from zero.
+    assert model_stats(server, "m")["inference_stats"]["success"]["count"] == 0
+    assert infer_version(server, "m") == 1
+
+
+def test_a_plain_load_after_file_overrides_goes_back_to_the_repository(launch, tmp_path):
+    repo, server = _start(launch, tmp_path)
+    resp = load(server, "m", config=model_config_json("m", dims=[2]), files={"3/a.bin": "x"})
+    assert resp.status_code == 200, resp.text
+    assert ready_versions(server, "m") == [3]
+    # The repository's files did not change, but the model came from elsewhere.
+    assert load(server, "m").status_code == 200
+    assert ready_versions(server, "m") == [1]
+    assert server.get("/v2/models/m/config").json()["input"][0]["dims"] == [4]
 
 
 @pytest.mark.parametrize("config, needle", [

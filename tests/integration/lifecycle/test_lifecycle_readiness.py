@@ -14,7 +14,7 @@ import time
 
 from lifecycle_helpers import (entries, is_ready, load, model_config, model_ready, states,
                                unload)
-from util import Model, write_repository
+from util import Model, touch, write_repository
 
 BROKEN = 'name: "bad"\nbackend: "identity"\nmax_batch_size: 0\n'  # no inputs or outputs
 
@@ -120,6 +120,7 @@ def test_availability_reload_keeps_the_server_ready(launch, tmp_path):
     repo = write_repository(tmp_path / "repo", {
         "m": model_config("m", delay_ms=1000, warmup_count=1)})
     server = launch(repo, "--model-control-mode=explicit", "--load-model=m")
+    touch(repo / "m" / "config.pbtxt")  # a plain load of unchanged files does nothing
     resp, seen = _observe_during(server, lambda: load(server, "m"),
                                  lambda: (is_ready(server), model_ready(server, "m")))
     assert resp.status_code == 200, resp.text
@@ -132,6 +133,7 @@ def test_resource_reload_is_not_ready_while_it_swaps(launch, tmp_path):
         "m": model_config("m", delay_ms=500, warmup_count=1)})
     server = launch(repo, "--model-control-mode=explicit", "--load-model=m",
                     "--model-transition-policy=resource")
+    touch(repo / "m" / "config.pbtxt")
     resp, seen = _observe_during(server, lambda: load(server, "m"),
                                  lambda: (is_ready(server), model_ready(server, "m")))
     assert resp.status_code == 200, resp.text

@@ -18,7 +18,7 @@ import pytest
 
 from lifecycle_helpers import (ClientPool, infer_version, load, model_config, read_record,
                                ready_versions, wait_until, warmups)
-from util import write_repository
+from util import touch, write_repository
 
 WARMUP_RUNS = 10
 DELAY_MS = 30
@@ -34,6 +34,7 @@ def _reload_under_load(launch, tmp_path, policy):
     assert len(warmups(rec)) == 2 * WARMUP_RUNS
     with ClientPool(server, "m", threads=4, max_seconds=30) as pool:
         wait_until(lambda: pool.count() >= 20, 10, "clients running")
+        touch(repo / "m" / "config.pbtxt")  # else the load changes nothing
         resp = load(server, "m")
         after = pool.count()
         wait_until(lambda: pool.count() >= after + 20, 10, "clients running after the reload")

@@ -12,7 +12,7 @@ import json
 
 from lifecycle_helpers import (entries, infer, infer_version, load, model_config,
                                model_config_json, ready_versions)
-from util import Model, assert_error, write_repository
+from util import Model, assert_error, touch, write_repository
 
 EXPLICIT = ("--model-control-mode=explicit", "--load-model=m")
 
@@ -111,7 +111,11 @@ def test_policy_given_by_the_load_config_override(launch, tmp_path):
     assert ready_versions(server, "m") == [1, 2, 3]
     config = server.get("/v2/models/m/config").json()
     assert "all" in config["version_policy"], json.dumps(config["version_policy"])
-    # A later load without an override goes back to config.pbtxt (latest 1).
+    # A later load without an override keeps it while the files are unchanged...
+    _reload(server)
+    assert ready_versions(server, "m") == [1, 2, 3]
+    # ...and goes back to config.pbtxt (latest 1) once one changed.
+    touch(repo / "m" / "config.pbtxt")
     _reload(server)
     assert ready_versions(server, "m") == [3]
     _served(server, [3], not_served=[1, 2])

@@ -17,7 +17,7 @@ import pytest
 
 from lifecycle_helpers import (entries, infer, infer_version, load, model_config, read_record,
                                warmups)
-from util import Model, assert_error, write_repository
+from util import Model, assert_error, touch, write_repository
 
 
 def _counts_by_instance(rec, sample="w"):
@@ -71,6 +71,7 @@ def test_every_reload_warms_up_again(launch, tmp_path):
     server = launch(repo, "--model-control-mode=explicit", "--load-model=m")
     assert len(warmups(rec)) == 4
     for n in (2, 3):
+        touch(repo / "m" / "config.pbtxt")  # a reload needs a changed file
         assert load(server, "m").status_code == 200
         assert len(warmups(rec)) == 4 * n
 

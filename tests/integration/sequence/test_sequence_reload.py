@@ -16,7 +16,7 @@ import pytest
 from tritonclient.utils import InferenceServerException
 
 from sequence_models import accumulate_config, http_step, records, running_sums
-from util import wait_until
+from util import touch, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,7 @@ def test_sequences_live_across_a_reload(server):
     for sid in sids:
         assert http_step(client, "acc", sid, sid, start=True) == {"OUTPUT": [sid]}
         assert http_step(client, "acc", sid, 1) == {"OUTPUT": [sid + 1]}
+    touch(server.repositories[0] / "acc" / "config.pbtxt")  # else the load changes nothing
     client.load_model("acc")
     assert client.is_model_ready("acc")
     for sid in sids:
@@ -96,6 +97,7 @@ def test_no_request_lost_while_reloading_under_load(server, record_file):
             before = len(records(record_file))
             wait_until(lambda: len(records(record_file)) >= before + 40,
                        what="sequences running before the reload")
+            touch(server.repositories[0] / "acc" / "config.pbtxt")
             server.client().load_model("acc")
     finally:
         stop.set()
