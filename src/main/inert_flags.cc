@@ -46,10 +46,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
     // Issue 22 in progress: each row goes when its flag becomes a real option.
     {"id", "it is being implemented (issue 22)", nullptr},
-    {"exit-on-error", "it is being implemented (issue 22)", nullptr},
-    {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
-    {"model-config-name", "it is being implemented (issue 22)", nullptr},
-    {"model-load-retry-count", "it is being implemented (issue 22)", nullptr},
     {"model-namespacing", "it is being implemented (issue 22)", nullptr},
     {"reuse-http-port", "it is being implemented (issue 22)", nullptr},
     {"http-header-forward-pattern", "it is being implemented (issue 22)", nullptr},
