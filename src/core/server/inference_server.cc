@@ -29,9 +29,11 @@ Status StartupFailures(const std::vector<IndexEntry>& index) {
   std::string failures;
   for (const IndexEntry& entry : index) {
     if (entry.state != ModelState::kUnavailable) continue;
-    failures += "\n  model '" + entry.name + "'" +
-                (entry.version >= 0 ? " version " + std::to_string(entry.version) : "") + ": " +
-                entry.reason;
+    // Most reasons name the model (and version) already.
+    const std::string model = "model '" + entry.name + "'" +
+                              (entry.version >= 0 ? " version " + std::to_string(entry.version)
+                                                  : "");
+    failures += "\n  " + (entry.reason.starts_with(model) ? "" : model + ": ") + entry.reason;
   }
   if (failures.empty()) return Status::Ok();
   return Status::InvalidArg("failed to load all models (--exit-on-error=true; start with "
