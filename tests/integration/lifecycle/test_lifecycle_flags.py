@@ -182,3 +182,28 @@ def test_retries_also_apply_to_loads_through_the_repository_api(launch, tmp_path
     client.load_model("flaky")
     assert client.is_model_ready("flaky")
     assert not marker.exists()
+
+
+# ---------------------------------------------------------------------------
+# The group together, as a launch script gives them
+
+
+def test_the_lifecycle_flags_together(launch, tmp_path):
+    marker = tmp_path / "fail-once"
+    repo = write_repository(tmp_path / "repo", {
+        "flaky": _fails_once("flaky", marker),
+        "both": _two_configs("both"),
+        "minimal": 'backend: "identity"\nmax_batch_size: 0\n',  # no tensors: not completed
+    })
+    server = launch(repo, "--exit-on-error=false", "--disable-auto-complete-config",
+                    "--model-config-name=custom", "--model-load-retry-count=2",
+                    "--strict-model-config=false", wait_for="live")
+    client = httpclient.InferenceServerClient(server.address)
+    assert client.is_model_ready("flaky") and not marker.exists()
+    assert client.get_model_config("both")["max_batch_size"] == 8
+    [minimal] = entries(server, "minimal")
+    assert minimal["state"] == "UNAVAILABLE"
+    assert "input: the model must declare at least one input" in minimal["reason"], minimal
+    log = server.log()
+    assert "'--strict-model-config' is deprecated" in log
+    assert "'--strict-model-config=false' is overridden" in log
