@@ -8,6 +8,9 @@
 //   record_file       each execution appends one line to this file when it
 //                     ends, before any of its responses is sent:
 //                     "<instance> <rows> <start_ns> <end_ns> <id>,<id>,..."
+// A third, fail_initialize_file, tests retried loads: while the file it names
+// exists, model initialization fails and deletes it, so the next attempt
+// succeeds.
 // A request parameter "execute_delay_ms" (an integer, or a string holding one)
 // overrides the model's delay for that request, so that a request sent later
 // can finish executing first; an execution sleeps the longest delay among its
@@ -235,6 +238,13 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInitialize(INFE
   rapidjson::Document config;
   config.Parse(json, size);
   INFERD_MessageDelete(message);
+  const std::string fail_file = StringParameter(config, "fail_initialize_file");
+  if (!fail_file.empty() && std::remove(fail_file.c_str()) == 0) {
+    const std::string msg = "model initialization failed on purpose: " + fail_file +
+                            " existed (parameter fail_initialize_file); it is deleted now, so "
+                            "the next attempt succeeds";
+    return INFERD_ErrorNew(INFERD_ERROR_INTERNAL, msg.c_str());
+  }
   auto* settings = new ModelSettings();
   const std::string delay = StringParameter(config, "execute_delay_ms");
   if (auto parsed = ParseDelay(delay.c_str())) settings->execute_delay_ms = *parsed;

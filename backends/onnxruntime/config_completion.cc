@@ -3,6 +3,7 @@
 #include "config_completion.h"
 
 #include <algorithm>
+#include <set>
 
 namespace inferd::onnxruntime {
 namespace {
@@ -66,11 +67,43 @@ Value DimsArray(const std::vector<int64_t>& dims, rapidjson::Document* config) {
   return array;
 }
 
-// Adds or fills the configuration entries for `tensors`.
+// The tensors the sequence batcher supplies, which the configuration's `key`
+// list ("input" or "output") must not name: control inputs and implicit state
+// inputs, or implicit state outputs.
+std::set<std::string> SequenceTensorNames(const rapidjson::Document& config, const char* key) {
+  std::set<std::string> names;
+  auto batching = config.FindMember("sequence_batching");
+  if (batching == config.MemberEnd() || !batching->value.IsObject()) return names;
+  const bool inputs = std::string_view(key) == "input";
+  const auto add = [&](const Value& object, const char* member) {
+    auto it = object.FindMember(member);
+    if (it != object.MemberEnd() && it->value.IsString()) names.insert(it->value.GetString());
+  };
+  auto list = [&](const char* member) -> const Value* {
+    auto it = batching->value.FindMember(member);
+    return it != batching->value.MemberEnd() && it->value.IsArray() ? &it->value : nullptr;
+  };
+  if (const Value* controls = list("control_input"); inputs && controls != nullptr) {
+    for (const Value& control : controls->GetArray()) {
+      if (control.IsObject()) add(control, "name");
+    }
+  }
+  if (const Value* states = list("state"); states != nullptr) {
+    for (const Value& state : states->GetArray()) {
+      if (state.IsObject()) add(state, inputs ? "input_name" : "output_name");
+    }
+  }
+  return names;
+}
+
+// Adds or fills the configuration entries for `tensors`, less those the
+// sequence batcher supplies.
 std::string CompleteTensors(const std::vector<OnnxTensor>& tensors, const char* key,
                             bool batching, rapidjson::Document* config) {
   auto& alloc = config->GetAllocator();
+  const std::set<std::string> supplied = SequenceTensorNames(*config, key);
   for (const OnnxTensor& tensor : tensors) {
+    if (supplied.contains(tensor.name)) continue;
     const ElementType* type = TypeFromOnnx(tensor.type);
     if (type == nullptr) {
       return "the model's " + std::string(key) + " '" + tensor.name + "' has element type " +

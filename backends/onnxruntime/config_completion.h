@@ -29,7 +29,9 @@ bool ModelCanBatch(const ModelIo& io);
 // - every model input and output missing from the configuration is added, and
 //   a configured one without data_type or dims gets them (dims without the
 //   batch dimension; a tensor left with no dimension gets dims [1] and
-//   reshape [], as Triton does).
+//   reshape [], as Triton does);
+// - tensors the sequence batcher supplies (sequence_batching's control inputs
+//   and implicit state inputs and outputs) are left out of input and output.
 // Returns "" on success, else why the model cannot be described (an element
 // type inferd does not serve). CheckConfigMatchesModel judges the result.
 std::string CompleteConfig(const ModelIo& io, int64_t default_max_batch_size,

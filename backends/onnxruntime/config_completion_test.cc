@@ -113,6 +113,32 @@ ModelSettings Parse(const std::string& json) {
   return settings;
 }
 
+TEST(ConfigCompletionTest, LeavesOutSequenceControlsAndImplicitState) {
+  const ModelIo io = {{{"INPUT", ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, {kDyn, 1}},
+                       {"START", ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32, {kDyn, 1}},
+                       {"STATE_IN", ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, {kDyn, 1}}},
+                      {{"OUTPUT", ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, {kDyn, 1}},
+                       {"STATE_OUT", ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, {kDyn, 1}}}};
+  std::string json;
+  const ModelSettings s = Complete(
+      io,
+      R"({"name":"m","max_batch_size":2,"sequence_batching":{)"
+      R"("control_input":[{"name":"START","control":[{"kind":"CONTROL_SEQUENCE_START",)"
+      R"("int32_false_true":[0,1]}]}],)"
+      R"("state":[{"input_name":"STATE_IN","output_name":"STATE_OUT",)"
+      R"("data_type":"TYPE_FP32","dims":[1]}]}})",
+      4, &json);
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  ASSERT_EQ(doc["input"].Size(), 1u) << json;
+  EXPECT_STREQ(doc["input"][0]["name"].GetString(), "INPUT");
+  ASSERT_EQ(doc["output"].Size(), 1u) << json;
+  EXPECT_STREQ(doc["output"][0]["name"].GetString(), "OUTPUT");
+  EXPECT_FALSE(doc.HasMember("dynamic_batching")) << json;
+  // The settings still know them, from sequence_batching: the check passes.
+  EXPECT_EQ(CheckConfigMatchesModel(s, io), "");
+}
+
 TEST(ConfigCheckTest, NamesAnInputTheModelLacks) {
   const ModelSettings s = Parse(R"({"max_batch_size":4,"input":[
       {"name":"INPUT0","data_type":"TYPE_FP32","dims":[16]},

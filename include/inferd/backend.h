@@ -92,7 +92,7 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelRepositoryPath(INFERD_Model* model, cons
 // the caller owns *config.
 INFERD_EXPORT INFERD_Error* INFERD_ModelConfig(INFERD_Model* model, INFERD_Message** config);
 // Whether the backend may complete the configuration from the model file
-// (--strict-model-config=false, or no config.pbtxt). Then, and only inside
+// (auto-completion: on unless --disable-auto-complete-config is given). Then, and only inside
 // INFERD_ModelInitialize, it may call INFERD_ModelSetConfig.
 INFERD_EXPORT INFERD_Error* INFERD_ModelAutoCompleteConfig(INFERD_Model* model,
                                                            bool* auto_complete);

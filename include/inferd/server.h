@@ -143,10 +143,28 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOp
 // How long INFERD_ServerStop waits for in-flight requests.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options,
                                                                uint32_t seconds);
-// When false, a model without config.pbtxt may have its configuration completed
-// by its backend. Default true.
+// When false (default, Triton's auto-complete), a model without config.pbtxt,
+// or whose config lacks inputs, outputs or max_batch_size, may have its
+// configuration completed by its backend; when true
+// (--disable-auto-complete-config) the config must be whole.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* options,
                                                                     bool strict);
+// When true (default, --exit-on-error) INFERD_ServerNew fails, naming each
+// model that failed to load at startup and why, after unloading what loaded;
+// when false the server starts with what loaded, the failed models
+// UNAVAILABLE in the repository index.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitOnError(INFERD_ServerOptions* options,
+                                                              bool exit);
+// The configuration file looked for in each model folder (--model-config-name):
+// "<model folder>/configs/<name>.pbtxt", or config.pbtxt where that file does
+// not exist. Empty or NULL (default): config.pbtxt. INVALID_ARG for a name
+// with a '/' or that is "." or "..".
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelConfigName(INFERD_ServerOptions* options,
+                                                                  const char* name);
+// How many more times a model version whose load fails is loaded again before
+// it is reported UNAVAILABLE (--model-load-retry-count). Default 0.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelLoadRetryCount(
+    INFERD_ServerOptions* options, uint32_t count);
 // Threads that split the large copies backends make of batch inputs and
 // outputs (--buffer-manager-thread-count); 0 (default): each backend copies
 // on its own execution thread.
@@ -242,7 +260,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMetricsConfig(INFERD_ServerOp
 // defaults and validated, the version policy is applied to the version folders,
 // and the backend library each version would use is looked for (in the
 // backend directory of `options`, after the model's own folders). Only the
-// repositories, the backend directory and strict-model-config are read from
+// repositories, the backend directory, strict-model-config and the model config
+// name are read from
 // `options`. Errors only a backend finds (an unreadable model file, shapes the
 // model rejects) are not seen.
 // \param model_names The models to check (`model_count` of them); NULL with

@@ -44,11 +44,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"host-policy", "host policies are not built yet", nullptr},
     {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
-    // Issue 22 in progress: each row goes when its flag becomes a real option.
-    {"exit-on-error", "it is being implemented (issue 22)", nullptr},
-    {"disable-auto-complete-config", "it is being implemented (issue 22)", nullptr},
-    {"model-config-name", "it is being implemented (issue 22)", nullptr},
-    {"model-load-retry-count", "it is being implemented (issue 22)", nullptr},
 };
 
 const InertFlag* FindInert(std::string_view flag) {

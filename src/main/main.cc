@@ -75,6 +75,10 @@ int main(int argc, char** argv) {
   }
   inferd::AddServerFlags(app, flags);
   CLI11_PARSE(app, argc, argv);
+  // Before the log is set up, as Triton prints them.
+  for (const std::string& warning : inferd::FlagWarnings(flags)) {
+    std::fprintf(stderr, "Warning: %s\n", warning.c_str());
+  }
   if (!inferd::AddVertexAiRepository(flags.cloud, flags.model_repositories)) return 1;
   if (flags.model_repositories.empty()) {
     std::fprintf(stderr, "error: --model-repository is required\n");

@@ -56,8 +56,19 @@ void AddFlags(CLI::App& app, Flags& f) {
       ->check(CLI::IsMember({"default", "ISO8601"}));
   app.add_option("--exit-timeout-secs", f.exit_timeout_secs,
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
-  app.add_option("--strict-model-config", f.strict_model_config,
-                 "Require config.pbtxt for every model (default true)");
+  app.add_flag("--disable-auto-complete-config", f.disable_auto_complete_config,
+               "Backends do not complete model configurations: each needs a whole config.pbtxt");
+  app.add_option_function<bool>(
+      "--strict-model-config",
+      [&f](bool strict) {
+        f.strict_model_config = strict;
+        f.strict_model_config_given = true;
+      },
+      "Deprecated inverse of --disable-auto-complete-config: true requires whole configs "
+      "(default false: backends complete them)");
+  app.add_option("--exit-on-error", f.exit_on_error,
+                 "Exit when a model fails to load at startup, naming each and why "
+                 "(default true; false serves what loaded)");
   app.add_option("--strict-readiness", f.strict_readiness,
                  "Ready only when every model that should load is READY (default true)");
   app.add_option("--model-control-mode", f.model_control_mode,
@@ -72,6 +83,11 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--model-namespacing", f.model_namespacing,
                  "Let several repositories hold models of the same name, each repository "
                  "its own namespace (default false)");
+  app.add_option("--model-load-retry-count", f.model_load_retry_count,
+                 "Further attempts at a model version whose load fails (default 0)")
+      ->check(CLI::Range(0, 1000));
+  app.add_option("--model-config-name", f.model_config_name,
+                 "Read <model folder>/configs/<name>.pbtxt where it exists, else config.pbtxt");
   app.add_option("--buffer-manager-thread-count", f.buffer_manager_thread_count,
                  "Threads that split large batch input/output copies of backends (default 0: "
                  "none)")
@@ -245,6 +261,20 @@ bool CheckFrontendFlags(const Flags& f) {
   return true;
 }
 
+std::vector<std::string> FlagWarnings(const Flags& f) {
+  std::vector<std::string> warnings;
+  if (f.strict_model_config_given) {
+    warnings.push_back("'--strict-model-config' is deprecated; use "
+                       "'--disable-auto-complete-config' instead");
+    if (f.disable_auto_complete_config && !f.strict_model_config) {
+      warnings.push_back("'--strict-model-config=false' is overridden: "
+                         "'--disable-auto-complete-config' is given, so model configurations "
+                         "are not auto-completed");
+    }
+  }
+  return warnings;
+}
+
 INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ServerOptions* options = nullptr;
   if (Failed(INFERD_ServerOptionsNew(&options), "server options")) return nullptr;
@@ -255,8 +285,12 @@ INFERD_Server* CreateServer(const Flags& f) {
       f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(options, f.strict_model_config));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(
+      options, f.disable_auto_complete_config || f.strict_model_config));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetExitOnError(options, f.exit_on_error));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelLoadRetryCount(
+      options, static_cast<uint32_t>(f.model_load_retry_count)));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetModelControlMode(
       options, f.model_control_mode == "explicit" ? INFERD_MODEL_CONTROL_EXPLICIT
                : f.model_control_mode == "poll"   ? INFERD_MODEL_CONTROL_POLL
@@ -280,10 +314,12 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFile(options, f.log_file.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFormat(
       options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
+  bool ok = !Failed(INFERD_ServerOptionsSetModelConfigName(options, f.model_config_name.c_str()),
+                    "--model-config-name");
   INFERD_ErrorDelete(INFERD_ServerOptionsSetServerId(options, f.id.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetMetrics(options, f.allow_metrics));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetCpuMetrics(options, f.allow_cpu_metrics));
-  bool ok = !Failed(INFERD_ServerOptionsSetMetricsInterval(options, f.metrics_interval_ms),
+  ok = ok && !Failed(INFERD_ServerOptionsSetMetricsInterval(options, f.metrics_interval_ms),
                     "--metrics-interval-ms");
   for (const std::string& spec : f.metrics_configs) ok = ok && AddMetricsConfig(options, spec);
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);

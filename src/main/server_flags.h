@@ -32,13 +32,20 @@ struct Flags {
   std::string log_file;
   std::string log_format = "default";
   int exit_timeout_secs = 30;
-  bool strict_model_config = true;
+  // Auto-completion is off with --disable-auto-complete-config or with the
+  // deprecated --strict-model-config=true (Triton: the former wins).
+  bool disable_auto_complete_config = false;
+  bool strict_model_config = false;
+  bool strict_model_config_given = false;
   bool strict_readiness = true;
+  bool exit_on_error = true;
   std::string model_control_mode = "none";
   std::vector<std::string> load_models;
   int repository_poll_secs = 15;
   int model_load_thread_count = 4;
   bool model_namespacing = false;
+  int model_load_retry_count = 0;
+  std::string model_config_name;
   int buffer_manager_thread_count = 0;
   std::string model_transition_policy = "availability";
   std::string id = "triton";
@@ -70,6 +77,9 @@ bool CheckFrontendFlags(const Flags& flags);
 // The server the flags describe; null (with the reason on stderr) when it
 // cannot be created.
 INFERD_Server* CreateServer(const Flags& flags);
+
+// Warnings the flags call for (deprecated flags), each one line for the log.
+std::vector<std::string> FlagWarnings(const Flags& flags);
 
 // Prints an error (and frees it) saying what failed; returns true when there
 // was one.

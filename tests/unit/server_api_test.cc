@@ -66,6 +66,7 @@ class ServerApiTest : public ::testing::Test {
     INFERD_ServerOptionsSetBackendDirectory(options, INFERD_BINARY_DIR "/backends");
     INFERD_ServerOptionsSetLogInfo(options, false);
     INFERD_ServerOptionsSetLogError(options, false);
+    INFERD_ServerOptionsSetExitOnError(options, false);  // "broken" fails to load
     INFERD_Error* error = INFERD_ServerNew(&server_, options);
     INFERD_ServerOptionsDelete(options);
     ASSERT_EQ(error, nullptr) << INFERD_ErrorMessage(error);
@@ -279,6 +280,46 @@ TEST_F(ServerApiTest, StopRefusesNewRequests) {
   EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_UNAVAILABLE);
   INFERD_ErrorDelete(error);
   INFERD_InferenceRequestDelete(request);
+}
+
+TEST(ServerApiOptionsTest, ExitOnErrorFailsTheStartNamingEachFailedModel) {
+  TempDir repo;
+  repo.WriteFile("identity/config.pbtxt", kIdentityConfig);
+  repo.MakeDir("identity/1");
+  repo.WriteFile("broken/config.pbtxt", "name: \"broken\" max_batch_size: [oops");
+  repo.MakeDir("broken/1");
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  INFERD_ServerOptionsAddModelRepositoryPath(options, repo.path().c_str());
+  INFERD_ServerOptionsSetBackendDirectory(options, INFERD_BINARY_DIR "/backends");
+  INFERD_ServerOptionsSetLogInfo(options, false);
+  INFERD_ServerOptionsSetLogError(options, false);
+  INFERD_Server* server = nullptr;
+  INFERD_Error* error = INFERD_ServerNew(&server, options);  // exit on error by default
+  INFERD_ServerOptionsDelete(options);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(server, nullptr);
+  const std::string message = INFERD_ErrorMessage(error);
+  INFERD_ErrorDelete(error);
+  EXPECT_NE(message.find("failed to load all models"), std::string::npos) << message;
+  EXPECT_NE(message.find("model 'broken': "), std::string::npos) << message;
+  EXPECT_NE(message.find("config.pbtxt"), std::string::npos) << message;
+  EXPECT_EQ(message.find("model 'identity'"), std::string::npos) << message;
+}
+
+TEST(ServerApiOptionsTest, ModelConfigNameMustBeAFileName) {
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  EXPECT_EQ(INFERD_ServerOptionsSetModelConfigName(options, "big_machine"), nullptr);
+  EXPECT_EQ(INFERD_ServerOptionsSetModelConfigName(options, nullptr), nullptr);
+  for (const char* bad : {"../x", "a/b", "..", "."}) {
+    INFERD_Error* error = INFERD_ServerOptionsSetModelConfigName(options, bad);
+    ASSERT_NE(error, nullptr) << bad;
+    EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_INVALID_ARG);
+    EXPECT_NE(std::string(INFERD_ErrorMessage(error)).find(bad), std::string::npos);
+    INFERD_ErrorDelete(error);
+  }
+  INFERD_ServerOptionsDelete(options);
 }
 
 TEST(ServerApiRepositoryCheckTest, ReportsEachModelWithoutLoadingIt) {

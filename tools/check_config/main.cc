@@ -25,7 +25,9 @@ namespace {
 struct Flags {
   std::vector<std::string> repositories;
   std::string backend_directory;
-  bool strict_model_config = true;
+  bool disable_auto_complete_config = false;
+  bool strict_model_config = false;  // deprecated inverse of the above
+  std::string model_config_name;
   std::vector<std::string> models;  // empty: every model
   bool quiet = false;
 };
@@ -56,7 +58,10 @@ std::string CheckReport(const Flags& flags) {
   const std::string backends =
       flags.backend_directory.empty() ? DefaultBackendDirectory() : flags.backend_directory;
   ok = ok && !Failed(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
-  ok = ok && !Failed(INFERD_ServerOptionsSetStrictModelConfig(options, flags.strict_model_config));
+  ok = ok && !Failed(INFERD_ServerOptionsSetStrictModelConfig(
+                    options, flags.disable_auto_complete_config || flags.strict_model_config));
+  ok = ok && !Failed(INFERD_ServerOptionsSetModelConfigName(options,
+                                                            flags.model_config_name.c_str()));
   std::vector<const char*> names;
   for (const std::string& name : flags.models) names.push_back(name.c_str());
   INFERD_Message* report = nullptr;
@@ -112,8 +117,12 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);  // what follows is a model name, not another folder
   app.add_option("--backend-directory", flags.backend_directory,
                  "Folder holding <backend>/libinferd_<backend>.so (default: the build's)");
+  app.add_flag("--disable-auto-complete-config", flags.disable_auto_complete_config,
+               "Require a whole config.pbtxt for every model, as inferd's flag");
   app.add_option("--strict-model-config", flags.strict_model_config,
-                 "Require config.pbtxt for every model (default true), as inferd's flag");
+                 "Deprecated inverse of --disable-auto-complete-config (default false)");
+  app.add_option("--model-config-name", flags.model_config_name,
+                 "Read <model>/configs/<name>.pbtxt where it exists, as inferd's flag");
   app.add_option("models", flags.models, "Models to check (default: every model)");
   app.add_flag("-q,--quiet", flags.quiet, "Print only errors");
   CLI11_PARSE(app, argc, argv);

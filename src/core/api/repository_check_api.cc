@@ -23,6 +23,7 @@ INFERD_Error* INFERD_RepositoryCheck(const INFERD_ServerOptions* options,
     check.repositories.assign(server.repository_paths.begin(), server.repository_paths.end());
     check.backend_directory = server.backend_directory;
     check.strict_model_config = server.strict_model_config;
+    check.model_config_name = server.model_config_name;
     for (uint32_t i = 0; i < model_count; ++i) {
       INFERD_REQUIRE_ARG(model_names[i]);
       check.models.emplace_back(model_names[i]);

@@ -90,6 +90,30 @@ INFERD_Error* INFERD_ServerOptionsSetStrictModelConfig(INFERD_ServerOptions* opt
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.strict_model_config = strict; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetExitOnError(INFERD_ServerOptions* options, bool exit) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.exit_on_error = exit; });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetModelConfigName(INFERD_ServerOptions* options,
+                                                    const char* name) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    const std::string value = name == nullptr ? "" : name;
+    if (value.find('/') != std::string::npos || value == "." || value == "..") {
+      return Status::InvalidArg("--model-config-name '" + value +
+                                "': expected a file name without '/' (the server reads "
+                                "<model folder>/configs/<name>.pbtxt)");
+    }
+    options->options.model_config_name = value;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetModelLoadRetryCount(INFERD_ServerOptions* options,
+                                                        uint32_t count) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) { o.model_load_retries = count; });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetBufferManagerThreadCount(INFERD_ServerOptions* options,
                                                              uint32_t count) {
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.buffer_manager_threads = count; });

@@ -20,7 +20,7 @@ struct ConfigContext {
   //! Number of GPUs this process may use; 0 on a CPU-only machine.
   int gpu_count = 0;
   //! True while a backend may still complete the configuration from the model
-  //! file (--strict-model-config=false): missing inputs and outputs are not
+  //! file (auto-completion, on unless --disable-auto-complete-config): missing inputs and outputs are not
   //! errors yet. The completed config is validated again without it.
   bool allow_incomplete_io = false;
 };

@@ -126,7 +126,7 @@ Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
   if (!seen->insert(name).second) return Status::Ok();
   StatusOr<ModelLocation> location = LocateKey(name);
   if (!location.ok()) return Status::Ok();  // its load reports it
-  StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true);
+  StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true, loader_.context().config_name);
   if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return Status::Ok();
   for (const auto& step : plan->config.ensemble_scheduling().step()) {
     const std::string step_key =

@@ -1,6 +1,7 @@
 #include "core/lifecycle/model_loader.h"
 
 #include "core/backend/backend_manager.h"
+#include "core/common/logging.h"
 #include "core/config/ensemble_validator.h"
 #include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
@@ -34,7 +35,8 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
   const ModelLocation& location = request.location;
   ModelLoadResult result;
   result.name = location.name;
-  StatusOr<ModelPlan> planned = PlanModel(location, request.config_json, context_.strict_config);
+  StatusOr<ModelPlan> planned = PlanModel(location, request.config_json, context_.strict_config,
+                                     context_.config_name);
   if (!planned.ok()) {
     result.error = planned.status().message();
     return result;
@@ -83,7 +85,12 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     spec.copy_workers = context_.copy_workers;
     spec.metrics = context_.metrics;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
-    auto loaded = ModelVersion::Load(std::move(spec));
+    auto loaded = ModelVersion::Load(spec);
+    for (uint32_t retry = 1; !loaded.ok() && retry <= context_.load_retries; ++retry) {
+      LOG_WARNING("{}; retrying the load ({} of {}, --model-load-retry-count)",
+                  loaded.status().message(), retry, context_.load_retries);
+      loaded = ModelVersion::Load(spec);
+    }
     if (loaded.ok()) {
       out.model = std::move(loaded).value();
     } else {

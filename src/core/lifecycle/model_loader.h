@@ -5,6 +5,7 @@
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LOADER_H_
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -70,15 +71,21 @@ struct LoaderContext {
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
-  // With false a model may lack config.pbtxt (or parts of it) and its backend
-  // completes the configuration from the model file.
+  // With false (the server's default) a model may lack config.pbtxt (or parts
+  // of it) and its backend completes the configuration from the model file.
   bool strict_config = true;
+  // "<model folder>/configs/<name>.pbtxt" is read instead of config.pbtxt
+  // where it exists (--model-config-name); empty: config.pbtxt.
+  std::string config_name;
+  // Further attempts at a version whose load failed (--model-load-retry-count).
+  uint32_t load_retries = 0;
 };
 
 class ModelLoader {
  public:
   explicit ModelLoader(LoaderContext context) : context_(context) {}
   ModelLoadResult Load(const LoadRequest& request) const;
+  const LoaderContext& context() const { return context_; }
 
  private:
   // An ensemble's step graph against its composing models' configs.

@@ -10,14 +10,25 @@
 
 namespace inferd {
 
+std::filesystem::path ModelConfigPath(const std::filesystem::path& dir,
+                                      const std::string& config_name) {
+  if (!config_name.empty()) {
+    std::filesystem::path custom = dir / "configs" / (config_name + ".pbtxt");
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(custom, ec)) return custom;
+  }
+  return dir / "config.pbtxt";
+}
+
 StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
-                              const std::optional<std::string>& config_json, bool strict_config) {
+                              const std::optional<std::string>& config_json, bool strict_config,
+                              const std::string& config_name) {
   if (!location.error.empty()) return Status::InvalidArg(location.error);
   ModelPlan plan;
   ConfigContext& ctx = plan.context;
   ctx.model_name = location.name;
   ctx.model_dir = location.dir;
-  const std::filesystem::path config_path = location.dir / "config.pbtxt";
+  const std::filesystem::path config_path = ModelConfigPath(location.dir, config_name);
   ctx.file_label = config_path.string();
   ctx.allow_incomplete_io = !strict_config;
   inference::ModelConfig& config = plan.config;

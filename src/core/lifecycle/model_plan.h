@@ -6,6 +6,7 @@
 #define INFERD_CORE_LIFECYCLE_MODEL_PLAN_H_
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
@@ -22,7 +23,7 @@ struct ModelPlan {
   inference::ModelConfig config;
   ConfigContext context;
   // The backend completes the configuration at load (no config.pbtxt and
-  // --strict-model-config=false): `config` holds only the name so far.
+  // auto-completion on): `config` holds only the name so far.
   bool completed_by_backend = false;
   std::vector<int64_t> load;  // versions to load, ascending
   // Versions the policy names that have no folder, each with its reason.
@@ -31,9 +32,16 @@ struct ModelPlan {
 
 // The plan for the model at `location`. An error is the reason the model as a
 // whole cannot load (a broken config.pbtxt naming file, line and field; no
-// version folder at all).
+// version folder at all). A non-empty `config_name` reads
+// "<folder>/configs/<config_name>.pbtxt" where it exists (--model-config-name).
 StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
-                              const std::optional<std::string>& config_json, bool strict_config);
+                              const std::optional<std::string>& config_json, bool strict_config,
+                              const std::string& config_name = "");
+
+// The configuration file of the model folder `dir`: configs/<config_name>.pbtxt
+// when `config_name` is set and that file exists, else config.pbtxt.
+std::filesystem::path ModelConfigPath(const std::filesystem::path& dir,
+                                      const std::string& config_name);
 
 }  // namespace inferd
 

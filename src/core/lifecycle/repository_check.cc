@@ -32,7 +32,7 @@ std::string FindBackend(const BackendManager& backends, const ModelPlan& plan, i
 // An ensemble's step graph against the configurations its composing models
 // have in the same repositories.
 void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& locations,
-                   bool strict_config, ModelCheck* check) {
+                   bool strict_config, const std::string& config_name, ModelCheck* check) {
   std::map<std::string, inference::ModelConfig> configs;
   Status valid = ValidateEnsemble(
       plan.config,
@@ -42,7 +42,8 @@ void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& loca
         if (location == locations.end()) {
           return Status::NotFound("model '" + name + "' is not in the repositories");
         }
-        ASSIGN_OR_RETURN(ModelPlan composing, PlanModel(*location, std::nullopt, strict_config));
+        ASSIGN_OR_RETURN(ModelPlan composing, PlanModel(*location, std::nullopt, strict_config,
+                                                             config_name));
         return &(configs[name] = std::move(composing.config));
       });
   if (!valid.ok()) check->errors.push_back(valid.message());
@@ -50,10 +51,11 @@ void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& loca
 }
 
 ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLocation>& locations,
-                      bool strict_config, const BackendManager& backends) {
+                      bool strict_config, const std::string& config_name,
+                      const BackendManager& backends) {
   ModelCheck check;
   check.name = location.name;
-  auto planned = PlanModel(location, std::nullopt, strict_config);
+  auto planned = PlanModel(location, std::nullopt, strict_config, config_name);
   if (!planned.ok()) {
     check.errors.push_back(location.name + ": " + planned.status().message());
     return check;
@@ -63,7 +65,7 @@ ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLoca
   check.completed_by_backend = plan.completed_by_backend;
   for (const auto& [version, reason] : plan.missing) check.errors.push_back(reason);
   if (plan.config.platform() == kEnsemblePlatform) {
-    CheckEnsemble(plan, locations, strict_config, &check);
+    CheckEnsemble(plan, locations, strict_config, config_name, &check);
     return check;
   }
   for (int64_t version : plan.load) {
@@ -94,7 +96,8 @@ StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& 
   std::vector<ModelCheck> checks;
   for (const ModelLocation& location : locations) {
     if (!every_model && wanted.erase(location.name) == 0) continue;
-    checks.push_back(CheckModel(location, locations, options.strict_model_config, backends));
+    checks.push_back(CheckModel(location, locations, options.strict_model_config,
+                                options.model_config_name, backends));
   }
   for (const std::string& name : wanted) {
     ModelCheck& missing = checks.emplace_back();

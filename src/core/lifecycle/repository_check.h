@@ -19,6 +19,8 @@ struct RepositoryCheckOptions {
   std::vector<std::filesystem::path> repositories;
   std::filesystem::path backend_directory;
   bool strict_model_config = true;
+  // configs/<name>.pbtxt replaces config.pbtxt where it exists; empty: none.
+  std::string model_config_name;
   // Models to check; empty: every model of the repositories.
   std::vector<std::string> models;
 };

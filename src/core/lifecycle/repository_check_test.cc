@@ -43,6 +43,43 @@ TEST_F(RepositoryCheckTest, AGoodModelReportsItsVersionsAndLibrary) {
   EXPECT_EQ(good.libraries[0], (backends_.path() / "identity/libinferd_identity.so").string());
 }
 
+TEST_F(RepositoryCheckTest, ModelConfigNamePicksConfigsNamePbtxtElseConfigPbtxt) {
+  repo_.WriteFile("both/config.pbtxt", IdentityConfig("both"));
+  repo_.WriteFile("both/configs/big.pbtxt",
+                  IdentityConfig("both") + "version_policy { all { } }\n");
+  repo_.MakeDir("both/1");
+  repo_.MakeDir("both/2");
+  repo_.WriteFile("plain/config.pbtxt", IdentityConfig("plain"));
+  repo_.MakeDir("plain/1");
+  repo_.MakeDir("plain/2");
+  options_.model_config_name = "big";
+  auto checks = CheckRepository(options_);
+  ASSERT_TRUE(checks.ok()) << checks.status().ToString();
+  ASSERT_EQ(checks->size(), 2u);
+  EXPECT_EQ(checks->at(0).versions, (std::vector<int64_t>{1, 2}));  // configs/big.pbtxt
+  EXPECT_EQ(checks->at(1).versions, std::vector<int64_t>{2});       // config.pbtxt: latest 1
+  options_.model_config_name.clear();
+  checks = CheckRepository(options_);
+  ASSERT_TRUE(checks.ok());
+  EXPECT_EQ(checks->at(0).versions, std::vector<int64_t>{2});
+}
+
+TEST_F(RepositoryCheckTest, WithoutStrictConfigAMinimalConfigWaitsForItsBackend) {
+  repo_.WriteFile("minimal/config.pbtxt", "backend: \"identity\" max_batch_size: 4\n");
+  repo_.MakeDir("minimal/1");
+  options_.strict_model_config = false;
+  auto checks = CheckRepository(options_);
+  ASSERT_TRUE(checks.ok());
+  EXPECT_TRUE(checks->at(0).ok());
+  options_.strict_model_config = true;
+  checks = CheckRepository(options_);
+  ASSERT_TRUE(checks.ok());
+  ASSERT_EQ(checks->at(0).errors.size(), 1u);
+  EXPECT_NE(checks->at(0).errors[0].find("input: the model must declare at least one input"),
+            std::string::npos)
+      << checks->at(0).errors[0];
+}
+
 TEST_F(RepositoryCheckTest, EachFailureIsALineNamingTheModel) {
   repo_.WriteFile("broken/config.pbtxt", "name: \"broken\" max_batch_size: [");
   repo_.MakeDir("broken/1");

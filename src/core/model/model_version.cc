@@ -64,7 +64,7 @@ Status ModelVersion::CompleteConfig(inference::ModelConfig config) {
   if (!completing_config_) {
     return Status::Unavailable("model '" + name() +
                                "': the configuration can only be completed during model "
-                               "initialize with --strict-model-config=false");
+                               "initialize, unless --disable-auto-complete-config is given");
   }
   ConfigContext ctx = spec_.config_context;
   ctx.allow_incomplete_io = false;

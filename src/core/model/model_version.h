@@ -93,7 +93,7 @@ class ModelVersion final : public BoundModel {
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
   const inference::ModelConfig& config() const { return config_; }
   // True while the backend may replace the configuration (model initialize,
-  // --strict-model-config=false).
+  // auto-completion, the default).
   bool may_complete_config() const { return completing_config_; }
   // Replaces the configuration with `config` (normalized and validated here);
   // only while may_complete_config().

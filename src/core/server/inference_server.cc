@@ -25,6 +25,27 @@ InferenceServer::~InferenceServer() {
   (void)status;
 }
 
+namespace {
+
+// --exit-on-error: every model the start left UNAVAILABLE, with its reason.
+Status StartupFailures(const std::vector<IndexEntry>& index) {
+  std::string failures;
+  for (const IndexEntry& entry : index) {
+    if (entry.state != ModelState::kUnavailable) continue;
+    // Most reasons name the model (and version) already.
+    const std::string model = "model '" + entry.name + "'" +
+                              (entry.version >= 0 ? " version " + std::to_string(entry.version)
+                                                  : "");
+    failures += "\n  " + (entry.reason.starts_with(model) ? "" : model + ": ") + entry.reason;
+  }
+  if (failures.empty()) return Status::Ok();
+  return Status::InvalidArg("failed to load all models (--exit-on-error=true; start with "
+                            "--exit-on-error=false to serve the models that loaded):" +
+                            failures);
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions options) {
   if (options.repository_paths.empty()) {
     return Status::InvalidArg("no model repository given (--model-repository)");
@@ -51,6 +72,8 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   server->copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
   loading.copy_workers = server->copy_workers_.get();
   loading.strict_config = o.strict_model_config;
+  loading.config_name = o.model_config_name;
+  loading.load_retries = o.model_load_retries;
   loading.metrics = &server->options_.metrics;
   if (o.metrics.CpuSampling()) {
     // At most a year between samples, so the nanoseconds cannot overflow.
@@ -61,6 +84,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   }
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
+  if (o.exit_on_error) RETURN_IF_ERROR(StartupFailures(server->lifecycle_->Index()));
   if (o.control_mode == ModelControlMode::kPoll) {
     server->poller_ = std::make_unique<RepositoryPoller>(
         *server->lifecycle_, std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)));

@@ -21,7 +21,16 @@ struct ServerOptions {
   // backend name -> setting -> value (--backend-config)
   std::map<std::string, std::map<std::string, std::string>> backend_settings;
   uint32_t exit_timeout_secs = 30;
-  bool strict_model_config = true;
+  // True: configs must be whole (--disable-auto-complete-config); false
+  // (Triton's default): backends may complete them.
+  bool strict_model_config = false;
+  // Fail INFERD_ServerNew when a model fails to load at startup (--exit-on-error).
+  bool exit_on_error = true;
+  // "<model folder>/configs/<name>.pbtxt" replaces config.pbtxt where it
+  // exists (--model-config-name); empty: config.pbtxt.
+  std::string model_config_name;
+  // Further attempts at a model version whose load failed (--model-load-retry-count).
+  uint32_t model_load_retries = 0;
   // Ready only when every model that should load is READY (Triton's default).
   bool strict_readiness = true;
   int model_load_threads = 4;

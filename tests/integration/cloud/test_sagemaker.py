@@ -97,11 +97,13 @@ def test_ping_follows_readiness_or_liveness(cloud_server, tmp_path):
     broken = single_identity("floats", "FP32", [4]) + "no_such_field: 1\n"
     repo = write_repository(tmp_path / "repo", {"floats": broken})
     server = cloud_server([*common_args(repo), "--allow-sagemaker=true", "--sagemaker-port=0",
-                           "--model-control-mode=poll", "--repository-poll-secs=1"])
+                           "--model-control-mode=poll", "--repository-poll-secs=1",
+                           "--exit-on-error=false"])
     port = server.port(SAGEMAKER_STARTED)
     assert get(port, "/ping").status_code == 400
     assert get(port, "/ping").content == b""
-    live = cloud_server([*common_args(repo), "--allow-sagemaker=true", "--sagemaker-port=0"],
+    live = cloud_server([*common_args(repo), "--allow-sagemaker=true", "--sagemaker-port=0",
+                         "--exit-on-error=false"],
                         env={"SAGEMAKER_TRITON_PING_MODE": "live"})
     assert get(live.port(SAGEMAKER_STARTED), "/ping").status_code == 200
     (repo / "floats" / "config.pbtxt").write_text(single_identity("floats", "FP32", [4]))

@@ -25,7 +25,7 @@ def server(inferd, records):
     return inferd({
         "repeat": repeat_config("repeat", record_file=records / "repeat.txt"),
         "not_decoupled": repeat_config("not_decoupled", decoupled=False),
-    }, wait_for="live")
+    }, extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 def test_a_repeat_model_that_is_not_decoupled_fails_to_load(server):

@@ -37,7 +37,7 @@ def server(inferd):
         "broken_config": Model("this is not a model config {"),
         "unknown_backend": single_identity("unknown_backend", "FP32", [16]).replace(
             'backend: "identity"', 'backend: "no_such_backend"'),
-    }, wait_for="live")
+    }, extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ REPO = {
 
 @pytest.fixture(scope="module")
 def server(inferd):
-    return inferd(REPO, wait_for="live")
+    return inferd(REPO, extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ def mixed_server(inferd):
         "good_b": single_identity("good_b", "INT32", [3]),
         "twice": single_identity("twice", "FP32", [2]),
     }
-    return inferd([first, second], wait_for="live")
+    return inferd([first, second], extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 def index_by_name(entries):

@@ -94,7 +94,8 @@ def test_load_then_unload_transitions(launch, tmp_path):
 def test_a_failed_version_holds_readiness_back(launch, tmp_path):
     repo = write_repository(tmp_path / "repo", {"m": Model(
         model_config("m", version_policy="{ specific { versions: [ 1, 2 ] } }"), versions=(1,))})
-    server = launch(repo, "--model-control-mode=explicit", "--load-model=m", wait_for="live")
+    server = launch(repo, "--model-control-mode=explicit", "--load-model=m", "--exit-on-error=false",
+                    wait_for="live")
     assert states(server, "m") == {"1": "READY", "2": "UNAVAILABLE"}
     assert not is_ready(server)
     (repo / "m" / "2").mkdir()
@@ -104,14 +105,14 @@ def test_a_failed_version_holds_readiness_back(launch, tmp_path):
 
 def test_none_mode_broken_model_blocks_readiness(launch, tmp_path):
     repo = write_repository(tmp_path / "repo", {"m": model_config("m"), "bad": BROKEN})
-    server = launch(repo, wait_for="live")
+    server = launch(repo, "--exit-on-error=false", wait_for="live")
     assert not is_ready(server)
     assert model_ready(server, "m")
 
 
 def test_strict_readiness_false_makes_ready_follow_live(launch, tmp_path):
     repo = write_repository(tmp_path / "repo", {"m": model_config("m"), "bad": BROKEN})
-    server = launch(repo, "--strict-readiness=false")
+    server = launch(repo, "--strict-readiness=false", "--exit-on-error=false")
     assert is_ready(server) and _live(server)
     assert not model_ready(server, "bad")
 

@@ -123,7 +123,7 @@ def test_failing_warmup_fails_the_load_with_the_reason(launch, tmp_path, which):
 
 def test_failing_warmup_at_start_in_none_mode(launch, tmp_path):
     repo, needle = _failing_repo(tmp_path, "missing-file")
-    server = launch(repo, wait_for="live")
+    server = launch(repo, "--exit-on-error=false", wait_for="live")
     rows = entries(server, "m")
     assert rows and all(r["state"] == "UNAVAILABLE" and needle in r["reason"] for r in rows), rows
     assert server.get("/v2/health/ready").status_code == 400

@@ -1,5 +1,5 @@
-"""With --strict-model-config=false the onnxruntime backend completes a model's
-configuration from the ONNX file, as Triton does, and the config endpoint shows
+"""With auto-completion on (the default, as in Triton) the onnxruntime backend
+completes a model's configuration from the ONNX file, as Triton does, and the config endpoint shows
 the result:
 
 - no config.pbtxt at all: inputs, outputs, datatypes and dims come from the
@@ -35,8 +35,7 @@ def repository(root):
 
 @pytest.fixture(scope="module")
 def server(inferd, tmp_path_factory):
-    return inferd(repository(tmp_path_factory.mktemp("repo")),
-                  extra_args=["--strict-model-config=false"])
+    return inferd(repository(tmp_path_factory.mktemp("repo")))
 
 
 def config(server, model):
@@ -108,8 +107,7 @@ def test_partial_config_keeps_its_settings_and_gains_the_rest(server):
 
 def test_default_max_batch_size_comes_from_backend_config(inferd, tmp_path_factory):
     server = inferd(repository(tmp_path_factory.mktemp("repo")),
-                    extra_args=["--strict-model-config=false",
-                                "--backend-config=onnxruntime,default-max-batch-size=16"])
+                    extra_args=["--backend-config=onnxruntime,default-max-batch-size=16"])
     assert config(server, "auto_add_sub")["max_batch_size"] == 16
     assert config(server, "auto_fixed")["max_batch_size"] == 0
     server.stop()

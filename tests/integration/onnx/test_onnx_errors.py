@@ -57,7 +57,8 @@ def server(inferd, tmp_path_factory):
         add_sub_graph(("n",), ("m",)),
         onnx_config("mismatched_shapes", [("INPUT0", "FP32", [-1]), ("INPUT1", "FP32", [-1])],
                     [("OUTPUT0", "FP32", [-1]), ("OUTPUT1", "FP32", [-1])]))
-    return inferd(onnx_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live")
+    return inferd(onnx_repository(tmp_path_factory.mktemp("repo"), models),
+                  extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 @pytest.fixture(scope="module")

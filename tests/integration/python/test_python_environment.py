@@ -27,7 +27,7 @@ def server(inferd, tmp_path_factory):
                     str(venv)], check=True)
     site = next(venv.glob("lib/python3*/site-packages"))
     (site / "venv_only_module.py").write_text('WHO = "the venv"\n')
-    return inferd(repo, wait_for="live")
+    return inferd(repo, extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 def test_the_model_runs_on_its_environments_python(server):

@@ -1,7 +1,7 @@
 """A Python model's life: loading, failing, dying and coming back.
 
 - auto_complete_config fills a model that has no config.pbtxt (with
-  --strict-model-config=false): max batch size, inputs, outputs, dynamic
+  auto-completion on, the default): max batch size, inputs, outputs, dynamic
   batching show in the config endpoint, and the model serves batched requests;
 - a model whose initialize() raises is UNAVAILABLE, the Python error in the
   repository index, while the server serves the others;
@@ -34,7 +34,7 @@ def server(inferd, gate):
         "broken": pm.python_model(pm.config("broken", [("X", "TYPE_INT32", [1])],
                                             [("Y", "TYPE_INT32", [1])]), pm.FAILS_INITIALIZE),
         "pid_echo": pm.python_model(pm.pid_echo_config(gate), pm.PID_ECHO),
-    }, extra_args=["--strict-model-config=false"], wait_for="live")
+    }, extra_args=["--exit-on-error=false"], wait_for="live")
 
 
 def infer(client, model, name, array, datatype="FP32"):

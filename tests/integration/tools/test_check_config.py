@@ -5,7 +5,8 @@ names without a folder, a model with no version folder and a backend that
 cannot be found are each reported on a line naming the model (and, for a
 config, the file and line), with exit status 1; the reason is word for word the
 one a running inferd gives in its repository index. Models can be checked one
-by one; an unknown repository is exit status 2."""
+by one; an unknown repository is exit status 2. --disable-auto-complete-config
+and --model-config-name mean what they mean to inferd."""
 
 import subprocess
 
@@ -76,7 +77,7 @@ def test_every_problem_is_reported_and_the_status_is_1(report, repo):
 
 def test_reasons_match_what_the_server_reports(report, repo, inferd):
     _, lines = report
-    server = inferd(repo, wait_for="live")
+    server = inferd(repo, extra_args=["--exit-on-error=false"], wait_for="live")
     index = {e["name"]: e for e in server.post("/v2/repository/index", json={}).json()}
     for model in ("syntax", "bad_dims", "no_versions"):
         reason = index[model].get("reason", "")
@@ -97,3 +98,22 @@ def test_an_unreadable_repository_is_status_2(tmp_path):
     result = check(f"--model-repository={tmp_path / 'missing'}")
     assert result.returncode == 2
     assert "missing" in result.stderr
+
+
+def test_auto_completion_and_config_name_follow_inferds_flags(tmp_path):
+    custom = Model(GOOD.replace('name: "good"', 'name: "custom"'),
+                   files={"configs/other.pbtxt": 'name: "custom"\nmax_batch_size: [oops\n'})
+    repo = write_repository(tmp_path / "repo", {
+        "minimal": Model('backend: "identity"\nmax_batch_size: 0\n'), "custom": custom})
+    # Auto-completion is on by default, as in inferd: the backend completes it at load.
+    result = check(f"--model-repository={repo}", "minimal")
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = check(f"--model-repository={repo}", "--disable-auto-complete-config", "minimal")
+    assert result.returncode == 1, result.stdout
+    assert "input: the model must declare at least one input" in result.stdout, result.stdout
+    assert check(f"--model-repository={repo}", "custom").returncode == 0
+    result = check(f"--model-repository={repo}", "--model-config-name=other", "custom")
+    assert result.returncode == 1, result.stdout
+    assert str(repo / "custom" / "configs" / "other.pbtxt") in result.stdout, result.stdout
+    result = check(f"--model-repository={repo}", "--model-config-name=absent", "custom")
+    assert result.returncode == 0, result.stdout  # no configs/absent.pbtxt: config.pbtxt
