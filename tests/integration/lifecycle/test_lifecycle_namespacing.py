@@ -132,7 +132,7 @@ def test_same_name_in_two_repositories_serves_both_and_each_ensemble_its_own(sta
 
 def test_without_namespacing_the_same_name_is_unavailable(start, repos):
     a, b = repos
-    server = start([a, b], wait_for="live")
+    server = start([a, b], "--exit-on-error=false", wait_for="live")
     rows = [e for e in index(server) if e["name"] == "m"]
     assert len(rows) == 1 and rows[0]["state"] == "UNAVAILABLE", rows
     assert "more than one repository" in rows[0]["reason"], rows
