@@ -15,6 +15,20 @@
 namespace inferd::pytorch {
 namespace {
 
+// The requests of one forward() call: a run of consecutive prepared requests.
+class Batch {
+ public:
+  Batch(const BatchedRequest* first, size_t count) : first_(first), count_(count) {}
+  const BatchedRequest* begin() const { return first_; }
+  const BatchedRequest* end() const { return first_ + count_; }
+  size_t size() const { return count_; }
+  const BatchedRequest& operator[](size_t i) const { return first_[i]; }
+
+ private:
+  const BatchedRequest* first_;
+  size_t count_;
+};
+
 // One configured output of a forward() call, read for scattering.
 struct RunOutput {
   const TensorSpec* spec = nullptr;  //!< null: no request of the batch asked for it
@@ -47,7 +61,7 @@ std::string OutputWhere(const TensorSpec& spec) { return "output '" + spec.name 
 // The tensor for numeric input `index` of `batch`: a view of the request's
 // buffer when it can be, else the requests' rows copied into a new tensor.
 INFERD_Error* GatherTensor(INFERD_ModelInstance* instance, const TensorSpec& spec, size_t index,
-                           std::span<const BatchedRequest> batch, bool batching, int64_t rows,
+                           Batch batch, bool batching, int64_t rows,
                            at::Tensor* out) {
   const RequestInput& first = batch[0].inputs[index];
   std::vector<int64_t> shape(first.shape, first.shape + first.rank);
@@ -93,7 +107,7 @@ INFERD_Error* GatherTensor(INFERD_ModelInstance* instance, const TensorSpec& spe
 // The List[str] for BYTES input `index` of `batch`: every element of every
 // request, in order.
 INFERD_Error* GatherStrings(const TensorSpec& spec, size_t index,
-                            std::span<const BatchedRequest> batch, c10::List<std::string>* out) {
+                            Batch batch, c10::List<std::string>* out) {
   std::string joined;
   std::vector<std::string_view> elements;
   for (const BatchedRequest& request : batch) {
@@ -251,7 +265,7 @@ INFERD_Error* ReadOutput(const c10::IValue& value, const TensorSpec& spec, bool 
 
 // Which configured outputs any request of the batch asks for.
 std::vector<bool> RequestedOutputs(const ModelSettings& settings,
-                                   std::span<const BatchedRequest> batch) {
+                                   Batch batch) {
   std::vector<bool> wanted(settings.outputs.size(), false);
   for (const BatchedRequest& request : batch) {
     uint32_t count = 0;
@@ -276,7 +290,7 @@ std::vector<bool> RequestedOutputs(const ModelSettings& settings,
 // Adds to `response` the outputs `request` asks for: its rows, from `row` on.
 // Numeric data is left to `copies`.
 INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& request,
-                           int64_t row, std::span<const RunOutput> outputs,
+                           int64_t row, const std::vector<RunOutput>& outputs,
                            INFERD_Response* response, std::vector<INFERD_MemoryCopy>* copies) {
   uint32_t requested = 0;
   if (auto* err = INFERD_RequestOutputCount(request.request, &requested)) return err;
@@ -334,7 +348,7 @@ INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& 
 
 // Sends every request of the batch its FINAL response.
 void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& settings,
-                    std::span<const BatchedRequest> batch, std::span<const RunOutput> outputs,
+                    Batch batch, const std::vector<RunOutput>& outputs,
                     const std::string& error_prefix) {
   struct Filled {
     INFERD_Response* response;
@@ -385,13 +399,14 @@ InstanceRunner::InstanceRunner(const ModelSettings& settings, const RunSettings&
       module_(std::move(module)),
       error_prefix_(std::move(error_prefix)) {}
 
-void InstanceRunner::Execute(INFERD_ModelInstance* instance,
-                             std::span<INFERD_Request* const> requests) {
+void InstanceRunner::Execute(INFERD_ModelInstance* instance, INFERD_Request* const* requests,
+                             uint32_t count) {
   ApplyIntraOpThreads(run_.intra_op_threads);
   torch::jit::setGraphExecutorOptimize(run_.optimized_execution);
   std::vector<BatchedRequest> ready;
-  ready.reserve(requests.size());
-  for (INFERD_Request* request : requests) {
+  ready.reserve(count);
+  for (uint32_t r = 0; r < count; ++r) {
+    INFERD_Request* request = requests[r];
     BatchedRequest prepared;
     if (INFERD_Error* err = PrepareRequest(settings_, request, &prepared)) {
       RespondWithError(request, err, error_prefix_);
@@ -407,7 +422,7 @@ void InstanceRunner::Execute(INFERD_ModelInstance* instance,
     if (settings_.batching()) {
       while (end < ready.size() && SameRowShape(ready[begin], ready[end])) ++end;
     }
-    RunBatch(instance, std::span<const BatchedRequest>(ready.data() + begin, end - begin));
+    RunBatch(instance, ready.data() + begin, end - begin);
     begin = end;
   }
   for (const BatchedRequest& request : ready) {
@@ -415,8 +430,9 @@ void InstanceRunner::Execute(INFERD_ModelInstance* instance,
   }
 }
 
-void InstanceRunner::RunBatch(INFERD_ModelInstance* instance,
-                              std::span<const BatchedRequest> batch) {
+void InstanceRunner::RunBatch(INFERD_ModelInstance* instance, const BatchedRequest* first,
+                              size_t count) {
+  const Batch batch(first, count);
   int64_t rows = 0;
   for (const BatchedRequest& request : batch) rows += request.rows;
   std::vector<RunOutput> outputs(settings_.outputs.size());

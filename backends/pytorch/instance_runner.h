@@ -8,10 +8,14 @@
 // Not thread-safe: the server never runs one instance's execute concurrently,
 // and always on the instance's own thread, whose LibTorch thread settings
 // (intra-op threads, graph optimization) the runner sets.
+//
+// C++17 (no std::span here): the files that include LibTorch 1.13's headers
+// compile as C++17, which Clang needs for them (see CMakeLists.txt).
 #ifndef INFERD_BACKENDS_PYTORCH_INSTANCE_RUNNER_H_
 #define INFERD_BACKENDS_PYTORCH_INSTANCE_RUNNER_H_
 
-#include <span>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "inferd/backend.h"
@@ -37,11 +41,11 @@ class InstanceRunner {
   // the forward() calls' span as its compute time. A request that cannot run
   // gets its own error; a failed forward() answers every request in it with
   // LibTorch's reason, trimmed to its meaningful line.
-  void Execute(INFERD_ModelInstance* instance, std::span<INFERD_Request* const> requests);
+  void Execute(INFERD_ModelInstance* instance, INFERD_Request* const* requests, uint32_t count);
 
  private:
   // Runs `batch` in one forward() call and answers its requests.
-  void RunBatch(INFERD_ModelInstance* instance, std::span<const BatchedRequest> batch);
+  void RunBatch(INFERD_ModelInstance* instance, const BatchedRequest* batch, size_t count);
 
   // Constant after construction.
   const ModelSettings& settings_;

@@ -107,8 +107,7 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* in
     if (state == nullptr) {
       return MakeError(INFERD_ERROR_INTERNAL, "pytorch backend: instance has no module");
     }
-    static_cast<InstanceRunner*>(state)->Execute(
-        instance, std::span<INFERD_Request* const>(requests, request_count));
+    static_cast<InstanceRunner*>(state)->Execute(instance, requests, request_count);
     return nullptr;
   });
 }
