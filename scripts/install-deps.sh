@@ -14,6 +14,7 @@ APT_PACKAGES=(
   python3-onnx
   python3-numpy  # the Python backend's stubs run Debian's python3 with numpy
   libtorch-dev python3-torch  # the pytorch backend's LibTorch 1.13 (CPU); tests make TorchScript
+  libopenblas0-openmp  # LibTorch's BLAS (Debian's reference libblas runs the bench MLP 5x slower)
   clang
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's

@@ -1,7 +1,8 @@
-// The PyTorch backend's entry points (libinferd_pytorch.so): TorchScript
-// models through LibTorch on the CPU. A ModelState per loaded model version
-// and an InstanceRunner (its own module) per instance. Every entry point
-// catches what it might throw, so no exception crosses the ABI.
+// The PyTorch backend's entry points, in libinferd_pytorch_impl.so, which
+// libinferd_pytorch.so (backend_loader.cc) loads and calls: TorchScript models
+// through LibTorch on the CPU. A ModelState per loaded model version and an
+// InstanceRunner (its own module) per instance. Every entry point catches what
+// it might throw, so no exception crosses the ABI.
 #include <memory>
 #include <string>
 
@@ -35,22 +36,7 @@ using inferd::pytorch::TorchModulePtr;
 
 extern "C" {
 
-INFERD_EXPORT INFERD_Error* INFERD_BackendInitialize(INFERD_Backend* backend) {
-  return Guarded([&]() -> INFERD_Error* {
-    uint32_t major = 0, minor = 0;
-    if (auto* err = INFERD_BackendApiVersion(&major, &minor)) return err;
-    if (major != INFERD_BACKEND_API_VERSION_MAJOR) {
-      return MakeError(INFERD_ERROR_UNSUPPORTED,
-                       "pytorch backend: built for backend API " +
-                           std::to_string(INFERD_BACKEND_API_VERSION_MAJOR) +
-                           ".x, the server offers " + std::to_string(major) + "." +
-                           std::to_string(minor));
-    }
-    return nullptr;
-  });
-}
-
-INFERD_EXPORT INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
+INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInitialize(INFERD_Model* model) {
   return Guarded([&]() -> INFERD_Error* {
     std::unique_ptr<ModelState> state;
     if (auto* err = ModelState::Create(model, &state)) return err;
@@ -60,7 +46,7 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
   });
 }
 
-INFERD_EXPORT INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
+INFERD_EXPORT INFERD_Error* InferdPytorch_ModelFinalize(INFERD_Model* model) {
   return Guarded([&]() -> INFERD_Error* {
     void* state = nullptr;
     if (auto* err = INFERD_ModelState(model, &state)) return err;
@@ -69,7 +55,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
   });
 }
 
-INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance* instance) {
+INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceInitialize(
+    INFERD_ModelInstance* instance) {
   return Guarded([&]() -> INFERD_Error* {
     INFERD_Model* model = nullptr;
     void* model_state = nullptr;
@@ -87,7 +74,7 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance*
   });
 }
 
-INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* instance) {
+INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceFinalize(INFERD_ModelInstance* instance) {
   return Guarded([&]() -> INFERD_Error* {
     void* state = nullptr;
     if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
@@ -98,9 +85,9 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* i
 
 // Execute answers and releases every request itself (InstanceRunner), so it
 // returns an error only when it could touch none of them.
-INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* instance,
-                                                        INFERD_Request** requests,
-                                                        uint32_t request_count) {
+INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceExecute(INFERD_ModelInstance* instance,
+                                                               INFERD_Request** requests,
+                                                               uint32_t request_count) {
   return Guarded([&]() -> INFERD_Error* {
     void* state = nullptr;
     if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
