@@ -5,8 +5,9 @@ Models are made at test time with python3-torch. Checked: a traced linear layer
 (one request of several rows, and many concurrent requests under the dynamic
 batcher, each answered with its own rows); a two-input model returning a tuple,
 over HTTP and gRPC; INT64 arithmetic that float would round; inputs bound by
-forward()'s argument names (given in the other order); a dictionary output and
-one output asked for of two; `platform` or `backend` naming the backend and a
+forward()'s argument names (given in the other order); concurrent batched
+requests of different lengths; a dictionary output and one output asked for of
+two; `platform` or `backend` naming the backend and a
 custom default_model_filename; variable dimensions without batching.
 """
 
@@ -17,8 +18,8 @@ import pytest
 import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 
-from torch_models import (AddMul, IntArith, Subtract, SumDiff, TorchModel, linear, save, script,
-                          torch_config, torch_repository, trace)
+from torch_models import (AddMul, IntArith, Relu, Subtract, SumDiff, TorchModel, linear, save,
+                          script, torch_config, torch_repository, trace)
 from util import assert_equal_tensors, binary_request, parse_infer_response
 
 import torch  # noqa: E402  (after torch_models, which skips when the backend is missing)
@@ -60,6 +61,9 @@ def server(inferd, tmp_path_factory):
         "named": TorchModel(save(script(Subtract())), torch_config(
             "named", [("subtrahend", "FP32", [-1]), ("minuend", "FP32", [-1])],
             [("DIFFERENCE", "FP32", [-1])])),
+        "relu_rows": TorchModel(save(script(Relu())), torch_config(
+            "relu_rows", [("INPUT__0", "FP32", [-1])], [("OUTPUT__0", "FP32", [-1])],
+            max_batch_size=8, extra=BATCHER)),
         "dict_out": TorchModel(save(script(SumDiff())), torch_config(
             "dict_out", [("x", "FP64", [2]), ("y", "FP64", [2])],
             [("diff", "FP64", [2]), ("sum", "FP64", [2])], max_batch_size=4)),
@@ -150,6 +154,22 @@ def test_variable_dimensions_without_batching(server, shape):
                                     ("subtrahend", "FP32", subtrahend)])
     resp = parse_infer_response(server.post("/v2/models/named/infer", data=body, headers=headers))
     assert_equal_tensors(resp.tensors["DIFFERENCE"], minuend - subtrahend, "FP32")
+
+
+def test_batched_requests_of_different_lengths(server):
+    """Rows of different lengths cannot share a forward() call; each still gets its answer."""
+    xs = [(np.arange((1 + i % 2) * (2 + i % 3), dtype=np.float32) - 3).reshape(1 + i % 2, 2 + i % 3)
+          for i in range(18)]
+
+    def infer(x):
+        body, headers = binary_request([("INPUT__0", "FP32", x)])
+        return parse_infer_response(server.post("/v2/models/relu_rows/infer", data=body,
+                                                headers=headers))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=9) as pool:
+        results = list(pool.map(infer, xs))
+    for x, resp in zip(xs, results):
+        assert_equal_tensors(resp.tensors["OUTPUT__0"], torch_of(Relu(), x), "FP32")
 
 
 def test_dict_output_values_by_key_and_one_output_of_two(server):

@@ -148,6 +148,13 @@ class Words(torch.nn.Module):
         return lengths, [w.upper() for w in words]
 
 
+class Relu(torch.nn.Module):
+    """relu(x), any shape."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x)
+
+
 class Copy(torch.nn.Module):
     """The input, copied (any dtype)."""
 
