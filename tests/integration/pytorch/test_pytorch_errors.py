@@ -14,9 +14,11 @@ then still serves good requests.
 import numpy as np
 import pytest
 
-from torch_models import (AddMul, Copy, Subtract, TorchModel, save, script, torch_config,
-                          torch_repository)
+from torch_models import (AddMul, Copy, Subtract, TorchModel, linear, save, script,
+                          torch_config, torch_repository, trace)
 from util import Model, assert_equal_tensors, assert_error, binary_request, parse_infer_response
+
+import torch  # noqa: E402  (after torch_models, which skips when the backend is missing)
 
 F4 = [("INPUT__0", "FP32", [4]), ("INPUT__1", "FP32", [4])]
 OUT4 = [("OUTPUT__0", "FP32", [4]), ("OUTPUT__1", "FP32", [4])]
@@ -55,6 +57,10 @@ def server(inferd, tmp_path_factory):
     models["mismatched_shapes"] = TorchModel(save(script(Subtract())), torch_config(
         "mismatched_shapes", [("INPUT__0", "FP32", [-1]), ("INPUT__1", "FP32", [-1])],
         [("OUTPUT__0", "FP32", [-1])]))
+    models["fp64_into_fp32_linear"] = TorchModel(
+        save(trace(linear(4, 2), torch.zeros(1, 4))), torch_config(
+            "fp64_into_fp32_linear", [("INPUT__0", "FP64", [4])], [("OUTPUT__0", "FP64", [2])],
+            max_batch_size=4))
     models["wrong_output_type"] = TorchModel(save(script(Copy())), torch_config(
         "wrong_output_type", [("INPUT__0", "FP32", [2])], [("OUTPUT__0", "INT32", [2])]))
     return inferd(torch_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live")
@@ -105,6 +111,15 @@ def test_run_time_shape_error_names_the_model_and_torchscripts_reason(server):
     ok = parse_infer_response(server.post("/v2/models/mismatched_shapes/infer", data=body,
                                           headers=headers))
     assert_equal_tensors(ok.tensors["OUTPUT__0"], y * 4, "FP32")
+
+
+def test_run_time_type_error_of_a_traced_model_is_its_one_line(server):
+    body, headers = binary_request([("INPUT__0", "FP64", np.ones((2, 4)))])
+    message = assert_error(
+        server.post("/v2/models/fp64_into_fp32_linear/infer", data=body, headers=headers), 400,
+        "model 'fp64_into_fp32_linear' version 1: LibTorch failed to run forward(): mat1 and "
+        "mat2 must have the same dtype")
+    assert "Traceback" not in message and "\n" not in message
 
 
 def test_output_of_another_dtype_than_configured_is_an_error(server):
