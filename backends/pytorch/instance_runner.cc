@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <optional>
