@@ -14,6 +14,8 @@ APT_PACKAGES=(
   curl openssl prometheus
   python3-onnx
   python3-numpy  # the Python backend's stubs run Debian's python3 with numpy
+  libtorch-dev python3-torch  # the pytorch backend's LibTorch 1.13 (CPU); tests make TorchScript
+  libopenblas0-openmp  # LibTorch's BLAS (Debian's reference libblas runs the bench MLP 5x slower)
   clang
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
@@ -34,7 +36,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Python virtual environment for tests and tools. It sees Debian's python packages
-# (python3-onnx, python3-torch later), so numpy stays below 2 as they require.
+# (python3-onnx, python3-torch), so numpy stays below 2 as they require.
 if [ ! -x .venv/bin/python ]; then
   /usr/bin/python3 -m venv --system-site-packages .venv
 fi

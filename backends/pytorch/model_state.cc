@@ -1,0 +1,99 @@
+// Loading one model version for the PyTorch backend (see model_state.h).
+#include "model_state.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <thread>
+
+#include "request_batch.h"
+
+namespace inferd::pytorch {
+namespace {
+
+namespace fs = std::filesystem;
+
+INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings) {
+  INFERD_Message* message = nullptr;
+  if (auto* err = INFERD_ModelConfig(model, &message)) return err;
+  const char* base = nullptr;
+  size_t size = 0;
+  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &base, &size);
+  std::string json;
+  if (err == nullptr) json.assign(base, size);
+  INFERD_ErrorDelete(INFERD_MessageDelete(message));
+  if (err != nullptr) return err;
+  if (std::string problem = ParseModelSettings(json, settings); !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  return nullptr;
+}
+
+// <model dir>/<version>/<default_model_filename or model.pt>.
+INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
+                            std::string* path) {
+  const char* dir = nullptr;
+  uint64_t version = 0;
+  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
+  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
+  const std::string file =
+      settings.default_model_filename.empty() ? "model.pt" : settings.default_model_filename;
+  const fs::path candidate = fs::path(dir) / std::to_string(version) / file;
+  std::error_code ec;
+  if (!fs::is_regular_file(candidate, ec)) {
+    return MakeError(INFERD_ERROR_NOT_FOUND,
+                     "the model file " + candidate.string() +
+                         " does not exist (the pytorch backend loads "
+                         "<version>/<default_model_filename>, default model.pt)");
+  }
+  *path = candidate.string();
+  return nullptr;
+}
+
+}  // namespace
+
+INFERD_Error* ModelState::Create(INFERD_Model* model, std::unique_ptr<ModelState>* state) {
+  std::unique_ptr<ModelState> self(new ModelState());
+  const char* name = nullptr;
+  uint64_t version = 0;
+  if (auto* err = INFERD_ModelName(model, &name)) return err;
+  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
+  self->error_prefix_ =
+      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+
+  if (auto* err = ReadSettings(model, &self->settings_)) return err;
+  if (std::string problem = ResolveRunSettings(
+          self->settings_, std::max(1u, std::thread::hardware_concurrency()),
+          &self->run_settings_);
+      !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  ForwardSignature signature;
+  TorchModulePtr module;
+  if (auto* err = LoadTorchModule(self->path_, &module, &signature)) return err;
+  if (std::string problem = BindIo(self->settings_, signature, &self->binding_);
+      !problem.empty()) {
+    return MakeError(INFERD_ERROR_INVALID_ARG,
+                     "the configuration does not fit " + self->path_ + ": " + problem);
+  }
+  SetInterOpThreadsOnce(self->run_settings_.inter_op_threads);
+  {
+    MutexLock lock(&self->mu_);
+    self->first_module_ = std::move(module);
+  }
+  *state = std::move(self);
+  return nullptr;
+}
+
+INFERD_Error* ModelState::TakeModule(TorchModulePtr* module) {
+  {
+    MutexLock lock(&mu_);
+    if (first_module_) {
+      *module = std::move(first_module_);
+      return nullptr;
+    }
+  }
+  return LoadTorchModule(path_, module, nullptr);
+}
+
+}  // namespace inferd::pytorch
