@@ -411,6 +411,24 @@ def model_stats(server: InferdServer, model: str) -> dict:
     return stats[0]
 
 
+def settled_stats(server: InferdServer, model: str,
+                  timeout: float = WAIT_TIMEOUT_S) -> dict:
+    """model_stats once every execution that started has been recorded whole.
+
+    An execution's compute times and counts are recorded when the backend's
+    execute returns, after its responses went out (as Triton's backends report
+    them), while its queue time is counted as it starts: a client that has its
+    answers may read statistics a moment before the last execution's compute
+    part. Equal queue and compute_infer counts mean nothing is missing."""
+    def settled():
+        stats = model_stats(server, model)
+        inference = stats["inference_stats"]
+        return stats if inference["compute_infer"]["count"] == inference["queue"]["count"] \
+            else None
+    return wait_until(settled, timeout, f"statistics of {model!r} settled "
+                      "(compute_infer count equal to queue count)")
+
+
 def executions_started(server: InferdServer, model: str) -> int:
     """execution_count of `model`: counted as each backend execution starts."""
     return model_stats(server, model)["execution_count"]

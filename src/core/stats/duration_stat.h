@@ -14,7 +14,9 @@ struct DurationStat {
     count.fetch_add(times, std::memory_order_relaxed);
     ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
   }
-  void AddCount(uint64_t times) { count.fetch_add(times, std::memory_order_relaxed); }
+  // Release: a reader that loads `count` with acquire also sees the times
+  // added before it (ModelStatistics::RecordExecutionTime adds times first).
+  void AddCount(uint64_t times) { count.fetch_add(times, std::memory_order_release); }
   void AddTime(uint64_t duration_ns, uint64_t times = 1) {
     ns.fetch_add(duration_ns * times, std::memory_order_relaxed);
   }

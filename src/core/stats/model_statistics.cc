@@ -51,23 +51,21 @@ void ModelStatistics::RecordExecutionStart(uint64_t request_count, uint64_t rows
                                            uint64_t wall_ms) {
   execution_count.fetch_add(1, std::memory_order_relaxed);
   inference_count.fetch_add(rows, std::memory_order_relaxed);
-  compute_infer.AddCount(request_count);
-  compute_input.AddCount(request_count);
-  compute_output.AddCount(request_count);
   last_inference_ms.store(wall_ms, std::memory_order_relaxed);
-  if (rows > 0 && static_cast<int64_t>(rows) < batch_slots) {
-    batch[rows].compute_infer.AddCount(1);
-    batch[rows].compute_input.AddCount(1);
-    batch[rows].compute_output.AddCount(1);
-  }
 }
 
 void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
                                           uint64_t input_ns, uint64_t infer_ns,
                                           uint64_t output_ns) {
+  // Times first, then counts: a reader that sees an execution's count (the
+  // compute counts are read once, from compute_infer) also sees its times, so
+  // waiting for a count is waiting for the whole execution to be recorded.
   compute_input.AddTime(input_ns, request_count);
   compute_infer.AddTime(infer_ns, request_count);
   compute_output.AddTime(output_ns, request_count);
+  compute_input.AddCount(request_count);
+  compute_output.AddCount(request_count);
+  compute_infer.AddCount(request_count);
   if (summaries && request_count > 0) {
     summaries->compute_input.Observe(Micros(input_ns), request_count);
     summaries->compute_infer.Observe(Micros(infer_ns), request_count);
@@ -77,6 +75,9 @@ void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
     batch[rows].compute_input.AddTime(input_ns);
     batch[rows].compute_infer.AddTime(infer_ns);
     batch[rows].compute_output.AddTime(output_ns);
+    batch[rows].compute_input.AddCount(1);
+    batch[rows].compute_output.AddCount(1);
+    batch[rows].compute_infer.AddCount(1);
   }
 }
 

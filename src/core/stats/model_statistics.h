@@ -78,10 +78,12 @@ class ModelStatistics {
     if (first_response) first_response->Observe(ns);
   }
   // One backend execution of `request_count` requests with `rows` rows in
-  // all is starting: counted now, so a client that got its response sees it.
+  // all is starting: the execution and inference counts go up now, so a
+  // client that got its response sees them.
   void RecordExecutionStart(uint64_t request_count, uint64_t rows, uint64_t wall_ms);
   // ... and it took `input_ns` to prepare inputs, `infer_ns` to compute and
-  // `output_ns` to deliver outputs (each request counts each time once).
+  // `output_ns` to deliver outputs (each request counts each time once). The
+  // compute counts go up here, with the times, after the responses went out.
   void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t input_ns,
                            uint64_t infer_ns, uint64_t output_ns);
 

@@ -34,7 +34,8 @@ void WriteDuration(JsonWriter& w, const char* key, const DurationStat& stat) {
 // refuses statistics whose compute counts differ).
 void WriteCompute(JsonWriter& w, const DurationStat& input, const DurationStat& infer,
                   const DurationStat& output) {
-  const uint64_t count = Load(infer.count);
+  // Acquire: the times of every execution counted here are seen below.
+  const uint64_t count = infer.count.load(std::memory_order_acquire);
   WriteDuration(w, "compute_input", count, input);
   WriteDuration(w, "compute_infer", count, infer);
   WriteDuration(w, "compute_output", count, output);

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from ensemble_util import DIMS, ensemble_config, identity, infer, repository, rows
-from util import assert_equal_tensors, model_stats
+from util import assert_equal_tensors, model_stats, settled_stats
 
 F = "FP32"
 REQUESTS = 16
@@ -54,7 +54,7 @@ def test_concurrent_ensemble_requests_are_batched_by_composing_models(server):
         stats = model_stats(server, model)
         assert stats["inference_stats"]["success"]["count"] == REQUESTS, (model, stats)
         assert stats["inference_count"] == REQUESTS, (model, stats)
-    slow = model_stats(server, "slow")
+    slow = settled_stats(server, "slow")
     sizes = {int(b["batch_size"]): int(b["compute_infer"]["count"]) for b in slow["batch_stats"]}
     assert sum(size * count for size, count in sizes.items()) == REQUESTS, sizes
     assert max(sizes) > 1, f"no batch of more than one ensemble request formed: {sizes}"

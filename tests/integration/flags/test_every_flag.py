@@ -1,0 +1,320 @@
+"""Every flag of Triton 2.51 given with a real value, as a launch script gives it: one
+server per group of flags (lifecycle, repositories, HTTP, gRPC, logging/metrics/trace,
+SageMaker, Vertex AI), each checked for the effects its flags should have. Together
+with the inert, refused and off-value flags of test_triton_flags.py, the groups cover
+compat/triton-2.51-flags.txt; the first test fails when a flag is in no group.
+
+The tests of each feature go deeper (tests/integration/lifecycle, flags, grpc, trace,
+cloud); these show the flags work side by side in one command line."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import requests
+import tritonclient.grpc as grpcclient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cloud"))
+
+from cloud_util import (SAGEMAKER_STARTED, VERTEX_STARTED, CloudServer,  # noqa: E402
+                        free_ports, get)
+from test_triton_flags import INERT_VALUES, triton_flags  # noqa: E402
+from util import (InferdServer, Model, backend_directory, identity_config,  # noqa: E402
+                  inferd_binary, single_identity, wait_until, write_repository)
+
+HTTP_STARTED = re.compile(r"Started HTTPService at (\S+):(\d+)")
+GRPC_STARTED = re.compile(r"Started GRPCInferenceService at (\S+):(\d+)")
+METRICS_STARTED = re.compile(r"Started Metrics Service at (\S+):(\d+)")
+
+# Flags test_triton_flags.py starts the server with (refused ones, the values that
+# switch their feature off, and --help).
+REFUSED = {"cache-config", "cache-directory", "response-cache-byte-size", "rate-limit",
+           "rate-limit-resource", "host-policy", "http-restricted-api",
+           "grpc-restricted-protocol"}
+ELSEWHERE = {"help", *REFUSED, *INERT_VALUES}
+
+# An identity model with a PARAMETERS output listing the request's parameters.
+ECHO = identity_config("echo", [("INPUT0", "OUTPUT0", "FP32", [2])]).replace(
+    "output [\n", 'output [\n  {\n    name: "PARAMETERS"\n    data_type: TYPE_STRING\n'
+    "    dims: [ -1 ]\n  },\n", 1)
+
+GROUPS: dict[str, set[str]] = {
+    "lifecycle": {"id", "exit-timeout-secs", "model-store", "model-repository", "exit-on-error",
+                  "disable-auto-complete-config", "strict-readiness", "model-control-mode",
+                  "load-model", "model-config-name", "model-load-thread-count",
+                  "model-load-retry-count", "backend-directory", "backend-config",
+                  "buffer-manager-thread-count", "trace-file", "trace-level", "trace-rate",
+                  "trace-count", "trace-log-frequency"},
+    "repositories": {"model-namespacing", "strict-model-config", "repository-poll-secs"},
+    "http": {"allow-http", "http-address", "http-port", "reuse-http-port",
+             "http-header-forward-pattern", "http-thread-count"},
+    "grpc": {"allow-grpc", "grpc-address", "grpc-port", "reuse-grpc-port",
+             "grpc-header-forward-pattern", "grpc-use-ssl", "grpc-use-ssl-mutual",
+             "grpc-server-cert", "grpc-server-key", "grpc-root-cert",
+             "grpc-infer-response-compression-level", "grpc-keepalive-time",
+             "grpc-keepalive-timeout", "grpc-keepalive-permit-without-calls",
+             "grpc-http2-max-pings-without-data",
+             "grpc-http2-min-recv-ping-interval-without-data", "grpc-http2-max-ping-strikes",
+             "grpc-max-connection-age", "grpc-max-connection-age-grace"},
+    "observe": {"log-verbose", "log-info", "log-warning", "log-error", "log-format", "log-file",
+                "allow-metrics", "allow-cpu-metrics", "metrics-address", "metrics-port",
+                "metrics-interval-ms", "metrics-config", "trace-config"},
+    "sagemaker": {"allow-sagemaker", "sagemaker-port", "sagemaker-safe-port-range",
+                  "sagemaker-thread-count"},
+    "vertex": {"allow-vertex-ai", "vertex-ai-port", "vertex-ai-thread-count",
+               "vertex-ai-default-model"},
+}
+
+
+def flag_names(args: list[str]) -> set[str]:
+    return {a[2:].split("=", 1)[0] for a in args if a.startswith("--")}
+
+
+def test_the_groups_and_test_triton_flags_cover_every_flag():
+    grouped = set().union(*GROUPS.values())
+    missing = sorted(set(triton_flags()) - grouped - ELSEWHERE)
+    assert not missing, f"flags in no group: {missing}"
+
+
+def infer_echo(url: str, headers: dict | None = None) -> list[str]:
+    body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2], "data": [1, 2]}]}
+    resp = requests.post(f"{url}/v2/models/echo/infer", json=body, headers=headers, timeout=10)
+    assert resp.status_code == 200, resp.text
+    outputs = {o["name"]: o["data"] for o in resp.json()["outputs"]}
+    assert outputs["OUTPUT0"] == [1.0, 2.0]
+    return outputs["PARAMETERS"]
+
+
+def index(server) -> dict[str, dict]:
+    rows = server.post("/v2/repository/index", json={}).json()
+    return {r["name"]: r for r in rows}
+
+
+def test_lifecycle_flags(tmp_path):
+    store = write_repository(tmp_path / "store", {"from_store": single_identity(
+        "from_store", "FP32", [2])})
+    fail_file = tmp_path / "fail-once"
+    fail_file.write_text("")
+    repo = write_repository(tmp_path / "repo", {
+        "echo": ECHO,
+        "broken": "name: \"broken\"\nbackend: \"identity\"\nmax_batch_size: -3\n",
+        "retried": single_identity("retried", "FP32", [2], extra=(
+            'parameters { key: "fail_initialize_file" value { string_value: '
+            f'"{fail_file}" }} }}\n')),
+        "custom": Model(config=single_identity("custom", "FP32", [2]), files={
+            "configs/edge.pbtxt": single_identity("custom", "FP32", [2], max_batch_size=8)}),
+        "not_listed": single_identity("not_listed", "FP32", [2]),
+    })
+    trace_file = tmp_path / "trace.json"
+    args = [f"--model-store={store}", "--id=edge-7", "--exit-timeout-secs=7",
+            "--exit-on-error=false", "--disable-auto-complete-config", "--strict-readiness=false",
+            "--model-control-mode=explicit", *[f"--load-model={m}" for m in (
+                "echo", "broken", "retried", "custom", "from_store")],
+            "--model-config-name=edge", "--model-load-thread-count=2",
+            "--model-load-retry-count=1",
+            "--backend-config=onnxruntime,default-max-batch-size=4",
+            "--buffer-manager-thread-count=2", f"--trace-file={trace_file}",
+            "--trace-level=TIMESTAMPS", "--trace-rate=1", "--trace-count=1",
+            "--trace-log-frequency=0"]
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
+    try:
+        given = flag_names(server.args)  # with the repository and backend directory
+        assert GROUPS["lifecycle"] <= given, GROUPS["lifecycle"] - given
+        assert server.get("/v2").json()["name"] == "edge-7"  # --id
+        rows = index(server)
+        # --exit-on-error=false and --strict-readiness=false: serving and ready with a
+        # model that failed; --model-control-mode=explicit: only the listed ones load.
+        assert rows["broken"]["state"] == "UNAVAILABLE", rows
+        assert server.get("/v2/health/ready").status_code == 200
+        assert "state" not in rows["not_listed"], rows
+        assert rows["from_store"]["state"] == "READY", rows  # --model-store
+        assert rows["retried"]["state"] == "READY", rows  # --model-load-retry-count
+        assert not fail_file.exists()
+        config = server.get("/v2/models/custom/config").json()
+        assert config["max_batch_size"] == 8  # --model-config-name
+        assert infer_echo(server.url) == []
+        # --trace-*: the first request is traced and written out.
+        traces = wait_until(lambda: trace_file.exists() and json.loads(trace_file.read_text()
+                                                                       or "[]"),
+                            what="the trace file", ignore=(json.JSONDecodeError,))
+        assert traces[0]["model_name"] == "echo"
+    finally:
+        assert server.stop() == 0
+
+
+def test_repository_flags(tmp_path):
+    a = write_repository(tmp_path / "a", {"m": single_identity("m", "FP32", [2])})
+    b = write_repository(tmp_path / "b", {"m": identity_config(
+        "m", [("INPUT1", "OUTPUT1", "FP32", [2])])})
+    args = ["--model-namespacing=true", "--strict-model-config=false",
+            "--model-control-mode=poll", "--repository-poll-secs=1"]
+    server = InferdServer([a, b], tmp_path / "inferd.log", extra_args=args)
+    try:
+        rows = server.post("/v2/repository/index", json={}).json()
+        assert [r["state"] for r in rows if r["name"] == "m"] == ["READY", "READY"], rows
+        ambiguous = server.get("/v2/models/m")
+        assert ambiguous.status_code == 400 and "ambiguous" in ambiguous.text, ambiguous.text
+        assert "deprecated" in server.log()  # --strict-model-config
+        # --repository-poll-secs: a model added later is found by a poll.
+        write_repository(tmp_path / "a", {"late": single_identity("late", "FP32", [2])})
+        wait_until(lambda: server.get("/v2/models/late/ready").status_code == 200,
+                   timeout=20, what="the model added after start ready")
+    finally:
+        assert server.stop() == 0
+
+
+def test_http_flags(tmp_path):
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    (port,) = free_ports(1)
+    args = ["--allow-http=true", "--http-address=127.0.0.1", f"--http-port={port}",
+            "--reuse-http-port=true", "--http-header-forward-pattern=^x-fwd-",
+            "--http-thread-count=3"]
+    assert flag_names(args) == GROUPS["http"]
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
+    try:
+        assert f"Started HTTPService at 127.0.0.1:{port}" in server.log()
+        params = infer_echo(server.url, headers={"X-Fwd-Tenant": "blue", "X-Other": "no"})
+        assert params == ["X-Fwd-Tenant=blue"], params
+        # --reuse-http-port: a second server shares the port.
+        second = InferdServer([repo], tmp_path / "second.log", extra_args=args)
+        second.stop()
+    finally:
+        assert server.stop() == 0
+
+
+def test_grpc_flags(tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grpc"))
+    from test_grpc_tls import make_ca, make_cert
+    make_ca(tmp_path, "ca")
+    make_cert(tmp_path, "server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\n"
+                                        "extendedKeyUsage=serverAuth\n")
+    make_cert(tmp_path, "client", "ca", "extendedKeyUsage=clientAuth\n")
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    args = ["--allow-grpc=true", "--grpc-address=127.0.0.1", "--grpc-port=0",
+            "--reuse-grpc-port=false", "--grpc-header-forward-pattern=^x-fwd-",
+            "--grpc-use-ssl=true", "--grpc-use-ssl-mutual=true",
+            f"--grpc-server-cert={tmp_path / 'server.crt'}",
+            f"--grpc-server-key={tmp_path / 'server.key'}",
+            f"--grpc-root-cert={tmp_path / 'ca.crt'}",
+            "--grpc-infer-response-compression-level=high", "--grpc-keepalive-time=10000",
+            "--grpc-keepalive-timeout=5000", "--grpc-keepalive-permit-without-calls=true",
+            "--grpc-http2-max-pings-without-data=0",
+            "--grpc-http2-min-recv-ping-interval-without-data=5000",
+            "--grpc-http2-max-ping-strikes=3", "--grpc-max-connection-age=600000",
+            "--grpc-max-connection-age-grace=5000"]
+    assert flag_names(args) == GROUPS["grpc"]
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
+    try:
+        assert re.search(r"Started GRPCInferenceService at 127\.0\.0\.1:\d+", server.log())
+        client = grpcclient.InferenceServerClient(
+            url=f"localhost:{server.grpc_port}", ssl=True,
+            root_certificates=str(tmp_path / "ca.crt"),
+            private_key=str(tmp_path / "client.key"),
+            certificate_chain=str(tmp_path / "client.crt"))
+        tensor = grpcclient.InferInput("INPUT0", [2], "FP32")
+        tensor.set_data_from_numpy(np.array([3, 4], dtype=np.float32))
+        result = client.infer("echo", [tensor], headers={"x-fwd-tenant": "green", "x-no": "1"})
+        assert result.as_numpy("OUTPUT0").tolist() == [3.0, 4.0]
+        assert [p.decode() for p in result.as_numpy("PARAMETERS")] == ["x-fwd-tenant=green"]
+        client.close()
+    finally:
+        assert server.stop() == 0
+
+
+class LaunchedServer(CloudServer):
+    """inferd with exactly `args` (no flags added), its log read from `log_file`."""
+
+    def __init__(self, args, tmp_path: Path, log_file: Path | None = None, env=None):
+        super().__init__(args, env or {}, tmp_path / "stdout.log", program=[str(inferd_binary())])
+        self.log_file = log_file
+
+    def stdout(self) -> str:
+        return super().log()
+
+    def log(self) -> str:
+        if self.log_file is None:
+            return self.stdout()
+        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
+
+
+def test_logging_metrics_and_trace_flags(tmp_path):
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    log_file = tmp_path / "inferd.log"
+    trace_file = tmp_path / "trace.json"
+    args = [f"--model-repository={repo}", f"--backend-directory={backend_directory()}",
+            "--http-port=0", "--grpc-port=0", "--log-verbose=1", "--log-info=true",
+            "--log-warning=true", "--log-error=true", "--log-format=ISO8601",
+            f"--log-file={log_file}", "--allow-metrics=true", "--allow-cpu-metrics=true",
+            "--metrics-address=127.0.0.1", "--metrics-port=0", "--metrics-interval-ms=100",
+            "--metrics-config=summary_latencies=true",
+            "--metrics-config=summary_quantiles=0.5:0.05,0.9:0.01",
+            f"--trace-config=triton,file={trace_file}", "--trace-config=level=TIMESTAMPS",
+            "--trace-config=rate=1"]
+    assert flag_names(args) - {"model-repository", "backend-directory", "http-port",
+                               "grpc-port"} == GROUPS["observe"]
+    server = LaunchedServer(args, tmp_path, log_file)
+    try:
+        http = server.port(HTTP_STARTED)
+        metrics = server.port(METRICS_STARTED)
+        text = server.log()
+        # --log-file holds the log, in ISO 8601 form; stdout holds none of it.
+        assert re.search(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ I ", text, re.M), text[:500]
+        assert "Started HTTPService" not in server.stdout()
+        assert f"Started Metrics Service at 127.0.0.1:{metrics}" in text
+        infer_echo(f"http://127.0.0.1:{http}")
+
+        def scraped():
+            body = get(metrics, "/metrics").text
+            return body if "nv_cpu_utilization" in body and re.search(
+                r'nv_inference_request_summary_us_count\{model="echo",version="1"\} 1', body) \
+                else None
+        body = wait_until(scraped, what="CPU metrics and a summary of the request")
+        assert 'quantile="0.9"' in body and 'quantile="0.5"' in body
+        traces = wait_until(lambda: trace_file.exists() and json.loads(trace_file.read_text()
+                                                                       or "[]"),
+                            what="the trace file", ignore=(json.JSONDecodeError,))
+        assert traces[0]["model_name"] == "echo"
+    finally:
+        server.stop()
+
+
+def test_sagemaker_flags(tmp_path):
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    sagemaker, http, grpc, metrics = free_ports(4)
+    low, high = min(http, grpc, metrics), max(http, grpc, metrics)
+    args = [f"--model-repository={repo}", f"--backend-directory={backend_directory()}",
+            f"--http-port={http}", f"--grpc-port={grpc}", f"--metrics-port={metrics}",
+            "--allow-sagemaker=true", f"--sagemaker-port={sagemaker}",
+            f"--sagemaker-safe-port-range={low}-{high}", "--sagemaker-thread-count=2"]
+    assert GROUPS["sagemaker"] <= flag_names(args)
+    server = LaunchedServer(args, tmp_path)
+    try:
+        assert server.port(SAGEMAKER_STARTED) == sagemaker
+        assert get(sagemaker, "/ping").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_vertex_ai_flags(tmp_path):
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO, "other": single_identity(
+        "other", "FP32", [2])})
+    args = [f"--model-repository={repo}", f"--backend-directory={backend_directory()}",
+            "--http-port=0", "--grpc-port=0", "--metrics-port=0", "--allow-vertex-ai=true",
+            "--vertex-ai-port=0", "--vertex-ai-thread-count=2",
+            "--vertex-ai-default-model=echo"]
+    assert GROUPS["vertex"] <= flag_names(args)
+    server = LaunchedServer(args, tmp_path, env={"AIP_PREDICT_ROUTE": "/predict",
+                                                  "AIP_HEALTH_ROUTE": "/health"})
+    try:
+        port = server.port(VERTEX_STARTED)
+        assert get(port, "/health").status_code == 200
+        body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2],
+                            "data": [5, 6]}]}
+        resp = requests.post(f"http://127.0.0.1:{port}/predict", json=body, timeout=10)
+        assert resp.status_code == 200 and resp.json()["model_name"] == "echo", resp.text
+    finally:
+        server.stop()
