@@ -5,7 +5,7 @@
                                     [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
-                                    [--skip-grpc-ceiling]
+                                    [--skip-grpc-ceiling] [--skip-compute]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -35,6 +35,10 @@
 9. gRPC ModelInfer of the identity model against the gRPC ceiling, a minimal
    server answering canned responses on the same gRPC settings
    (bench/grpc_ceiling.py, bench/grpc_ceiling.cc).
+10. Compute: a compute-bound MLP under dynamic batching at concurrency 64,
+    next to its runtime called in-process at batch 64: ONNX Runtime
+    (bench/onnx_mlp.py) and, when the pytorch backend was built, LibTorch
+    (bench/torch_mlp.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -415,6 +419,22 @@ def section_startup(build, args):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def section_compute(build):
+    """Section 10: the MLP scripts, each a process of its own (they build their
+    models and servers); the pytorch one only where its backend was built."""
+    print("10. Compute-bound MLP, served vs in-process (ratio: target >= 0.95)")
+    scripts = ["onnx_mlp.py"]
+    if os.path.exists(os.path.join(build, "backends/pytorch/inferd_torch_bench")):
+        scripts.append("torch_mlp.py")
+    for script in scripts:
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "bench", script),
+                                 "--build-dir", build], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"{script}: {result.stderr.strip()[-500:]}")
+        print("   " + result.stdout.strip().replace("\n", "\n   "))
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.environ.get("INFERD_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -429,6 +449,7 @@ def main():
     parser.add_argument("--skip-python", action="store_true")
     parser.add_argument("--skip-ensembles", action="store_true")
     parser.add_argument("--skip-grpc-ceiling", action="store_true")
+    parser.add_argument("--skip-compute", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -452,7 +473,8 @@ def main():
                  lambda: section_ensembles(build, args, Inferd, write_model)),
                 (args.skip_grpc_ceiling,
                  lambda: section_grpc_ceiling(build, args, Inferd, write_model, IDENTITY_CONFIG,
-                                              loadgen, free_port))]
+                                              loadgen, free_port)),
+                (args.skip_compute, lambda: section_compute(build))]
     for skip, section in sections:
         if skip:
             continue
