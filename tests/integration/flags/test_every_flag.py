@@ -89,6 +89,14 @@ def infer_echo(url: str, headers: dict | None = None) -> list[str]:
     return outputs["PARAMETERS"]
 
 
+def first_trace(trace_file: Path) -> dict:
+    """The first trace, from <trace_file>.0 (log frequency 1: one file per trace)."""
+    first = Path(f"{trace_file}.0")
+    traces = wait_until(lambda: first.exists() and json.loads(first.read_text() or "[]"),
+                        what=f"a trace in {first}", ignore=(json.JSONDecodeError,))
+    return traces[0]
+
+
 def index(server) -> dict[str, dict]:
     rows = server.post("/v2/repository/index", json={}).json()
     return {r["name"]: r for r in rows}
@@ -119,7 +127,7 @@ def test_lifecycle_flags(tmp_path):
             "--backend-config=onnxruntime,default-max-batch-size=4",
             "--buffer-manager-thread-count=2", f"--trace-file={trace_file}",
             "--trace-level=TIMESTAMPS", "--trace-rate=1", "--trace-count=1",
-            "--trace-log-frequency=0"]
+            "--trace-log-frequency=1"]
     server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
     try:
         given = flag_names(server.args)  # with the repository and backend directory
@@ -138,10 +146,7 @@ def test_lifecycle_flags(tmp_path):
         assert config["max_batch_size"] == 8  # --model-config-name
         assert infer_echo(server.url) == []
         # --trace-*: the first request is traced and written out.
-        traces = wait_until(lambda: trace_file.exists() and json.loads(trace_file.read_text()
-                                                                       or "[]"),
-                            what="the trace file", ignore=(json.JSONDecodeError,))
-        assert traces[0]["model_name"] == "echo"
+        assert first_trace(trace_file)["model_name"] == "echo"
     finally:
         assert server.stop() == 0
 
@@ -253,7 +258,7 @@ def test_logging_metrics_and_trace_flags(tmp_path):
             "--metrics-config=summary_latencies=true",
             "--metrics-config=summary_quantiles=0.5:0.05,0.9:0.01",
             f"--trace-config=triton,file={trace_file}", "--trace-config=level=TIMESTAMPS",
-            "--trace-config=rate=1"]
+            "--trace-config=rate=1", "--trace-config=triton,log-frequency=1"]
     assert flag_names(args) - {"model-repository", "backend-directory", "http-port",
                                "grpc-port"} == GROUPS["observe"]
     server = LaunchedServer(args, tmp_path, log_file)
@@ -274,10 +279,7 @@ def test_logging_metrics_and_trace_flags(tmp_path):
                 else None
         body = wait_until(scraped, what="CPU metrics and a summary of the request")
         assert 'quantile="0.9"' in body and 'quantile="0.5"' in body
-        traces = wait_until(lambda: trace_file.exists() and json.loads(trace_file.read_text()
-                                                                       or "[]"),
-                            what="the trace file", ignore=(json.JSONDecodeError,))
-        assert traces[0]["model_name"] == "echo"
+        assert first_trace(trace_file)["model_name"] == "echo"
     finally:
         server.stop()
 

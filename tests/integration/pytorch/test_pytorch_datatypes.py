@@ -44,7 +44,8 @@ def server(inferd, tmp_path_factory):
     models["copy_uint32"] = TorchModel(copy, torch_config(
         "copy_uint32", [("INPUT__0", "UINT32", [3])], [("OUTPUT__0", "UINT32", [3])],
         max_batch_size=4))
-    return inferd(torch_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live")
+    return inferd(torch_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live",
+                  extra_args=["--exit-on-error=false"])
 
 
 @pytest.mark.parametrize("datatype", DATATYPES)

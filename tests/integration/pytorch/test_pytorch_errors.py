@@ -63,7 +63,8 @@ def server(inferd, tmp_path_factory):
             max_batch_size=4))
     models["wrong_output_type"] = TorchModel(save(script(Copy())), torch_config(
         "wrong_output_type", [("INPUT__0", "FP32", [2])], [("OUTPUT__0", "INT32", [2])]))
-    return inferd(torch_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live")
+    return inferd(torch_repository(tmp_path_factory.mktemp("repo"), models), wait_for="live",
+                  extra_args=["--exit-on-error=false"])
 
 
 @pytest.fixture(scope="module")
