@@ -16,6 +16,10 @@ APT_PACKAGES=(
   python3-numpy  # the Python backend's stubs run Debian's python3 with numpy
   libtorch-dev python3-torch  # the pytorch backend's LibTorch 1.13 (CPU); tests make TorchScript
   libopenblas0-openmp  # LibTorch's BLAS (Debian's reference libblas runs the bench MLP 5x slower)
+  # The fil backend's XGBoost 1.7 (C API), and the same XGBoost in Python for its tests;
+  # libopenblas-openmp-dev keeps python3-scipy's BLAS the OpenMP one above (else apt
+  # picks the pthread variant, which would become libblas.so.3 for LibTorch too).
+  libxgboost-dev python3-xgboost libopenblas-openmp-dev
   clang
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
