@@ -11,7 +11,23 @@
 namespace inferd::fil {
 namespace {
 
-std::string LastError(const std::string& what) { return what + ": " + XGBGetLastError(); }
+// XGBoost's last error as one line: its first, without the "[12:00:00]
+// ./src/file.cc:42: " prefix and the stack trace that follow.
+std::string OneLine(std::string text) {
+  text = text.substr(0, text.find('\n'));
+  if (!text.empty() && text[0] == '[') {
+    if (size_t end = text.find("] "); end != std::string::npos) text.erase(0, end + 2);
+  }
+  if (size_t colon = text.find(": "); colon != std::string::npos) {
+    const std::string source = text.substr(0, colon);
+    if (source.find(".cc:") != std::string::npos || source.find(".h:") != std::string::npos) {
+      text.erase(0, colon + 2);
+    }
+  }
+  return text;
+}
+
+std::string LastError(const std::string& what) { return what + ": " + OneLine(XGBGetLastError()); }
 
 class XgboostForest final : public Forest {
  public:
