@@ -42,7 +42,7 @@ integration-test: build models
 CLANG_BUILD_DIR ?= build-clang
 CLANG_TARGETS = inferd_core inferd_frontend_common inferd_http inferd_cloud inferd_grpc \
 	inferd_loadgen_lib inferd_accumulate inferd_identity inferd_repeat inferd_onnxruntime \
-	inferd_python inferd_pytorch
+	inferd_python inferd_pytorch inferd_fil
 clang-check: deps
 	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
