@@ -1,6 +1,7 @@
 // Gathering, predicting and answering one execute call (see batch_runner.h).
 #include "batch_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -115,7 +116,7 @@ const float* GatherRows(INFERD_ModelInstance* instance, const std::vector<Part>&
 }
 
 // Sends `part` its rows of the output; null or the error to answer it with.
-INFERD_Error* Respond(const FilSettings& settings, int64_t model_width,
+INFERD_Error* Respond(const FilSettings& settings, int64_t model_width, bool class_ids,
                       const std::vector<float>& predictions, const Part& part) {
   INFERD_Response* response = nullptr;
   if (INFERD_Error* err = INFERD_ResponseNew(&response, part.request)) return err;
@@ -137,8 +138,12 @@ INFERD_Error* Respond(const FilSettings& settings, int64_t model_width,
     return err;
   }
   if (byte_size > 0) {
-    TransformOutput(settings, model_width, predictions.data() + part.first_row * model_width,
-                    part.rows, static_cast<float*>(buffer));
+    const float* rows = predictions.data() + part.first_row * model_width;
+    if (class_ids) {
+      std::copy(rows, rows + part.rows, static_cast<float*>(buffer));
+    } else {
+      TransformOutput(settings, model_width, rows, part.rows, static_cast<float*>(buffer));
+    }
   }
   INFERD_ErrorDelete(INFERD_ResponseSend(response, INFERD_RESPONSE_COMPLETE_FINAL, nullptr));
   return nullptr;
@@ -178,7 +183,8 @@ void ExecuteBatch(const FilSettings& settings, Forest& forest, const std::string
     INFERD_Error* answer = nullptr;
     if (error != nullptr) {
       answer = INFERD_ErrorNew(INFERD_ErrorCode(error), INFERD_ErrorMessage(error));
-    } else if (INFERD_Error* err = Respond(settings, model_width, predictions, part)) {
+    } else if (INFERD_Error* err =
+                   Respond(settings, model_width, forest.class_ids(), predictions, part)) {
       answer = err;
     } else {
       INFERD_ErrorDelete(INFERD_RequestRelease(part.request, INFERD_REQUEST_RELEASE_ALL));

@@ -59,6 +59,10 @@ std::string CheckForest(const FilSettings& settings, const Forest& forest) {
     return "input '" + settings.input_name + "' has dims [ " + std::to_string(settings.features) +
            " ] but the model has " + std::to_string(forest.features()) + " features";
   }
+  if (forest.class_ids() && (!settings.output_class || settings.predict_proba)) {
+    return "the model predicts class ids (objective multi:softmax): set output_class true and "
+           "predict_proba false, or train with multi:softprob";
+  }
   return CheckOutputWidth(settings, forest.width());
 }
 

@@ -28,6 +28,9 @@ class Forest {
   // Values predicted per row: 1 for a regressor or binary classifier (its
   // probability of class 1), the class count for a multi-class one.
   virtual int64_t width() const = 0;
+  // Whether the predictions are class ids rather than probabilities
+  // (XGBoost's multi:softmax objective); width() is 1 then.
+  virtual bool class_ids() const { return false; }
 
   // Predicts `rows` rows of features() values at `data` (row-major) into
   // `out`, rows x width() values (probabilities for classifiers, values for

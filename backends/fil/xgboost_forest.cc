@@ -1,6 +1,7 @@
 // XGBoost models through libxgboost's C API (Debian's libxgboost-dev, 1.7):
 // one booster per instance, predictions over a dense row-major FP32 batch
 // with XGBoosterPredictFromDense (no DMatrix copy).
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
@@ -38,6 +39,7 @@ class XgboostForest final : public Forest {
 
   int64_t features() const override { return features_; }
   int64_t width() const override { return width_; }
+  bool class_ids() const override { return class_ids_; }
 
   std::string Predict(const float* data, int64_t rows, float* out) override {
     const bst_ulong* shape = nullptr;
@@ -55,6 +57,12 @@ class XgboostForest final : public Forest {
       return LastError("XGBoost cannot read the feature count");
     }
     features_ = static_cast<int64_t>(features);
+    bst_ulong length = 0;
+    const char* config = nullptr;
+    if (XGBoosterSaveJsonConfig(booster_, &length, &config) != 0) {
+      return LastError("XGBoost cannot read the model's configuration");
+    }
+    class_ids_ = std::string(config, length).find("\"multi:softmax\"") != std::string::npos;
     const std::vector<float> zeros(static_cast<size_t>(std::max<int64_t>(features_, 1)), 0.0f);
     const bst_ulong* shape = nullptr;
     bst_ulong dim = 0;
@@ -87,6 +95,7 @@ class XgboostForest final : public Forest {
   BoosterHandle const booster_;
   int64_t features_ = 0;
   int64_t width_ = 1;
+  bool class_ids_ = false;  //!< multi:softmax: predictions are class ids
 };
 
 }  // namespace

@@ -5,7 +5,8 @@ naming the model.
 At load: a corrupt XGBoost binary model, a corrupt XGBoost JSON model, a
 corrupt LightGBM model.txt, a missing model file, an unknown model_type,
 treelite_checkpoint (not served), an input whose feature count differs from
-the model's, a probability output whose width is not the class count, a
+the model's, a probability output whose width is not the class count,
+predict_proba on a multi:softmax model (it predicts class ids), a
 threshold that is not a number, an output_class that is not a boolean. Each
 reason is one line (XGBoost's stack trace is cut). At run time: a request
 whose rows have the wrong feature count is HTTP 400 naming the model.
@@ -49,6 +50,10 @@ BROKEN = {
                                 fil_config("wrong_classes", "lightgbm", **PROBA), "model.txt"),
                       ["wrong_classes", "output 'output__0' has dims [ 2 ] but the model "
                                         f"predicts {CLASSES} values per row"]),
+    "softmax_proba": (TreeModel(xgboost_bytes(train_xgboost("softmax"), "xgboost.model"),
+                                fil_config("softmax_proba", "xgboost", output_dims=CLASSES,
+                                           output_class=True, predict_proba=True)),
+                      ["softmax_proba", "the model predicts class ids (objective multi:softmax)"]),
     "bad_threshold": (TreeModel(xgboost_bytes(XGB, "xgboost.model"),
                                 fil_config("bad_threshold", "xgboost", output_class=True,
                                            threshold="half")),

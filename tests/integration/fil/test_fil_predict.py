@@ -5,7 +5,8 @@ saved in the legacy binary, JSON and UBJSON formats; LightGBM model.txt of the
 same kinds) answer 37 rows over HTTP and gRPC (tritonclient) with what the
 library predicts for the same rows in Python: probabilities per class with
 predict_proba (a binary classifier's as [1 - p, p]), class ids without it (a
-binary classifier's against `threshold`), values for regressors; a model
+binary classifier's against `threshold`; a multi:softmax model's own ids),
+values for regressors; a model
 without batching takes one row. Under the dynamic batcher, four concurrent
 clients' rows run as one execution (one prediction call) and each client gets
 its own rows back; a model of two instances answers sixteen concurrent clients
@@ -23,7 +24,8 @@ from tree_models import (CLASSES, FEATURES, TreeModel, features, fil_config, fil
                          lightgbm_bytes, predict, train_lightgbm, train_xgboost, xgboost_bytes)
 
 BOOSTERS = {
-    ("xgboost", kind): train_xgboost(kind) for kind in ("binary", "multiclass", "regression")
+    ("xgboost", kind): train_xgboost(kind)
+    for kind in ("binary", "multiclass", "softmax", "regression")
 }
 BOOSTERS.update({
     ("lightgbm", kind): train_lightgbm(kind) for kind in ("binary", "multiclass", "regression")
@@ -48,6 +50,8 @@ CASES = {
     "xgb_multi_class": ("xgboost", "multiclass", "xgboost", "xgboost.model",
                         dict(output_class=True, predict_proba=False),
                         lambda p: np.argmax(p, axis=1).astype(np.float32)[:, None]),
+    "xgb_softmax_class_ids": ("xgboost", "softmax", "xgboost", "xgboost.model",
+                              dict(output_class=True), lambda p: p[:, None]),
     "xgb_regression_json": ("xgboost", "regression", "xgboost_json", "xgboost.json",
                             dict(output_class=False), lambda p: p[:, None]),
     "lgbm_binary_proba": ("lightgbm", "binary", "lightgbm", "model.txt",

@@ -49,14 +49,16 @@ def _labels(x: np.ndarray, kind: str) -> np.ndarray:
 
 
 def train_xgboost(kind: str, seed: int = 1) -> xgboost.Booster:
-    """A small XGBoost booster: kind is binary, multiclass or regression."""
+    """A small XGBoost booster: kind is binary, multiclass, softmax (multi-class
+    predicting class ids) or regression."""
     x = features(400, seed)
     params = {"max_depth": 4, "eta": 0.3, "nthread": 1, "seed": seed,
               "objective": {"binary": "binary:logistic", "multiclass": "multi:softprob",
-                            "regression": "reg:squarederror"}[kind]}
-    if kind == "multiclass":
+                            "softmax": "multi:softmax", "regression": "reg:squarederror"}[kind]}
+    if kind in ("multiclass", "softmax"):
         params["num_class"] = CLASSES
-    return xgboost.train(params, xgboost.DMatrix(x, label=_labels(x, kind)), num_boost_round=15)
+    labels = _labels(x, "multiclass" if kind == "softmax" else kind)
+    return xgboost.train(params, xgboost.DMatrix(x, label=labels), num_boost_round=15)
 
 
 def train_lightgbm(kind: str, seed: int = 1) -> lightgbm.Booster:
@@ -87,7 +89,8 @@ def lightgbm_bytes(booster: lightgbm.Booster) -> bytes:
 
 def predict(booster, x: np.ndarray) -> np.ndarray:
     """The library's own prediction in Python: probabilities for classifiers
-    ([rows] for binary, [rows, classes]), values for regressors."""
+    ([rows] for binary, [rows, classes]; class ids for multi:softmax), values
+    for regressors."""
     if isinstance(booster, xgboost.Booster):
         return booster.predict(xgboost.DMatrix(x))
     return booster.predict(x)
