@@ -8,7 +8,7 @@ export CCACHE_NOHASHDIR := true
 HTTP_PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: all deps configure build models run test unit-test integration-test clang-check bench clean
+.PHONY: all deps configure build models run test unit-test integration-test clang-check fuzz bench clean
 
 all: build
 
@@ -50,6 +50,31 @@ clang-check: deps
 	cmake --build $(CLANG_BUILD_DIR) --target $(CLANG_TARGETS)
 
 test: unit-test clang-check integration-test
+
+# libFuzzer over every parser of outside input (fuzz/): the tree built with
+# Clang, ASan and UBSan, each target run FUZZ_SECONDS from its seed corpus in
+# fuzz/corpus/ (new inputs go to build-fuzz/corpus/, not into the tree). A
+# crash stops with the input that caused it (build-fuzz/crash-*).
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = http_request_fuzz infer_body_fuzz model_config_fuzz
+# fuzz/sanitizer-ignorelist.txt: RapidJSON's own headers are not instrumented.
+FUZZ_NO_SANITIZE = -fsanitize-ignorelist=$(CURDIR)/fuzz/sanitizer-ignorelist.txt
+fuzz: deps
+	@bash scripts/install-fuzz-deps.sh
+	cmake -S . -B $(FUZZ_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DINFERD_BUILD_TESTS=OFF \
+	  -DINFERD_FUZZ=ON -DINFERD_WITH_PYTORCH=OFF \
+	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_NO_SANITIZE)" \
+	  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined"
+	cmake --build $(FUZZ_BUILD_DIR) --target $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD_DIR)/corpus/$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  (cd $(FUZZ_BUILD_DIR) && ./fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -print_final_stats=1 corpus/$$t ../fuzz/corpus/$$t > fuzz-$$t.log 2>&1); \
+	  status=$$?; tail -n 12 $(FUZZ_BUILD_DIR)/fuzz-$$t.log; [ $$status = 0 ] || exit 1; \
+	done
 
 # Prints throughput, latency, start-up and memory figures (bench/bench.py); asserts nothing.
 BENCH_ARGS ?=

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "http/exact_json.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -22,8 +23,8 @@ using ParseAllocator = rapidjson::MemoryPoolAllocator<>;
 using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocator, ParseAllocator>;
 constexpr size_t kValueBufferBytes = 16 << 10;
 constexpr size_t kStackBufferBytes = 4 << 10;
-constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag |
-                                 rapidjson::kParseFullPrecisionFlag;
+// Numbers are read exactly by ParseInsituExact (exact_json.h).
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
 
 std::string Quote(std::string_view text) {
   std::string quoted(1, '\'');
@@ -146,11 +147,12 @@ Status ParseGenerateRequest(char* body, size_t body_size, const std::vector<Mode
   ParseAllocator value_allocator(value_buffer, sizeof value_buffer);
   ParseAllocator stack_allocator(stack_buffer, sizeof stack_buffer);
   JsonDocument document(&value_allocator, kStackBufferBytes / 2, &stack_allocator);
-  document.ParseInsitu<kParseFlags>(body);
-  if (document.HasParseError()) {
+  const rapidjson::ParseResult parsed = ParseInsituExact<kParseFlags>(body, &document,
+                                                                      &stack_allocator);
+  if (parsed.IsError()) {
     return Status::InvalidArg(std::string("failed to parse the generate request JSON: ") +
-                              rapidjson::GetParseError_En(document.GetParseError()) +
-                              " at offset " + std::to_string(document.GetErrorOffset()));
+                              rapidjson::GetParseError_En(parsed.Code()) + " at offset " +
+                              std::to_string(parsed.Offset()));
   }
   return ParseRoot(document, inputs, out);
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "http/binary_section.h"
+#include "http/exact_json.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -23,9 +24,9 @@ using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocato
 constexpr size_t kValueBufferBytes = 16 << 10;
 constexpr size_t kStackBufferBytes = 4 << 10;
 // Iterative: a deeply nested body cannot exhaust the thread's stack.
-// Full precision: FP64 values must round-trip exactly.
-constexpr unsigned kParseFlags =
-    rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag;
+// Numbers are read by ParseInsituExact (exact_json.h): FP64 values must
+// round-trip exactly, and RapidJSON's own full precision is unsafe.
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
 
 std::string Quote(const char* name) { return std::string("'") + name + "'"; }
 
@@ -333,12 +334,13 @@ Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedI
   // then put the byte back (strings are terminated inside the JSON part).
   const char saved = body[json_size];
   body[json_size] = '\0';
-  document.ParseInsitu<kParseFlags>(body);
+  const rapidjson::ParseResult parsed = ParseInsituExact<kParseFlags>(body, &document,
+                                                                      &stack_allocator);
   body[json_size] = saved;
-  if (document.HasParseError()) {
+  if (parsed.IsError()) {
     return Status::InvalidArg(std::string("failed to parse the request JSON: ") +
-                              rapidjson::GetParseError_En(document.GetParseError()) +
-                              " at offset " + std::to_string(document.GetErrorOffset()));
+                              rapidjson::GetParseError_En(parsed.Code()) + " at offset " +
+                              std::to_string(parsed.Offset()));
   }
   BinarySection binary(std::string_view(body + json_size, body_size - json_size));
   return ParseDocument(document, &binary, out);
