@@ -1,5 +1,7 @@
 #include "core/model/model_version.h"
 
+#include "core/cache/response_cache.h"
+
 #include <fstream>
 
 #include "core/common/c_error.h"
@@ -31,8 +33,16 @@ INFERD_InstanceKind ToInstanceKind(inference::ModelInstanceGroup::Kind kind) {
 
 }  // namespace
 
+namespace {
+
+std::atomic<uint64_t> next_cache_owner{1};
+
+}  // namespace
+
 ModelVersion::ModelVersion(ModelVersionSpec spec)
-    : spec_(std::move(spec)), config_(spec_.config) {
+    : spec_(std::move(spec)),
+      config_(spec_.config),
+      cache_owner_(next_cache_owner.fetch_add(1, std::memory_order_relaxed)) {
   OnConfigChanged();
 }
 
@@ -131,6 +141,17 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
       model->FinalizeAll();
       model->unloaded_ = true;
       return warmup.WithPrefix(where);
+    }
+  }
+  if (model->config().response_cache().enable()) {
+    if (model->spec_.response_cache != nullptr) {
+      model->response_cache_ = model->spec_.response_cache;
+      model->stats_->cache_enabled = true;
+    } else {
+      LOG_WARNING("model '{}' version {}: response_cache is enabled in its config but the "
+                  "server has no response cache (start inferd with --cache-config "
+                  "local,size=<bytes>): its responses are not cached",
+                  model->name(), model->version());
     }
   }
   model->StartScheduling();
@@ -246,6 +267,7 @@ void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
   for (const auto& instance : instances_) instance->Join();
   FinalizeAll();
   EndOpenRequests();
+  if (response_cache_ != nullptr) response_cache_->RemoveOwner(cache_owner_);
   LOG_INFO("unloaded model '{}' version {}", name(), version());
 }
 

@@ -144,6 +144,27 @@ void FirstResponseHistogramFamily(std::string& out, const std::vector<NamedStati
   }
 }
 
+// Triton's per-model response cache metrics, for the models that use the cache.
+void CacheFamilies(std::string& out, const std::vector<NamedStatistics>& models) {
+  std::vector<NamedStatistics> cached;
+  for (const NamedStatistics& model : models) {
+    if (model.stats->cache_enabled) cached.push_back(model);
+  }
+  if (cached.empty()) return;
+  Family(out, cached, "nv_cache_num_hits_per_model", "counter",
+         "Number of cache hits per model",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_hit.count); });
+  Family(out, cached, "nv_cache_num_misses_per_model", "counter",
+         "Number of cache misses per model",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_miss.count); });
+  Family(out, cached, "nv_cache_hit_duration_per_model", "counter",
+         "Total cache hit duration per model, in microseconds",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_hit.ns) / 1000; });
+  Family(out, cached, "nv_cache_miss_duration_per_model", "counter",
+         "Total cache miss (insert + lookup) duration per model, in microseconds",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_miss.ns) / 1000; });
+}
+
 void CpuGauges(std::string& out, const CpuMetricsSampler::Values& cpu) {
   Header(out, "nv_cpu_utilization", "gauge", "CPU utilization rate [0.0 - 1.0]");
   out += "nv_cpu_utilization " + Number(cpu.utilization) + "\n";
@@ -191,6 +212,7 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models, const Met
   Family(out, models, "nv_inference_pending_request_count", "gauge",
          "Instantaneous number of requests awaiting execution.",
          [](const NamedStatistics& m) { return m.pending; });
+  CacheFamilies(out, models);
   Summaries(out, models);
   FirstResponseHistogramFamily(out, models);
   LatencyHistogram(out, models);
