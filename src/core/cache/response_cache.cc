@@ -17,11 +17,10 @@ uint64_t StdHash(std::string_view bytes) { return std::hash<std::string_view>()(
 
 ResponseCache::ResponseCache(uint64_t byte_budget, HashFn hash)
     : byte_budget_(byte_budget),
-      hash_(hash != nullptr ? hash : &StdHash),
-      index_(16, KeyHash{hash_}) {}
+      hash_(hash != nullptr ? hash : &StdHash) {}
 
-size_t ResponseCache::KeyHash::operator()(const CacheKey* key) const {
-  return static_cast<size_t>(fn(key->bytes) ^ (key->owner * 0x9e3779b97f4a7c15ULL));
+void ResponseCache::FillHash(const CacheKey& key) const {
+  key.hash = hash_(key.bytes) ^ (key.owner * 0x9e3779b97f4a7c15ULL);
 }
 
 uint64_t ResponseCache::EntrySize(const CacheKey& key, const CachedResponse& response) {
@@ -35,6 +34,7 @@ uint64_t ResponseCache::EntrySize(const CacheKey& key, const CachedResponse& res
 
 std::shared_ptr<const CachedResponse> ResponseCache::Lookup(const CacheKey& key) {
   lookups_.fetch_add(1, std::memory_order_relaxed);
+  FillHash(key);
   MutexLock lock(&mu_);
   auto found = index_.find(&key);
   if (found == index_.end()) return nullptr;
@@ -47,6 +47,7 @@ bool ResponseCache::Insert(CacheKey key, CachedResponse response) {
   const uint64_t size = EntrySize(key, response);
   if (size > byte_budget_) return false;
   // Built outside the lock; only linking it in is guarded.
+  FillHash(key);
   Lru node;
   node.push_back(Entry{std::move(key),
                        std::make_shared<const CachedResponse>(std::move(response)), size});

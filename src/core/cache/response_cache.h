@@ -27,6 +27,9 @@ namespace inferd {
 struct CacheKey {
   uint64_t owner = 0;
   std::string bytes;
+  // The hash of owner and bytes: the cache fills it in before it locks, so
+  // that a large key is never hashed under the lock.
+  mutable uint64_t hash = 0;
 };
 
 // One output of a cached response, as the backend produced it.
@@ -85,14 +88,15 @@ class ResponseCache {
   };
   using Lru = std::list<Entry>;  // most recently used first
   struct KeyHash {
-    HashFn fn;
-    size_t operator()(const CacheKey* key) const;
+    size_t operator()(const CacheKey* key) const { return static_cast<size_t>(key->hash); }
   };
   struct KeyEqual {
     bool operator()(const CacheKey* a, const CacheKey* b) const {
-      return a->owner == b->owner && a->bytes == b->bytes;
+      return a->hash == b->hash && a->owner == b->owner && a->bytes == b->bytes;
     }
   };
+
+  void FillHash(const CacheKey& key) const;
 
   void Erase(Lru::iterator it) REQUIRES(mu_);
 
