@@ -146,7 +146,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
   if (model->config().response_cache().enable()) {
     if (model->spec_.response_cache != nullptr) {
       model->response_cache_ = model->spec_.response_cache;
-      model->stats_->cache_enabled = true;
+      model->stats_->EnableCache();
     } else {
       LOG_WARNING("model '{}' version {}: response_cache is enabled in its config but the "
                   "server has no response cache (start inferd with --cache-config "

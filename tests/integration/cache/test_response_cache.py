@@ -297,3 +297,18 @@ def test_decoupled_and_sequence_models_are_refused(inferd, tmp_path, extra, need
     message = assert_error(resp, 400, "response_cache", needle)
     assert "bad" in message
     assert server.get("/v2/models/bad/ready").status_code != 200
+
+
+def test_cache_summaries_with_summary_latencies(inferd, tmp_path):
+    server = inferd({"m": single_identity("m", "FP32", [4], extra=CACHE),
+                     "plain": single_identity("plain", "FP32", [4])},
+                    extra_args=["--cache-config=local,size=65536",
+                                "--metrics-config=summary_latencies=true"])
+    client = server.client()
+    data = np.ones(4, dtype=np.float32)
+    for _ in range(3):
+        http_infer(client, "m", data)
+    text = metrics_text(server)
+    assert 'nv_cache_hit_summary_us_count{model="m",version="1"} 2' in text, text
+    assert 'nv_cache_miss_summary_us_count{model="m",version="1"} 1' in text, text
+    assert 'nv_cache_hit_summary_us_count{model="plain"' not in text
