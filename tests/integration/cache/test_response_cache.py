@@ -312,3 +312,33 @@ def test_cache_summaries_with_summary_latencies(inferd, tmp_path):
     assert 'nv_cache_hit_summary_us_count{model="m",version="1"} 2' in text, text
     assert 'nv_cache_miss_summary_us_count{model="m",version="1"} 1' in text, text
     assert 'nv_cache_hit_summary_us_count{model="plain"' not in text
+
+
+@pytest.mark.parametrize("protocol", ["http", "grpc"])
+def test_hit_writes_into_the_clients_shared_memory(server, records, protocol):
+    """A hit's output goes where the client asked, here a system shared memory
+    region, as a backend's output would."""
+    import os
+
+    import tritonclient.utils.shared_memory as shm
+
+    api = httpclient if protocol == "http" else grpcclient
+    client = server.client() if protocol == "http" else server.grpc_client()
+    key = f"/inferd_cache_{os.getpid()}_{protocol}"
+    region = shm.create_shared_memory_region(f"out_{protocol}", key, 32)
+    try:
+        client.register_system_shared_memory(f"out_{protocol}", key, 32)
+        data = np.array([11, 12, 13, 14], dtype=np.float32) + (100 if protocol == "grpc" else 0)
+        before = len(record_lines(records / "c"))
+        for offset in (0, 16):  # a miss into the first half, then a hit into the second
+            inp = api.InferInput("INPUT0", [4], "FP32")
+            inp.set_data_from_numpy(data)
+            out = api.InferRequestedOutput("OUTPUT0")
+            out.set_shared_memory(f"out_{protocol}", 16, offset=offset)
+            client.infer("cached", [inp], outputs=[out])
+            got = shm.get_contents_as_numpy(region, np.float32, [4], offset=offset)
+            np.testing.assert_array_equal(got, data)
+        assert len(record_lines(records / "c")) == before + 1
+    finally:
+        client.unregister_system_shared_memory()
+        shm.destroy_shared_memory_region(region)
