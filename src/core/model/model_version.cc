@@ -169,6 +169,11 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
   model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
                                                     model->spec_.metrics, model->spec_.clock,
                                                     model->decoupled());
+  if (model->config().response_cache().enable()) {
+    LOG_WARNING("ensemble '{}' version {}: response_cache is enabled in its config, but inferd "
+                "does not cache an ensemble's own responses (its composing models may enable it)",
+                model->name(), model->version());
+  }
   model->scheduler_ = std::make_unique<EnsembleScheduler>(
       model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
