@@ -6,6 +6,7 @@
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
+                                    [--skip-cache]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -39,6 +40,9 @@
     next to its runtime called in-process at batch 64: ONNX Runtime
     (bench/onnx_mlp.py) and, when the pytorch backend was built, LibTorch
     (bench/torch_mlp.py).
+11. The response cache: the identity model with response_cache enabled (every
+    request after the first a hit) next to the same model uncached, HTTP binary
+    and gRPC at concurrency 1 and 16 (bench/cache.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -57,6 +61,7 @@ import tempfile
 import time
 import urllib.request
 
+from cache import section_cache
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from sequences import section_sequences
@@ -450,6 +455,7 @@ def main():
     parser.add_argument("--skip-ensembles", action="store_true")
     parser.add_argument("--skip-grpc-ceiling", action="store_true")
     parser.add_argument("--skip-compute", action="store_true")
+    parser.add_argument("--skip-cache", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -474,7 +480,9 @@ def main():
                 (args.skip_grpc_ceiling,
                  lambda: section_grpc_ceiling(build, args, Inferd, write_model, IDENTITY_CONFIG,
                                               loadgen, free_port)),
-                (args.skip_compute, lambda: section_compute(build))]
+                (args.skip_compute, lambda: section_compute(build)),
+                (args.skip_cache,
+                 lambda: section_cache(build, args, Inferd, write_model, loadgen))]
     for skip, section in sections:
         if skip:
             continue

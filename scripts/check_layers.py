@@ -32,6 +32,7 @@ CORE_FLOORS = [
     "model",       # a loaded version: backend, instances, scheduler, warmup
     "scheduler",   # when and where requests run: queues, batching, ordering
     "infer",       # request and response objects, validation, classification
+    "cache",       # the response cache: keys, entries, LRU under a byte budget
     "backend",     # backend libraries: finding, opening, entry points
     "repository",  # model folders on disk and their version policy
     "config",      # config.pbtxt: parse, normalize, validate, JSON

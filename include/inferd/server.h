@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 9
+#define INFERD_API_VERSION_MINOR 10
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -170,6 +170,11 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelLoadRetryCount(
 // on its own execution thread.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBufferManagerThreadCount(
     INFERD_ServerOptions* options, uint32_t count);
+// Enables the server's response cache (--cache-config local,size=N,
+// --response-cache-byte-size) with a budget of `byte_size` bytes; models use it
+// with response_cache { enable: true } in their config. Default: no cache.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetResponseCacheByteSize(
+    INFERD_ServerOptions* options, uint64_t byte_size);
 // Model control modes (--model-control-mode).
 typedef enum INFERD_ModelControlMode_enum {
   INFERD_MODEL_CONTROL_NONE = 0,
@@ -535,7 +540,9 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestCancel(INFERD_InferenceReques
 // Validates the request against its model and queues it. On success the server
 // owns the request until the release callback; every response, errors included,
 // arrives through the response callback. On error nothing was queued, no
-// callback will run, and the caller still owns the request.
+// callback will run, and the caller still owns the request. A model whose
+// response is in the response cache answers before this call returns: the
+// response and release callbacks may run on the calling thread, inside it.
 INFERD_EXPORT INFERD_Error* INFERD_ServerInferAsync(INFERD_Server* server,
                                                    INFERD_InferenceRequest* request);
 

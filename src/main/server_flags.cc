@@ -1,7 +1,9 @@
 // Flags -> INFERD_ServerOptions -> INFERD_Server.
 #include "server_flags.h"
 
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -111,6 +113,16 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "Metrics setting as <setting>=<value>: counter_latencies=true|false, "
                  "summary_latencies=true|false, summary_quantiles=<q>:<error>,..., "
                  "histogram_latencies=true|false; repeatable");
+  app.add_option("--cache-config", f.cache_configs,
+                 "Response cache setting as <cache>,<setting>=<value>: local,size=<bytes> enables "
+                 "the in-memory cache that models with response_cache { enable: true } use; "
+                 "repeatable");
+  app.add_option("--response-cache-byte-size", f.response_cache_byte_size,
+                 "Deprecated form of --cache-config local,size=<bytes> (0: no cache)")
+      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  app.add_option("--cache-directory", f.cache_directory,
+                 "Triton's folder of cache implementations; accepted, but only the built-in "
+                 "'local' cache exists (default /opt/tritonserver/caches)");
 }
 
 void AddGrpcFlags(CLI::App& app, Flags& f) {
@@ -220,6 +232,54 @@ bool AddMetricsConfig(INFERD_ServerOptions* options, const std::string& spec) {
                  "--metrics-config");
 }
 
+// The response cache from --cache-config and --response-cache-byte-size.
+bool SetResponseCache(INFERD_ServerOptions* options, const Flags& f) {
+  if (f.response_cache_byte_size >= 0 && !f.cache_configs.empty()) {
+    std::fprintf(stderr, "error: incompatible flags --response-cache-byte-size and "
+                         "--cache-config both provided; give one or the other\n");
+    return false;
+  }
+  int64_t size = f.response_cache_byte_size;  // -1: no cache
+  for (const std::string& spec : f.cache_configs) {
+    const size_t comma = spec.find(',');
+    const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
+    if (comma == std::string::npos || equals == std::string::npos) {
+      std::fprintf(stderr, "error: --cache-config '%s': expected <cache>,<setting>=<value>\n",
+                   spec.c_str());
+      return false;
+    }
+    const std::string cache = spec.substr(0, comma);
+    const std::string setting = spec.substr(comma + 1, equals - comma - 1);
+    const std::string value = spec.substr(equals + 1);
+    if (cache != "local") {
+      std::fprintf(stderr,
+                   "error: --cache-config '%s': unknown cache '%s': inferd has only the built-in "
+                   "'local' cache\n",
+                   spec.c_str(), cache.c_str());
+      return false;
+    }
+    if (setting != "size") {
+      std::fprintf(stderr,
+                   "error: --cache-config '%s': the local cache has no setting '%s' (only size)\n",
+                   spec.c_str(), setting.c_str());
+      return false;
+    }
+    char* end = nullptr;
+    errno = 0;
+    const long long parsed = std::strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno != 0 || parsed < 0) {
+      std::fprintf(stderr,
+                   "error: --cache-config '%s': size must be a whole number of bytes >= 0\n",
+                   spec.c_str());
+      return false;
+    }
+    size = parsed;
+  }
+  if (size <= 0) return true;  // no cache (size 0 stores nothing: none is made)
+  return !Failed(INFERD_ServerOptionsSetResponseCacheByteSize(options, static_cast<uint64_t>(size)),
+                 "--cache-config");
+}
+
 // Parses "<backend>,<setting>=<value>".
 bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
   const size_t comma = spec.find(',');
@@ -272,6 +332,10 @@ std::vector<std::string> FlagWarnings(const Flags& f) {
                          "are not auto-completed");
     }
   }
+  if (f.response_cache_byte_size >= 0) {
+    warnings.push_back("'--response-cache-byte-size' is deprecated; use '--cache-config=local,size=" +
+                       std::to_string(f.response_cache_byte_size) + "' instead");
+  }
   return warnings;
 }
 
@@ -323,6 +387,7 @@ INFERD_Server* CreateServer(const Flags& f) {
                     "--metrics-interval-ms");
   for (const std::string& spec : f.metrics_configs) ok = ok && AddMetricsConfig(options, spec);
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
+  ok = ok && SetResponseCache(options, f);
   for (const auto& [setting, value] : f.trace_flags) {
     ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),
                        ("--trace-" + setting).c_str());

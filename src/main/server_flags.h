@@ -53,6 +53,12 @@ struct Flags {
   bool allow_cpu_metrics = true;
   uint64_t metrics_interval_ms = 2000;
   std::vector<std::string> metrics_configs;  // <setting>=<value>
+  // The response cache: --cache-config entries (<cache>,<setting>=<value>),
+  // the deprecated --response-cache-byte-size, and --cache-directory
+  // (accepted; only the built-in local cache exists).
+  std::vector<std::string> cache_configs;
+  int64_t response_cache_byte_size = -1;  // -1: not given
+  std::string cache_directory = "/opt/tritonserver/caches";
   std::string metrics_address = "0.0.0.0";
   int metrics_port = 8002;
   bool allow_grpc = true;

@@ -119,6 +119,14 @@ INFERD_Error* INFERD_ServerOptionsSetBufferManagerThreadCount(INFERD_ServerOptio
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.buffer_manager_threads = count; });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetResponseCacheByteSize(INFERD_ServerOptions* options,
+                                                         uint64_t byte_size) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.response_cache = true;
+    o.response_cache_bytes = byte_size;
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
                                                     INFERD_ModelControlMode mode) {
   return GuardedCall([&] {

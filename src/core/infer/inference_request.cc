@@ -1,5 +1,6 @@
 #include "core/infer/inference_request.h"
 
+#include "core/cache/response_cache.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/inference_response.h"
 #include "core/infer/response_sender.h"
@@ -14,6 +15,8 @@ namespace inferd {
 InferenceRequest::InferenceRequest(InferenceServer* server, std::string model_name,
                                    int64_t model_version)
     : server_(server), model_name_(std::move(model_name)), requested_version_(model_version) {}
+
+InferenceRequest::~InferenceRequest() = default;
 
 Status InferenceRequest::AddInput(std::string name, INFERD_DataType datatype,
                                   const int64_t* shape, uint64_t dim_count) {
@@ -146,6 +149,7 @@ void InferenceRequest::Release() {
     sender_->Detach();  // a backend's late call on it finds the request gone
     sender_.reset();
   }
+  cache_miss.reset();
   std::shared_ptr<BoundModel> model = std::move(model_);
   if (model) model->OnRequestReleased();
   model.reset();

@@ -23,6 +23,7 @@
 namespace inferd {
 
 class BoundModel;
+struct CacheMiss;
 class InferenceServer;
 class ExpiringQueue;
 class QueueSweeper;
@@ -75,6 +76,7 @@ struct ResponseRoute {
 class InferenceRequest {
  public:
   InferenceRequest(InferenceServer* server, std::string model_name, int64_t model_version);
+  ~InferenceRequest();
   InferenceRequest(const InferenceRequest&) = delete;
   InferenceRequest& operator=(const InferenceRequest&) = delete;
 
@@ -147,6 +149,9 @@ class InferenceRequest {
   std::shared_ptr<RequestTrace> parent_trace;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
+  // Set when the request missed its model's response cache: its complete,
+  // successful response is stored there. Null for almost all; reset at release.
+  std::unique_ptr<CacheMiss> cache_miss;
   // preserve_ordering: the request's place in its model's queue order, and the
   // client's own route while `route` points at the orderer.
   uint64_t order_number = 0;

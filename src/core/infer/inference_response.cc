@@ -6,9 +6,11 @@
 #include "core/common/c_error.h"
 #include "core/common/datatype.h"
 #include "core/infer/classification.h"
+#include "core/infer/response_caching.h"
 #include "core/infer/response_allocator.h"
 #include "core/infer/bound_model.h"
 #include "core/common/logging.h"
+#include "core/stats/model_statistics.h"
 #include "core/timing/clock.h"
 #include "core/trace/request_trace.h"
 
@@ -204,6 +206,20 @@ Status InferenceResponse::Send(std::unique_ptr<InferenceResponse> self, uint32_t
   return Status::Ok();
 }
 
+namespace {
+
+// Stored before the client sees the response, so its next identical request hits.
+void StoreInCache(InferenceRequest& request, CachedResponse response) {
+  CacheMiss& miss = *request.cache_miss;
+  const Clock& clock = request.model()->clock();
+  const uint64_t start = clock.NowNs();
+  miss.cache->Insert(std::move(miss.key), std::move(response));
+  request.model()->stats().RecordCacheMiss(miss.lookup_ns + (clock.NowNs() - start));
+  request.cache_miss.reset();
+}
+
+}  // namespace
+
 void InferenceResponse::Deliver(std::unique_ptr<InferenceResponse> self, uint32_t flags,
                                 Status error) {
   if (!error.ok()) {
@@ -211,9 +227,16 @@ void InferenceResponse::Deliver(std::unique_ptr<InferenceResponse> self, uint32_
     self->DropOutputs(false);
   } else {
     self->DropOutputs(true);
+    // Raw outputs are cached (before classification): a hit classifies them again.
+    std::optional<CachedResponse> to_cache;
+    if (self->request_->cache_miss != nullptr && (flags & INFERD_RESPONSE_COMPLETE_FINAL)) {
+      to_cache = CopyForCache(*self);
+    }
     if (Status classified = self->ClassifyOutputs(); !classified.ok()) {
       self->error_ = std::move(classified);
       self->DropOutputs(false);
+    } else if (to_cache) {
+      StoreInCache(*self->request_, std::move(*to_cache));
     }
   }
   InferenceRequest& request = *self->request_;

@@ -84,6 +84,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     spec.sweeper = context_.sweeper;
     spec.copy_workers = context_.copy_workers;
     spec.metrics = context_.metrics;
+    spec.response_cache = context_.response_cache;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
     auto loaded = ModelVersion::Load(spec);
     for (uint32_t retry = 1; !loaded.ok() && retry <= context_.load_retries; ++retry) {

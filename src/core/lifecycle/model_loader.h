@@ -25,6 +25,7 @@ class InferenceServer;
 class ModelVersion;
 class QueueSweeper;
 class RequestSubmitter;
+class ResponseCache;
 class TraceManager;
 
 // What to load: a model folder, optionally with its configuration replaced.
@@ -71,6 +72,7 @@ struct LoaderContext {
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
+  ResponseCache* response_cache = nullptr;  // the server's; null: none
   // With false (the server's default) a model may lack config.pbtxt (or parts
   // of it) and its backend completes the configuration from the model file.
   bool strict_config = true;

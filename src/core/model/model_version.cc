@@ -1,5 +1,7 @@
 #include "core/model/model_version.h"
 
+#include "core/cache/response_cache.h"
+
 #include <fstream>
 
 #include "core/common/c_error.h"
@@ -31,8 +33,16 @@ INFERD_InstanceKind ToInstanceKind(inference::ModelInstanceGroup::Kind kind) {
 
 }  // namespace
 
+namespace {
+
+std::atomic<uint64_t> next_cache_owner{1};
+
+}  // namespace
+
 ModelVersion::ModelVersion(ModelVersionSpec spec)
-    : spec_(std::move(spec)), config_(spec_.config) {
+    : spec_(std::move(spec)),
+      config_(spec_.config),
+      cache_owner_(next_cache_owner.fetch_add(1, std::memory_order_relaxed)) {
   OnConfigChanged();
 }
 
@@ -133,6 +143,17 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
       return warmup.WithPrefix(where);
     }
   }
+  if (model->config().response_cache().enable()) {
+    if (model->spec_.response_cache != nullptr) {
+      model->response_cache_ = model->spec_.response_cache;
+      model->stats_->EnableCache();
+    } else {
+      LOG_WARNING("model '{}' version {}: response_cache is enabled in its config but the "
+                  "server has no response cache (start inferd with --cache-config "
+                  "local,size=<bytes>): its responses are not cached",
+                  model->name(), model->version());
+    }
+  }
   model->StartScheduling();
   LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
            model->name(), model->version(), model->instances_.size(), model->backend().name());
@@ -148,6 +169,11 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
   model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
                                                     model->spec_.metrics, model->spec_.clock,
                                                     model->decoupled());
+  if (model->config().response_cache().enable()) {
+    LOG_WARNING("ensemble '{}' version {}: response_cache is enabled in its config, but inferd "
+                "does not cache an ensemble's own responses (its composing models may enable it)",
+                model->name(), model->version());
+  }
   model->scheduler_ = std::make_unique<EnsembleScheduler>(
       model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
@@ -246,6 +272,7 @@ void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
   for (const auto& instance : instances_) instance->Join();
   FinalizeAll();
   EndOpenRequests();
+  if (response_cache_ != nullptr) response_cache_->RemoveOwner(cache_owner_);
   LOG_INFO("unloaded model '{}' version {}", name(), version());
 }
 

@@ -35,6 +35,7 @@ class CopyWorkers;
 class InferenceServer;
 class ModelInstance;
 class QueueSweeper;
+class ResponseCache;
 class RequestSubmitter;
 class Scheduler;
 class TraceEntry;
@@ -72,6 +73,9 @@ struct ModelVersionSpec {
   // An ensemble's steps whose model takes sequences (sequence_batching, or an
   // ensemble with such a step): they get the client's sequence parameters.
   std::vector<bool> sequence_steps = {};
+  // The server's response cache; null when the server has none. Used when the
+  // config enables response_cache. Outlives the version.
+  ResponseCache* response_cache = nullptr;
 };
 
 class ModelVersion final : public BoundModel {
@@ -121,6 +125,12 @@ class ModelVersion final : public BoundModel {
   }
   void* state = nullptr;  // the backend's own, see INFERD_ModelSetState
   ModelStatistics& stats() const override { return *stats_; }
+  // The cache its responses go to (response_cache { enable: true } and a
+  // server cache); null for almost every model.
+  ResponseCache* response_cache() const { return response_cache_; }
+  // Names this load in the cache: unique per loaded version, so a reload
+  // never sees its predecessor's entries.
+  uint64_t cache_owner() const { return cache_owner_; }
   TraceEntry* trace_entry() const { return spec_.trace_entry; }
 
   // In-flight accounting: admitted at submission, released at request release.
@@ -163,6 +173,8 @@ class ModelVersion final : public BoundModel {
   // Constant after Load().
   const ModelVersionSpec spec_;
   inference::ModelConfig config_;
+  const uint64_t cache_owner_;
+  ResponseCache* response_cache_ = nullptr;  // set at load, constant after
   bool completing_config_ = false;
   std::string config_json_;
   std::shared_ptr<const std::vector<std::string>> all_outputs_;

@@ -2,16 +2,20 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "core/common/copy_workers.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
+#include "core/infer/inference_response.h"
+#include "core/infer/response_caching.h"
 #include "core/infer/request_validator.h"
 #include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
 #include "core/stats/cpu_metrics.h"
+#include "core/stats/model_statistics.h"
 #include "core/stats/prometheus_text.h"
 #include "core/stats/statistics_json.h"
 #include "core/trace/request_trace.h"
@@ -75,6 +79,11 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.config_name = o.model_config_name;
   loading.load_retries = o.model_load_retries;
   loading.metrics = &server->options_.metrics;
+  if (o.response_cache) {
+    server->response_cache_ = std::make_unique<ResponseCache>(o.response_cache_bytes);
+    loading.response_cache = server->response_cache_.get();
+    LOG_INFO("Response cache: local, {} bytes", o.response_cache_bytes);
+  }
   if (o.metrics.CpuSampling()) {
     // At most a year between samples, so the nanoseconds cannot overflow.
     const uint64_t interval_ms = std::min<uint64_t>(o.metrics.interval_ms, 31'536'000'000);
@@ -209,10 +218,14 @@ Status InferenceServer::InferAsync(InferenceRequest* request) {
   if (stopping_.load(std::memory_order_relaxed)) {
     return Status::Unavailable("the server is shutting down");
   }
-  return Submit(request);
+  return SubmitRequest(request, /*from_client=*/true);
 }
 
 Status InferenceServer::Submit(InferenceRequest* request) {
+  return SubmitRequest(request, /*from_client=*/false);
+}
+
+Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_client) {
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;
@@ -225,6 +238,10 @@ Status InferenceServer::Submit(InferenceRequest* request) {
   request->Bind(std::move(model));
   request->queue_start_ns = clock_.NowNs();
   if (request->trace) request->trace->Record(TracePoint::kQueueStart, request->queue_start_ns);
+  if (version->response_cache() != nullptr && from_client && request->counts_in_stats &&
+      AnswerFromCache(request, *version)) {
+    return Status::Ok();
+  }
   status = version->scheduler().Enqueue(request);
   if (!status.ok()) {
     version->OnRequestReleased();
@@ -269,6 +286,30 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
       return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
     }
   }
+}
+
+bool InferenceServer::AnswerFromCache(InferenceRequest* request, ModelVersion& model) {
+  request->cache_miss.reset();
+  const uint64_t start = clock_.NowNs();
+  std::optional<CacheKey> key = MakeCacheKey(*request, model.cache_owner());
+  if (!key) return false;
+  ResponseCache& cache = *model.response_cache();
+  std::shared_ptr<const CachedResponse> cached = cache.Lookup(*key);
+  if (cached == nullptr) {
+    request->cache_miss =
+        std::make_unique<CacheMiss>(CacheMiss{&cache, std::move(*key), clock_.NowNs() - start});
+    return false;
+  }
+  Status status;
+  std::unique_ptr<InferenceResponse> response = ResponseFromCache(*request, *cached, &status);
+  // Counted before the client can see the response.
+  if (status.ok()) {
+    model.stats().RecordCacheHit(clock_.NowNs() - start, start - request->queue_start_ns);
+  }
+  InferenceResponse::Deliver(std::move(response), INFERD_RESPONSE_COMPLETE_FINAL,
+                             std::move(status));
+  request->Release();
+  return true;
 }
 
 void InferenceServer::DiscardTrace(InferenceRequest* request) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backend/backend_manager.h"
+#include "core/cache/response_cache.h"
 #include "core/common/copy_workers.h"
 #include "core/infer/request_submitter.h"
 #include "inferd/base/status.h"
@@ -64,6 +65,7 @@ class InferenceServer final : public RequestSubmitter {
   // version and queues it. Frontends (through the C API), warm-up, and later
   // ensembles and backends calling other models all submit here. On error
   // nothing is queued and no callback will run.
+  // A model with response_cache enabled answers a hit here, before any queue.
   Status InferAsync(InferenceRequest* request);
   // RequestSubmitter: an ensemble's step requests take the same path, but
   // also while the server stops: they belong to a request it admitted and
@@ -71,6 +73,8 @@ class InferenceServer final : public RequestSubmitter {
   Status Submit(InferenceRequest* request) override;
 
   const Clock& clock() const { return clock_; }
+  // Null unless the server was started with a response cache.
+  const ResponseCache* response_cache() const { return response_cache_.get(); }
 
   INFERD_Server* handle() { return reinterpret_cast<INFERD_Server*>(this); }
   static InferenceServer* FromHandle(INFERD_Server* handle) {
@@ -83,6 +87,12 @@ class InferenceServer final : public RequestSubmitter {
   // Finds the model version for `request`, samples it for tracing, validates
   // it and admits it to the version's in-flight count.
   Status Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model);
+  // Submit's body; `from_client`: the request may be answered from the cache
+  // (an ensemble's steps, which complete into their run, never are).
+  Status SubmitRequest(InferenceRequest* request, bool from_client);
+  // Looks `request` (bound, admitted) up in `model`'s cache: on a hit answers
+  // and releases it and returns true; on a miss marks it to be stored.
+  bool AnswerFromCache(InferenceRequest* request, ModelVersion& model);
   // A refused request's trace is not written.
   static void DiscardTrace(InferenceRequest* request);
 
@@ -93,6 +103,7 @@ class InferenceServer final : public RequestSubmitter {
   // Before the lifecycle: every dynamic batcher forgets it before it goes.
   QueueSweeper sweeper_;
   std::unique_ptr<CopyWorkers> copy_workers_;  // outlives the models using it
+  std::unique_ptr<ResponseCache> response_cache_;  // outlives the models; null: none
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;

@@ -45,6 +45,11 @@ struct ServerOptions {
   LogSettings log;
   // --allow-metrics, --allow-cpu-metrics, --metrics-interval-ms, --metrics-config.
   MetricsConfig metrics;
+  // The response cache (--cache-config local,size=N, --response-cache-byte-size):
+  // enabled with a budget of `response_cache_bytes`. Models opt in with
+  // response_cache { enable: true }.
+  bool response_cache = false;
+  uint64_t response_cache_bytes = 0;
   // The global trace setting at startup (--trace-config).
   TraceSettings trace;
 };

@@ -29,7 +29,28 @@ ModelStatistics::ModelStatistics(int64_t max_batch_size, const MetricsConfig* me
                     : nullptr),
       first_response(metrics != nullptr && decoupled && metrics->Histograms()
                          ? std::make_unique<FirstResponseHistogram>()
-                         : nullptr) {}
+                         : nullptr),
+      metrics_(metrics),
+      clock_(clock) {}
+
+void ModelStatistics::EnableCache() {
+  cache_enabled = true;
+  if (summaries) {
+    cache_hit_summary = std::make_unique<LatencySummary>(*metrics_, *clock_);
+    cache_miss_summary = std::make_unique<LatencySummary>(*metrics_, *clock_);
+  }
+}
+
+void ModelStatistics::RecordCacheHit(uint64_t ns, uint64_t queue_ns) {
+  cache_hit.Add(ns);
+  queue.AddTime(queue_ns);
+  if (cache_hit_summary) cache_hit_summary->Observe(Micros(ns));
+}
+
+void ModelStatistics::RecordCacheMiss(uint64_t ns) {
+  cache_miss.Add(ns);
+  if (cache_miss_summary) cache_miss_summary->Observe(Micros(ns));
+}
 
 void ModelStatistics::RecordQueue(uint64_t queue_ns) {
   queue.Add(queue_ns);

@@ -87,7 +87,25 @@ class ModelStatistics {
   void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t input_ns,
                            uint64_t infer_ns, uint64_t output_ns);
 
+  // The model uses the response cache: its cache metrics (and, when the
+  // metrics settings ask for summaries, the cache summaries) are kept. Called
+  // before the model serves.
+  void EnableCache();
+  // A response came from the response cache after `queue_ns` in the server
+  // (the time is added to the queue's, not its count) and a lookup and copy
+  // of `ns`. Neither an inference nor an execution: as Triton's cache_hit.
+  void RecordCacheHit(uint64_t ns, uint64_t queue_ns);
+  // A request missed the cache and its response was stored (or was too large
+  // to be): the lookup and the insertion took `ns` (Triton's cache_miss).
+  void RecordCacheMiss(uint64_t ns);
+
   DurationStat success, fail, queue, compute_input, compute_infer, compute_output;
+  DurationStat cache_hit, cache_miss;
+  // EnableCache() was called: the cache metrics are exposed. Constant once
+  // the model serves.
+  bool cache_enabled = false;
+  // Null unless the cache is enabled and summaries were asked for (µs).
+  std::unique_ptr<LatencySummary> cache_hit_summary, cache_miss_summary;
   std::atomic<uint64_t> inference_count{0};  // rows that ran
   std::atomic<uint64_t> execution_count{0};
   std::atomic<uint64_t> last_inference_ms{0};  // since the epoch
@@ -103,6 +121,10 @@ class ModelStatistics {
   const std::unique_ptr<FirstResponseHistogram> first_response;
   // Decoupled models only: statistics by response index.
   ResponseStatistics responses;
+
+ private:
+  const MetricsConfig* const metrics_;
+  const Clock* const clock_;
 };
 
 }  // namespace inferd

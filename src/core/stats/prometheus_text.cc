@@ -73,14 +73,16 @@ void LatencyHistogram(std::string& out, const std::vector<NamedStatistics>& mode
   }
 }
 
-// One summary family: per model that keeps summaries, a sample per quantile,
-// then _count and _sum.
-void SummaryFamily(std::string& out, const std::vector<NamedStatistics>& models, const char* name,
-                   const char* help, LatencySummary LatencySummaries::*member) {
+// One summary family: per model with the summary `get` returns (null: none),
+// a sample per quantile, then _count and _sum.
+template <typename Get>
+void SummaryFamilyOf(std::string& out, const std::vector<NamedStatistics>& models,
+                     const char* name, const char* help, Get&& get) {
   Header(out, name, "summary", help);
   for (const NamedStatistics& model : models) {
-    if (model.stats->summaries == nullptr) continue;
-    const LatencySummary::Snapshot s = (model.stats->summaries.get()->*member).Read();
+    LatencySummary* summary = get(*model.stats);
+    if (summary == nullptr) continue;
+    const LatencySummary::Snapshot s = summary->Read();
     const std::string labels = Labels(model);
     out += std::string(name) + "_count{" + labels + "} " + std::to_string(s.count) + "\n";
     out += std::string(name) + "_sum{" + labels + "} " + Number(s.sum) + "\n";
@@ -91,6 +93,13 @@ void SummaryFamily(std::string& out, const std::vector<NamedStatistics>& models,
              Number(s.values[i]) + "\n";
     }
   }
+}
+
+void SummaryFamily(std::string& out, const std::vector<NamedStatistics>& models, const char* name,
+                   const char* help, LatencySummary LatencySummaries::*member) {
+  SummaryFamilyOf(out, models, name, help, [member](const ModelStatistics& s) {
+    return s.summaries ? &(s.summaries.get()->*member) : nullptr;
+  });
 }
 
 void Summaries(std::string& out, const std::vector<NamedStatistics>& models) {
@@ -144,6 +153,36 @@ void FirstResponseHistogramFamily(std::string& out, const std::vector<NamedStati
   }
 }
 
+// Triton's per-model response cache metrics, for the models that use the cache.
+void CacheFamilies(std::string& out, const std::vector<NamedStatistics>& models) {
+  std::vector<NamedStatistics> cached;
+  for (const NamedStatistics& model : models) {
+    if (model.stats->cache_enabled) cached.push_back(model);
+  }
+  if (cached.empty()) return;
+  Family(out, cached, "nv_cache_num_hits_per_model", "counter",
+         "Number of cache hits per model",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_hit.count); });
+  Family(out, cached, "nv_cache_num_misses_per_model", "counter",
+         "Number of cache misses per model",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_miss.count); });
+  Family(out, cached, "nv_cache_hit_duration_per_model", "counter",
+         "Total cache hit duration per model, in microseconds",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_hit.ns) / 1000; });
+  Family(out, cached, "nv_cache_miss_duration_per_model", "counter",
+         "Total cache miss (insert + lookup) duration per model, in microseconds",
+         [](const NamedStatistics& m) { return Load(m.stats->cache_miss.ns) / 1000; });
+  bool summaries = false;
+  for (const NamedStatistics& model : cached) summaries = summaries || model.stats->cache_hit_summary;
+  if (!summaries) return;
+  SummaryFamilyOf(out, cached, "nv_cache_hit_summary_us",
+                  "Summary of response cache hit duration in microseconds",
+                  [](const ModelStatistics& s) { return s.cache_hit_summary.get(); });
+  SummaryFamilyOf(out, cached, "nv_cache_miss_summary_us",
+                  "Summary of response cache miss duration in microseconds",
+                  [](const ModelStatistics& s) { return s.cache_miss_summary.get(); });
+}
+
 void CpuGauges(std::string& out, const CpuMetricsSampler::Values& cpu) {
   Header(out, "nv_cpu_utilization", "gauge", "CPU utilization rate [0.0 - 1.0]");
   out += "nv_cpu_utilization " + Number(cpu.utilization) + "\n";
@@ -191,6 +230,7 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models, const Met
   Family(out, models, "nv_inference_pending_request_count", "gauge",
          "Instantaneous number of requests awaiting execution.",
          [](const NamedStatistics& m) { return m.pending; });
+  CacheFamilies(out, models);
   Summaries(out, models);
   FirstResponseHistogramFamily(out, models);
   LatencyHistogram(out, models);

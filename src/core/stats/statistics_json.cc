@@ -65,7 +65,6 @@ void WriteResponseStats(JsonWriter& w, const ResponseStatistics& responses) {
 
 void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   const ModelStatistics& s = *model.stats;
-  const DurationStat none;
   w.StartObject();
   w.Key("name");
   w.String(model.name.c_str());
@@ -83,8 +82,8 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   WriteDuration(w, "fail", s.fail);
   WriteDuration(w, "queue", s.queue);
   WriteCompute(w, s.compute_input, s.compute_infer, s.compute_output);
-  WriteDuration(w, "cache_hit", none);
-  WriteDuration(w, "cache_miss", none);
+  WriteDuration(w, "cache_hit", s.cache_hit);
+  WriteDuration(w, "cache_miss", s.cache_miss);
   w.EndObject();
   w.Key("batch_stats");
   w.StartArray();

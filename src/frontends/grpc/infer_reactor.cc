@@ -48,6 +48,7 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
     return s;
   }
   submitted_ = true;
+  Arrive();
   return Status::Ok();
 }
 

@@ -65,7 +65,10 @@ class InferReactor : public grpc::ServerUnaryReactor {
   bool responded_ = false;
   int raw_outputs_ = 0;  // raw_output_contents the answered response holds
   Status status_;
-  std::atomic<int> pending_{2};
+  // The release, the final response, and Submit's return: a response cache
+  // hit runs both callbacks inside INFERD_ServerInferAsync, and the call must
+  // not finish (and be deleted) before Submit is done with the reactor.
+  std::atomic<int> pending_{3};
 };
 
 }  // namespace inferd::grpc_frontend

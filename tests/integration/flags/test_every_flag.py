@@ -32,8 +32,7 @@ METRICS_STARTED = re.compile(r"Started Metrics Service at (\S+):(\d+)")
 
 # Flags test_triton_flags.py starts the server with (refused ones, the values that
 # switch their feature off, and --help).
-REFUSED = {"cache-config", "cache-directory", "response-cache-byte-size", "rate-limit",
-           "rate-limit-resource", "host-policy", "http-restricted-api",
+REFUSED = {"rate-limit", "rate-limit-resource", "host-policy", "http-restricted-api",
            "grpc-restricted-protocol"}
 ELSEWHERE = {"help", *REFUSED, *INERT_VALUES}
 
@@ -67,6 +66,7 @@ GROUPS: dict[str, set[str]] = {
                   "sagemaker-thread-count"},
     "vertex": {"allow-vertex-ai", "vertex-ai-port", "vertex-ai-thread-count",
                "vertex-ai-default-model"},
+    "cache": {"cache-config", "cache-directory", "response-cache-byte-size"},
 }
 
 
@@ -320,3 +320,29 @@ def test_vertex_ai_flags(tmp_path):
         assert resp.status_code == 200 and resp.json()["model_name"] == "echo", resp.text
     finally:
         server.stop()
+
+
+def test_cache_flags(tmp_path):
+    """--cache-config (with --cache-directory) and the deprecated
+    --response-cache-byte-size each enable the response cache: a repeated request
+    to a model with response_cache { enable: true } is a hit in its statistics."""
+    cached = single_identity("cached", "FP32", [2], extra="response_cache { enable: true }\n")
+    repo = write_repository(tmp_path / "repo", {"cached": cached})
+    launches = [["--cache-config=local,size=1048576", f"--cache-directory={tmp_path}"],
+                ["--response-cache-byte-size=1048576"]]
+    assert set().union(*(flag_names(a) for a in launches)) == GROUPS["cache"]
+    for i, args in enumerate(launches):
+        server = InferdServer([repo], tmp_path / f"inferd{i}.log", extra_args=args)
+        try:
+            body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2],
+                                "data": [1, 2]}]}
+            for _ in range(2):
+                resp = server.post("/v2/models/cached/infer", json=body)
+                assert resp.status_code == 200, resp.text
+                assert resp.json()["outputs"][0]["data"] == [1.0, 2.0]
+            stats = server.get("/v2/models/cached/stats").json()["model_stats"][0]
+            assert stats["inference_stats"]["cache_hit"]["count"] == 1, stats
+            assert stats["inference_stats"]["cache_miss"]["count"] == 1, stats
+            assert stats["execution_count"] == 1, stats
+        finally:
+            assert server.stop() == 0

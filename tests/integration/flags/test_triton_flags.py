@@ -118,9 +118,6 @@ def run_inferd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("flag,value,feature", [
-    ("cache-config", "local,size=1048576", "response cache"),
-    ("cache-directory", "/opt/tritonserver/caches", "response cache"),
-    ("response-cache-byte-size", "1048576", "response cache"),
     ("rate-limit", "execution_count", "rate limiter"),
     ("rate-limit-resource", "R1:4:0", "rate limiter"),
     ("host-policy", "numa0,numa-node=0", "host policies"),
@@ -133,11 +130,34 @@ def test_refused_flags_fail_naming_the_missing_feature(tmp_path, flag, value, fe
     assert f"--{flag}" in result.stderr and feature in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("flag,value", [("rate-limit", "off"), ("response-cache-byte-size", "0")])
+@pytest.mark.parametrize("flag,value", [("rate-limit", "off")])
 def test_refused_flags_accept_the_value_that_switches_their_feature_off(tmp_path, inferd,
                                                                         flag, value):
     server = inferd({"m": single_identity("m", "FP32", [4])}, extra_args=[f"--{flag}={value}"])
     assert server.get("/v2/health/ready").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["0", "local,size=0"])
+def test_a_response_cache_of_size_zero_is_no_cache(tmp_path, inferd, value):
+    flag = "--response-cache-byte-size" if value == "0" else "--cache-config"
+    server = inferd({"m": single_identity("m", "FP32", [4],
+                                          extra="response_cache { enable: true }\n")},
+                    extra_args=[f"{flag}={value}"])
+    assert server.get("/v2/health/ready").status_code == 200
+    assert "has no response cache" in server.log()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--cache-config=redis,host=localhost"], "unknown cache 'redis'"),
+    (["--cache-config=local,bytes=10"], "no setting 'bytes'"),
+    (["--cache-config=local,size=ten"], "whole number"),
+    (["--cache-config=local"], "expected <cache>,<setting>=<value>"),
+    (["--cache-config=local,size=10", "--response-cache-byte-size=10"], "incompatible flags"),
+])
+def test_bad_cache_flags_fail_naming_the_problem(tmp_path, args, needle):
+    result = run_inferd(tmp_path, *args)
+    assert result.returncode != 0
+    assert needle in result.stderr, result.stderr
 
 
 def test_an_unknown_flag_fails_naming_it(tmp_path):
