@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 9
+#define INFERD_API_VERSION_MINOR 10
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -181,6 +181,24 @@ typedef enum INFERD_TransitionPolicy_enum {
   INFERD_TRANSITION_AVAILABILITY_PRESERVING = 0,  // load new, then retire old (default)
   INFERD_TRANSITION_RESOURCE_PRESERVING           // retire old, then load new
 } INFERD_TransitionPolicy;
+
+// Whether model instances that list instance_group rate_limiter resources
+// wait for them before each execution (--rate-limit).
+typedef enum INFERD_RateLimitMode_enum {
+  INFERD_RATE_LIMIT_OFF = 0,        // never wait (default)
+  INFERD_RATE_LIMIT_EXEC_COUNT = 1  // execution_count: take resources per execution
+} INFERD_RateLimitMode;
+
+// --rate-limit. Since API 0.10.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetRateLimiterMode(INFERD_ServerOptions* options,
+                                                                  INFERD_RateLimitMode mode);
+// --rate-limit-resource: resource `name` has `count` copies on device
+// `device`, or, with `device` -1, on every device and in the global pool (a
+// device's own count beats the -1 one). Repeatable; a later call for the same
+// name and device wins. Since API 0.10. Errors: INVALID_ARG for an empty name
+// or a device below -1.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddRateLimiterResource(
+    INFERD_ServerOptions* options, const char* name, uint32_t count, int32_t device);
 
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
                                                                    INFERD_ModelControlMode mode);

@@ -39,8 +39,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"cache-config", "the response cache is not built yet", nullptr},
     {"cache-directory", "the response cache is not built yet", nullptr},
     {"response-cache-byte-size", "the response cache is not built yet", "0"},
-    {"rate-limit", "the rate limiter is not built yet", "off"},
-    {"rate-limit-resource", "the rate limiter is not built yet", nullptr},
     {"host-policy", "host policies are not built yet", nullptr},
     {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},

@@ -83,6 +83,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
     spec.sweeper = context_.sweeper;
     spec.copy_workers = context_.copy_workers;
+    spec.rate_limiter = context_.rate_limiter;
     spec.metrics = context_.metrics;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
     auto loaded = ModelVersion::Load(spec);

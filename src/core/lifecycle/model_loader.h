@@ -62,6 +62,7 @@ struct ModelLoadResult {
 // be null (unit tests); without a sweeper a model with dynamic batching fails
 // to load, and versions time with the steady clock.
 class CopyWorkers;
+class RateLimiter;
 
 struct LoaderContext {
   InferenceServer* server = nullptr;  // what backends see as the model's server
@@ -70,6 +71,7 @@ struct LoaderContext {
   QueueSweeper* sweeper = nullptr;  // the server's, with its clock
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
+  RateLimiter* rate_limiter = nullptr;    // the server's; null: --rate-limit=off
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
   // With false (the server's default) a model may lack config.pbtxt (or parts
   // of it) and its backend completes the configuration from the model file.

@@ -53,9 +53,18 @@ void ModelInstance::Run(BatchSource* source, size_t index) {
     batch.clear();
     if (!source->NextBatch(index, &batch)) break;
     const size_t count = batch.size();
+    if (ticket_ != nullptr) WaitForResources();
     Execute(batch);
+    if (ticket_ != nullptr) limiter_->Release(ticket_);
     source->BatchDone(index, count);
   }
+}
+
+void ModelInstance::WaitForResources() {
+  const Clock& clock = model_->clock();
+  const uint64_t start_ns = clock.NowNs();
+  limiter_->Acquire(ticket_);
+  model_->stats().RecordRateLimiterWait(clock.NowNs() - start_ns);
 }
 
 void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {

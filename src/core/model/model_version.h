@@ -33,6 +33,7 @@ namespace inferd {
 class BackendLibrary;
 class CopyWorkers;
 class InferenceServer;
+class RateLimiter;
 class ModelInstance;
 class QueueSweeper;
 class RequestSubmitter;
@@ -59,6 +60,10 @@ struct ModelVersionSpec {
   // The server's buffer-manager threads, for INFERD_ModelInstanceCopyBuffers;
   // null: copies run on the backend's thread.
   CopyWorkers* copy_workers = nullptr;
+  // The server's rate limiter; null with --rate-limit=off. Instances that
+  // list rate_limiter resources take them around each execution. Outlives
+  // the version.
+  RateLimiter* rate_limiter = nullptr;
   // The clock requests and executions are timed with (the sweeper's). A
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.

@@ -85,6 +85,7 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   WriteCompute(w, s.compute_input, s.compute_infer, s.compute_output);
   WriteDuration(w, "cache_hit", none);
   WriteDuration(w, "cache_miss", none);
+  WriteDuration(w, "rate_limiter_wait", s.rate_limiter_wait);
   w.EndObject();
   w.Key("batch_stats");
   w.StartArray();
