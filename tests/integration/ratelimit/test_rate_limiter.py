@@ -26,14 +26,14 @@ DELAY_MS = 40
 
 
 def limited_model(name: str, record: Path, groups: list[str], delay_ms: int = DELAY_MS,
-                  extra: str = "") -> str:
+                  extra: str = "", max_batch_size: int = 0) -> str:
     """An identity model INPUT0 -> OUTPUT0 (INT32 [4]) whose instance_group
     entries are `groups` (the text inside each { })."""
     group_text = ",\n".join("{ " + g + " }" for g in groups)
     return (
         f'name: "{name}"\n'
         'backend: "identity"\n'
-        "max_batch_size: 0\n"
+        f"max_batch_size: {max_batch_size}\n"
         'input [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 4 ] } ]\n'
         'output [ { name: "OUTPUT0" data_type: TYPE_INT32 dims: [ 4 ] } ]\n'
         f"instance_group [\n{group_text}\n]\n"
@@ -79,12 +79,14 @@ def most_at_once(weighted: list[tuple[int, int, int]]) -> int:
     return most
 
 
-def flood(server, loads: dict[str, int], workers: int = 16) -> None:
-    """Sends loads[model] requests to each model at once; all must succeed."""
-    body = json_request([("INPUT0", "INT32", np.arange(4, dtype=np.int32))])
+def flood(server, loads: dict[str, int], workers: int = 16, batched: tuple = ()) -> None:
+    """Sends loads[model] requests to each model at once; all must succeed.
+    Models in `batched` take shape [1, 4], the others [4]."""
     url = server.url
 
     def one(model: str) -> int:
+        shape = (1, 4) if model in batched else (4,)
+        body = json_request([("INPUT0", "INT32", np.arange(4, dtype=np.int32).reshape(shape))])
         return requests.post(f"{url}/v2/models/{model}/infer", json=body, timeout=120).status_code
 
     # One pool per model, so that every model has `workers` requests in flight
@@ -146,6 +148,29 @@ def test_rate_limit_off_leaves_the_same_models_unlimited(inferd, contended, tmp_
     assert most_at_once(bigs) == 2  # both big instances ran at once
     stats = model_stats(server, "big")["inference_stats"]["rate_limiter_wait"]
     assert stats == {"count": 0, "ns": 0}
+
+
+def test_the_limit_spans_dynamic_batching_and_ensemble_steps(inferd, tmp_path):
+    """'batched' (dynamic batching) and 'step' (the one step of ensemble 'ens')
+    each have two instances asking R:1, so one execution at a time in all."""
+    batched, step = tmp_path / "batched.txt", tmp_path / "step.txt"
+    ens = (
+        'name: "ens"\nplatform: "ensemble"\nmax_batch_size: 0\n'
+        'input [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 4 ] } ]\n'
+        'output [ { name: "OUTPUT0" data_type: TYPE_INT32 dims: [ 4 ] } ]\n'
+        'ensemble_scheduling { step [ { model_name: "step" model_version: -1 '
+        'input_map { key: "INPUT0" value: "INPUT0" } '
+        'output_map { key: "OUTPUT0" value: "OUTPUT0" } } ] }\n')
+    server = inferd({
+        "batched": limited_model("batched", batched, [group(2, res("R", 1))], max_batch_size=4,
+                                 extra="dynamic_batching { }\n"),
+        "step": limited_model("step", step, [group(2, res("R", 1))]),
+        "ens": ens,
+    }, extra_args=["--rate-limit=execution_count"])
+    flood(server, {"batched": 24, "ens": 24}, batched=("batched",))
+    assert len(executions(step)) == 24
+    assert most_at_once(units({"batched": (batched, 1), "step": (step, 1)})) == 1
+    assert model_stats(server, "step")["inference_stats"]["rate_limiter_wait"]["count"] == 24
 
 
 # ---------------------------------------------------------------------------
