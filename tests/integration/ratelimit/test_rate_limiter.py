@@ -173,6 +173,20 @@ def test_the_limit_spans_dynamic_batching_and_ensemble_steps(inferd, tmp_path):
     assert model_stats(server, "step")["inference_stats"]["rate_limiter_wait"]["count"] == 24
 
 
+def test_passive_instances_never_execute_nor_size_pools(inferd, tmp_path):
+    """'p' has an active instance asking R:1 and a passive one asking R:5;
+    'q' two instances asking R:1. The passive ask would make R 5; it is 1."""
+    p, q = tmp_path / "p.txt", tmp_path / "q.txt"
+    server = inferd({
+        "p": limited_model("p", p, [group(1, res("R", 1)),
+                                    'name: "idle" passive: true ' + group(1, res("R", 5))]),
+        "q": limited_model("q", q, [group(2, res("R", 1))]),
+    }, extra_args=["--rate-limit=execution_count"])
+    flood(server, {"p": 12, "q": 24})
+    assert {instance for instance, _s, _e in executions(p)} == {"p_0_0"}
+    assert most_at_once(units({"p": (p, 1), "q": (q, 1)})) == 1
+
+
 # ---------------------------------------------------------------------------
 # --rate-limit-resource: every device, one device, the global pool
 
