@@ -191,6 +191,11 @@ void RateLimiter::Release(Ticket* ticket) {
   Dispatch();
 }
 
+size_t RateLimiter::Waiting() const {
+  MutexLock lock(&mu_);
+  return waiting_.size();
+}
+
 RateLimiter::PoolState RateLimiter::Pool(const std::string& name, int32_t device) const {
   MutexLock lock(&mu_);
   PoolState state;

@@ -95,6 +95,9 @@ class RateLimiter {
   bool Request(Ticket* ticket) EXCLUDES(mu_);
   bool Granted(const Ticket* ticket) const EXCLUDES(mu_);
 
+  // Instances waiting for resources now.
+  size_t Waiting() const EXCLUDES(mu_);
+
   struct PoolState {
     int64_t size = -1;  // -1: no such pool
     int64_t in_use = 0;
