@@ -13,6 +13,7 @@ unloads. Statistics and metrics show the time executions waited.
 
 from __future__ import annotations
 
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -276,3 +277,39 @@ def test_priority_one_gets_about_twice_the_turns_of_priority_two(inferd, tmp_pat
     line = [x for x in text.splitlines()
             if x.startswith('inferd_rate_limiter_wait_duration_us{model="lo",')]
     assert line and float(line[0].rsplit(" ", 1)[1]) > 0, line
+
+
+# ---------------------------------------------------------------------------
+# Sequence batching
+
+
+def test_a_sequence_step_waits_while_another_model_holds_the_resource(inferd, tmp_path):
+    """'holder' (identity) and 'seq' (accumulate, sequence batching) each ask
+    for the one global G. While a long 'holder' execution runs, a sequence
+    step waits: its row is written only after the holder's execution ended
+    (the identity backend writes its line at the end, before giving G back)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sequence"))
+    from sequence_models import accumulate_config, http_step, records
+
+    holder_record, seq_record = tmp_path / "holder.txt", tmp_path / "seq.txt"
+    seq = accumulate_config("seq", seq_record).replace(
+        "instance_group [ { count: 1 kind: KIND_CPU } ]",
+        "instance_group [ { " + group(1, res("G", 1, True)) + " } ]")
+    assert "rate_limiter" in seq
+    server = inferd({
+        "holder": limited_model("holder", holder_record, [group(1, res("G", 1, True))],
+                                delay_ms=1000),
+        "seq": seq,
+    }, extra_args=["--rate-limit=execution_count"])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        held = pool.submit(flood, server, {"holder": 1}, 1)
+        wait_until(lambda: model_stats(server, "holder")["execution_count"] == 1, 10,
+                   "the holder executing")
+        client = server.client()
+        step = pool.submit(http_step, client, "seq", 7, 5, True, True)
+        wait_until(lambda: records(seq_record), 20, "the sequence step executed")
+        assert len(record_lines(holder_record)) == 1, "the step ran while G was held"
+        assert step.result(timeout=30)["OUTPUT"] == [5]
+        held.result(timeout=30)
+    wait = model_stats(server, "seq")["inference_stats"]["rate_limiter_wait"]
+    assert wait["count"] == 1 and wait["ns"] > 0, wait
