@@ -26,8 +26,9 @@ TEST(StatisticsJsonTest, ComputeInputInferAndOutputShowOneCount) {
 
 TEST(StatisticsJsonTest, RateLimiterWaitIsAnInferenceStat) {
   ModelStatistics stats(0);
-  EXPECT_NE(StatisticsJson({{"m", 1, &stats, 0}}).find("\"rate_limiter_wait\":{\"count\":0,\"ns\":0}"),
-            std::string::npos);
+  const std::string none = StatisticsJson({{"m", 1, &stats, 0}});
+  EXPECT_NE(none.find("\"rate_limiter_wait\":{\"count\":0,\"ns\":0}"), std::string::npos)
+      << none;
   stats.RecordRateLimiterWait(1500);
   stats.RecordRateLimiterWait(0);
   const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
