@@ -189,6 +189,18 @@ typedef enum INFERD_RateLimitMode_enum {
   INFERD_RATE_LIMIT_EXEC_COUNT = 1  // execution_count: take resources per execution
 } INFERD_RateLimitMode;
 
+// --host-policy=<policy_name>,<setting>=<value>: instances whose
+// instance_group names `policy_name` in host_policy (by default "cpu" for
+// KIND_CPU and "model" for KIND_MODEL instances) run as it says. Settings:
+// "numa-node" (<id>: memory preferably from that node) and "cpu-cores" (<cpu>
+// or <first>-<last>: the instance's execution thread runs on those CPUs).
+// Since API 0.10. Errors: INVALID_ARG for an unknown setting, a malformed
+// value, or a node or CPU this machine lacks.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetHostPolicy(INFERD_ServerOptions* options,
+                                                             const char* policy_name,
+                                                             const char* setting,
+                                                             const char* value);
+
 // --rate-limit. Since API 0.10.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetRateLimiterMode(INFERD_ServerOptions* options,
                                                                   INFERD_RateLimitMode mode);

@@ -39,7 +39,6 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"cache-config", "the response cache is not built yet", nullptr},
     {"cache-directory", "the response cache is not built yet", nullptr},
     {"response-cache-byte-size", "the response cache is not built yet", "0"},
-    {"host-policy", "host policies are not built yet", nullptr},
     {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
 };

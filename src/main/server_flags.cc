@@ -95,6 +95,10 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--model-transition-policy", f.model_transition_policy,
                  "availability (load new, then retire old; default) | resource (retire old first)")
       ->check(CLI::IsMember({"availability", "resource"}));
+  app.add_option("--host-policy", f.host_policies,
+                 "<name>,<setting>=<value>: numa-node=<id> or cpu-cores=<cpu>[-<cpu>] for the "
+                 "instances whose instance_group names the policy (default names: cpu, model); "
+                 "repeatable");
   app.add_option("--rate-limit", f.rate_limit,
                  "off (default: instances execute as soon as they are free) | execution_count "
                  "(instances that list rate_limiter resources wait for them)")
@@ -243,6 +247,22 @@ bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
                  "--backend-config");
 }
 
+// Parses "<name>,<setting>=<value>".
+bool AddHostPolicy(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t comma = spec.find(',');
+  const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
+  if (comma == std::string::npos || comma == 0 || equals == std::string::npos) {
+    std::fprintf(stderr, "error: --host-policy '%s': expected <name>,<setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  return !Failed(INFERD_ServerOptionsSetHostPolicy(
+                     options, spec.substr(0, comma).c_str(),
+                     spec.substr(comma + 1, equals - comma - 1).c_str(),
+                     spec.substr(equals + 1).c_str()),
+                 "--host-policy");
+}
+
 // Parses "<name>:<count>[:<device>]".
 bool AddRateLimitResource(INFERD_ServerOptions* options, const std::string& spec) {
   const auto number = [](const std::string& text, long long high, long long* out) {
@@ -365,6 +385,7 @@ INFERD_Server* CreateServer(const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetRateLimiterMode(
       options, f.rate_limit == "execution_count" ? INFERD_RATE_LIMIT_EXEC_COUNT
                                                  : INFERD_RATE_LIMIT_OFF));
+  for (const std::string& spec : f.host_policies) ok = ok && AddHostPolicy(options, spec);
   for (const std::string& spec : f.rate_limit_resources) {
     ok = ok && AddRateLimitResource(options, spec);
   }

@@ -71,6 +71,20 @@ INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOptions* options
   });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetHostPolicy(INFERD_ServerOptions* options,
+                                              const char* policy_name, const char* setting,
+                                              const char* value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(policy_name);
+    INFERD_REQUIRE_ARG(setting);
+    INFERD_REQUIRE_ARG(value);
+    inferd::HostPolicy& policy = options->options.host_policies[policy_name];
+    return inferd::SetHostPolicy(&policy, setting, value)
+        .WithPrefix("host policy '" + std::string(policy_name) + "': ");
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetRateLimiterMode(INFERD_ServerOptions* options,
                                                    INFERD_RateLimitMode mode) {
   return WithOptions(options, [&](inferd::ServerOptions& o) {

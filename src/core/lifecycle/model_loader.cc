@@ -84,6 +84,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     spec.sweeper = context_.sweeper;
     spec.copy_workers = context_.copy_workers;
     spec.rate_limiter = context_.rate_limiter;
+    spec.host_policies = context_.host_policies;
     spec.metrics = context_.metrics;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
     auto loaded = ModelVersion::Load(spec);

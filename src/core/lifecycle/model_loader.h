@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/host_policy.h"
 #include "core/repository/model_repository.h"
 #include "inferd/base/status.h"
 #include "model_config.pb.h"
@@ -72,6 +73,7 @@ struct LoaderContext {
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
   RateLimiter* rate_limiter = nullptr;    // the server's; null: --rate-limit=off
+  const HostPolicies* host_policies = nullptr;  // the server's --host-policy; null: none
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
   // With false (the server's default) a model may lack config.pbtxt (or parts
   // of it) and its backend completes the configuration from the model file.

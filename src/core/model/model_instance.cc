@@ -48,6 +48,12 @@ void ModelInstance::Join() {
 }
 
 void ModelInstance::Run(BatchSource* source, size_t index) {
+  if (host_policy_ != nullptr) {
+    Status bound = ApplyHostPolicy(*host_policy_);
+    if (!bound.ok()) {
+      LOG_ERROR("model '{}' instance '{}': {}", model_->name(), name_, bound.message());
+    }
+  }
   std::vector<InferenceRequest*> batch;
   while (true) {
     batch.clear();

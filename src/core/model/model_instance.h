@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/model/host_policy.h"
 #include "core/rate_limiter/rate_limiter.h"
 #include "inferd/base/status.h"
 #include "inferd/backend.h"
@@ -38,6 +39,9 @@ class ModelInstance {
     limiter_ = limiter;
     ticket_ = ticket;
   }
+  // Before Start(): the execution thread binds itself as `policy` says
+  // (--host-policy). `policy` outlives the instance.
+  void FollowHostPolicy(const HostPolicy* policy) { host_policy_ = policy; }
   // Starts the execution thread, which takes work from `source`, as its
   // instance number `index`, until told to stop.
   void Start(BatchSource* source, size_t index);
@@ -85,6 +89,7 @@ class ModelInstance {
   const bool passive_;
   bool initialized_ = false;
   RateLimiter* limiter_ = nullptr;
+  const HostPolicy* host_policy_ = nullptr;  // null: no constraint
   RateLimiter::Ticket* ticket_ = nullptr;  // null: never waits
   std::thread thread_;
 };

@@ -175,6 +175,14 @@ Status ModelVersion::CreateInstances() {
       auto instance = std::make_unique<ModelInstance>(this, group.name() + "_" + std::to_string(i),
                                                       kind, 0, group.passive());
       RETURN_IF_ERROR(instance->Initialize());
+      if (spec_.host_policies != nullptr) {
+        // Triton's default policy names: "cpu" and "model" by kind.
+        const std::string policy = !group.host_policy().empty() ? group.host_policy()
+                                   : kind == INFERD_INSTANCE_KIND_MODEL ? "model"
+                                                                        : "cpu";
+        auto found = spec_.host_policies->find(policy);
+        if (found != spec_.host_policies->end()) instance->FollowHostPolicy(&found->second);
+      }
       if (!instance->passive()) {
         limited.push_back({instance->name(), instance->device_id(),
                            group.rate_limiter().priority(), asks});

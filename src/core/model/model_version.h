@@ -20,6 +20,7 @@
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
+#include "core/model/host_policy.h"
 #include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
@@ -64,6 +65,8 @@ struct ModelVersionSpec {
   // list rate_limiter resources take them around each execution. Outlives
   // the version.
   RateLimiter* rate_limiter = nullptr;
+  // The server's host policies (--host-policy); null: none. Outlives the version.
+  const HostPolicies* host_policies = nullptr;
   // The clock requests and executions are timed with (the sweeper's). A
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.

@@ -9,6 +9,7 @@
 
 #include "core/common/logging.h"
 #include "core/lifecycle/control_mode.h"
+#include "core/model/host_policy.h"
 #include "core/rate_limiter/rate_limiter.h"
 #include "core/stats/metrics_config.h"
 #include "core/trace/trace_settings.h"
@@ -46,6 +47,8 @@ struct ServerOptions {
   LogSettings log;
   // --allow-metrics, --allow-cpu-metrics, --metrics-interval-ms, --metrics-config.
   MetricsConfig metrics;
+  // --host-policy, by policy name.
+  HostPolicies host_policies;
   // --rate-limit=execution_count (true) or off (false, Triton's default).
   bool rate_limit = false;
   // --rate-limit-resource, in the order given.

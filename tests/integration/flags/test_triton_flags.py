@@ -121,7 +121,6 @@ def run_inferd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     ("cache-config", "local,size=1048576", "response cache"),
     ("cache-directory", "/opt/tritonserver/caches", "response cache"),
     ("response-cache-byte-size", "1048576", "response cache"),
-    ("host-policy", "numa0,numa-node=0", "host policies"),
     ("http-restricted-api", "model-repository:admin-key=admin-value", "restricted HTTP"),
     ("grpc-restricted-protocol", "model-repository:admin-key=admin-value", "restricted gRPC"),
 ])
