@@ -31,6 +31,7 @@ CORE_FLOORS = [
     "lifecycle",   # which versions serve: load, reload, unload, poll
     "model",       # a loaded version: backend, instances, scheduler, warmup
     "scheduler",   # when and where requests run: queues, batching, ordering
+    "rate_limiter",  # resource pools and turns shared by every model's instances
     "infer",       # request and response objects, validation, classification
     "cache",       # the response cache: keys, entries, LRU under a byte budget
     "backend",     # backend libraries: finding, opening, entry points

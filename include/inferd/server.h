@@ -187,6 +187,36 @@ typedef enum INFERD_TransitionPolicy_enum {
   INFERD_TRANSITION_RESOURCE_PRESERVING           // retire old, then load new
 } INFERD_TransitionPolicy;
 
+// Whether model instances that list instance_group rate_limiter resources
+// wait for them before each execution (--rate-limit).
+typedef enum INFERD_RateLimitMode_enum {
+  INFERD_RATE_LIMIT_OFF = 0,        // never wait (default)
+  INFERD_RATE_LIMIT_EXEC_COUNT = 1  // execution_count: take resources per execution
+} INFERD_RateLimitMode;
+
+// --host-policy=<policy_name>,<setting>=<value>: instances whose
+// instance_group names `policy_name` in host_policy (by default "cpu" for
+// KIND_CPU and "model" for KIND_MODEL instances) run as it says. Settings:
+// "numa-node" (<id>: memory preferably from that node) and "cpu-cores" (<cpu>
+// or <first>-<last>: the instance's execution thread runs on those CPUs).
+// Since API 0.10. Errors: INVALID_ARG for an unknown setting, a malformed
+// value, or a node or CPU this machine lacks.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetHostPolicy(INFERD_ServerOptions* options,
+                                                             const char* policy_name,
+                                                             const char* setting,
+                                                             const char* value);
+
+// --rate-limit. Since API 0.10.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetRateLimiterMode(INFERD_ServerOptions* options,
+                                                                  INFERD_RateLimitMode mode);
+// --rate-limit-resource: resource `name` has `count` copies on device
+// `device`, or, with `device` -1, on every device and in the global pool (a
+// device's own count beats the -1 one). Repeatable; a later call for the same
+// name and device wins. Since API 0.10. Errors: INVALID_ARG for an empty name
+// or a device below -1.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddRateLimiterResource(
+    INFERD_ServerOptions* options, const char* name, uint32_t count, int32_t device);
+
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelControlMode(INFERD_ServerOptions* options,
                                                                    INFERD_ModelControlMode mode);
 // A model to load at start in EXPLICIT mode (--load-model); "*" loads all.

@@ -36,9 +36,6 @@ struct RefusedFlag {
 };
 
 constexpr RefusedFlag kRefusedFlags[] = {
-    {"rate-limit", "the rate limiter is not built yet", "off"},
-    {"rate-limit-resource", "the rate limiter is not built yet", nullptr},
-    {"host-policy", "host policies are not built yet", nullptr},
     {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
     {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
 };

@@ -97,6 +97,17 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--model-transition-policy", f.model_transition_policy,
                  "availability (load new, then retire old; default) | resource (retire old first)")
       ->check(CLI::IsMember({"availability", "resource"}));
+  app.add_option("--host-policy", f.host_policies,
+                 "<name>,<setting>=<value>: numa-node=<id> or cpu-cores=<cpu>[-<cpu>] for the "
+                 "instances whose instance_group names the policy (default names: cpu, model); "
+                 "repeatable");
+  app.add_option("--rate-limit", f.rate_limit,
+                 "off (default: instances execute as soon as they are free) | execution_count "
+                 "(instances that list rate_limiter resources wait for them)")
+      ->check(CLI::IsMember({"off", "execution_count"}));
+  app.add_option("--rate-limit-resource", f.rate_limit_resources,
+                 "<name>:<count>[:<device>]: copies of a rate limiter resource on one device, or "
+                 "without a device on every device and in the global pool; repeatable");
   app.add_option("--allow-metrics", f.allow_metrics, "Serve Prometheus metrics (default true)");
   app.add_option("--metrics-address", f.metrics_address,
                  "Address the metrics server binds (default 0.0.0.0)");
@@ -296,6 +307,54 @@ bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
                  "--backend-config");
 }
 
+// Parses "<name>,<setting>=<value>".
+bool AddHostPolicy(INFERD_ServerOptions* options, const std::string& spec) {
+  const size_t comma = spec.find(',');
+  const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
+  if (comma == std::string::npos || comma == 0 || equals == std::string::npos) {
+    std::fprintf(stderr, "error: --host-policy '%s': expected <name>,<setting>=<value>\n",
+                 spec.c_str());
+    return false;
+  }
+  return !Failed(INFERD_ServerOptionsSetHostPolicy(
+                     options, spec.substr(0, comma).c_str(),
+                     spec.substr(comma + 1, equals - comma - 1).c_str(),
+                     spec.substr(equals + 1).c_str()),
+                 "--host-policy");
+}
+
+// Parses "<name>:<count>[:<device>]".
+bool AddRateLimitResource(INFERD_ServerOptions* options, const std::string& spec) {
+  const auto number = [](const std::string& text, long long high, long long* out) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+        text.size() > 12) {
+      return false;
+    }
+    *out = std::stoll(text);
+    return *out <= high;
+  };
+  const size_t first = spec.find(':');
+  const size_t second = first == std::string::npos ? first : spec.find(':', first + 1);
+  long long count = 0;
+  long long device = -1;
+  const bool ok =
+      first != std::string::npos && first > 0 &&
+      number(spec.substr(first + 1, second == std::string::npos ? second : second - first - 1),
+             UINT32_MAX, &count) &&
+      (second == std::string::npos || number(spec.substr(second + 1), INT32_MAX, &device));
+  if (!ok) {
+    std::fprintf(stderr,
+                 "error: --rate-limit-resource '%s': expected <name>:<count>[:<device>] "
+                 "(count and device whole numbers, 0 or more)\n",
+                 spec.c_str());
+    return false;
+  }
+  return !Failed(INFERD_ServerOptionsAddRateLimiterResource(
+                     options, spec.substr(0, first).c_str(), static_cast<uint32_t>(count),
+                     static_cast<int32_t>(device)),
+                 "--rate-limit-resource");
+}
+
 }  // namespace
 
 void AddServerFlags(CLI::App& app, Flags& flags) {
@@ -388,6 +447,13 @@ INFERD_Server* CreateServer(const Flags& f) {
   for (const std::string& spec : f.metrics_configs) ok = ok && AddMetricsConfig(options, spec);
   for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
   ok = ok && SetResponseCache(options, f);
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetRateLimiterMode(
+      options, f.rate_limit == "execution_count" ? INFERD_RATE_LIMIT_EXEC_COUNT
+                                                 : INFERD_RATE_LIMIT_OFF));
+  for (const std::string& spec : f.host_policies) ok = ok && AddHostPolicy(options, spec);
+  for (const std::string& spec : f.rate_limit_resources) {
+    ok = ok && AddRateLimitResource(options, spec);
+  }
   for (const auto& [setting, value] : f.trace_flags) {
     ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),
                        ("--trace-" + setting).c_str());

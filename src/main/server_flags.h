@@ -48,6 +48,9 @@ struct Flags {
   std::string model_config_name;
   int buffer_manager_thread_count = 0;
   std::string model_transition_policy = "availability";
+  std::string rate_limit = "off";
+  std::vector<std::string> host_policies;  // <name>,<setting>=<value>
+  std::vector<std::string> rate_limit_resources;  // <name>:<count>[:<device>]
   std::string id = "triton";
   bool allow_metrics = true;
   bool allow_cpu_metrics = true;

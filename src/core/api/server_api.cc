@@ -71,6 +71,43 @@ INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOptions* options
   });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetHostPolicy(INFERD_ServerOptions* options,
+                                              const char* policy_name, const char* setting,
+                                              const char* value) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(policy_name);
+    INFERD_REQUIRE_ARG(setting);
+    INFERD_REQUIRE_ARG(value);
+    inferd::HostPolicy& policy = options->options.host_policies[policy_name];
+    return inferd::SetHostPolicy(&policy, setting, value)
+        .WithPrefix("host policy '" + std::string(policy_name) + "': ");
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsSetRateLimiterMode(INFERD_ServerOptions* options,
+                                                   INFERD_RateLimitMode mode) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.rate_limit = mode == INFERD_RATE_LIMIT_EXEC_COUNT;
+  });
+}
+
+INFERD_Error* INFERD_ServerOptionsAddRateLimiterResource(INFERD_ServerOptions* options,
+                                                       const char* name, uint32_t count,
+                                                       int32_t device) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(options);
+    INFERD_REQUIRE_ARG(name);
+    if (*name == '\0') return Status::InvalidArg("a rate limiter resource needs a name");
+    if (device < inferd::ResourceOverride::kEveryDevice) {
+      return Status::InvalidArg("rate limiter resource '" + std::string(name) + "': device " +
+                                std::to_string(device) + " is not a device id (or -1 for all)");
+    }
+    options->options.rate_limit_resources.push_back({name, count, device});
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
                                                  const char* setting, const char* value) {
   return GuardedCall([&] {

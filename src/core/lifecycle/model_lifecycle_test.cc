@@ -12,12 +12,16 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/backend/backend_manager.h"
 #include "core/common/logging.h"
 #include "core/infer/request_submitter.h"
 #include "core/model/model_version.h"
+#include "core/scheduler/scheduler.h"
+#include "core/rate_limiter/rate_limiter.h"
+#include "core/test_util/request_factory.h"
 #include "core/test_util/temp_dir.h"
 #include "core/timing/fake_clock.h"
 #include "core/timing/queue_sweeper.h"
@@ -95,6 +99,7 @@ class ModelLifecycleTest : public testing::Test {
     context.backends = &backends_;
     context.sweeper = &sweeper_;
     context.submitter = &submitter_;
+    context.rate_limiter = rate_limiter_;
     lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(context), options);
     ASSERT_TRUE(lifecycle_->Start(startup_models).ok());
   }
@@ -132,6 +137,7 @@ class ModelLifecycleTest : public testing::Test {
   QueueSweeper sweeper_{clock_};
   BackendManager backends_{INFERD_BINARY_DIR "/backends", {}};
   NoSubmitter submitter_;
+  RateLimiter* rate_limiter_ = nullptr;  // set before Start(); outlives lifecycle_
   // Last: unloads everything first, while the backends and sweeper live.
   std::unique_ptr<ModelLifecycle> lifecycle_;
 };
@@ -182,6 +188,77 @@ TEST_F(ModelLifecycleTest, ExplicitModeLoadsNothingUntilAsked) {
   EXPECT_THAT(States(lifecycle_->Index()), ElementsAre("alpha/1 READY", "beta/-1 "));
   EXPECT_EQ(Ready("alpha")->name(), "alpha");
   EXPECT_TRUE(lifecycle_->AllReady());
+}
+
+// The rate limiter's pools follow loads, reloads and unloads: a pool is as
+// large as the largest ask of the versions loaded, and a conflicting use of a
+// name fails the model that brings it.
+TEST_F(ModelLifecycleTest, RateLimiterPoolsFollowLoadReloadAndUnload) {
+  RateLimiter limiter({});
+  rate_limiter_ = &limiter;
+  const auto asking = [](int count, bool global = false) {
+    return " instance_group [ { count: 2 kind: KIND_CPU rate_limiter { resources [ { name: \"R\" "
+           "count: " + std::to_string(count) + (global ? " global: true" : "") + " } ] } } ]";
+  };
+  WriteModel("alpha", {1}, asking(2));
+  WriteModel("beta", {1}, asking(1, true));
+  Start(ModelControlMode::kExplicit);
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_EQ(limiter.Pool("R", 0).size, 2);
+
+  const Status conflict = lifecycle_->Load("beta", {});
+  EXPECT_FALSE(conflict.ok());
+  EXPECT_THAT(conflict.message(), HasSubstr("'R' is global here but per-device in model 'alpha'"));
+
+  WriteConfig("alpha", IdentityConfig("alpha", asking(5)));
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());  // a reload
+  EXPECT_EQ(limiter.Pool("R", 0).size, 5);
+  WriteConfig("alpha", IdentityConfig("alpha", asking(3)));
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  EXPECT_EQ(limiter.Pool("R", 0).size, 3);  // the old version's 5 is gone with it
+
+  ASSERT_TRUE(lifecycle_->Unload("alpha").ok());
+  EXPECT_EQ(limiter.Pool("R", 0).size, -1);
+  ASSERT_TRUE(lifecycle_->Load("beta", {}).ok());
+  EXPECT_EQ(limiter.Pool("R", RateLimiter::kGlobal).size, 1);
+  lifecycle_.reset();  // before the limiter goes
+}
+
+// An execution that waits for the rate limiter records the wait, in the
+// model's (simulated) time, in rate_limiter_wait; it is part of the queue time.
+TEST_F(ModelLifecycleTest, AnExecutionRecordsItsWaitForTheRateLimiter) {
+  RateLimiter limiter({});
+  rate_limiter_ = &limiter;
+  int holder_owner = 0;
+  auto holder = limiter.AddModel(&holder_owner, "the test", {{"holder", 0, 1, {{"R", 1}}}});
+  ASSERT_TRUE(holder.ok());
+  ASSERT_TRUE(limiter.Request((*holder)[0]));  // the test holds the one R
+  WriteModel("alpha", {1},
+             " instance_group [ { count: 1 kind: KIND_CPU rate_limiter { resources [ { name: "
+             "\"R\" count: 1 } ] } } ]",
+             0);
+  Start(ModelControlMode::kExplicit);
+  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
+  std::shared_ptr<ModelVersion> alpha = Ready("alpha");
+  ASSERT_NE(alpha, nullptr);
+  {
+    RequestFactory requests(alpha);
+    alpha->OnRequestAdmitted();
+    ASSERT_TRUE(alpha->scheduler().Enqueue(requests.Make("a", 1, {3})).ok());
+    for (int i = 0; i < 10'000 && limiter.Waiting() == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // polls a state
+    }
+    ASSERT_EQ(limiter.Waiting(), 1u) << "the instance never waited for R";
+    clock_.Advance(std::chrono::milliseconds(7));
+    limiter.Release((*holder)[0]);
+    ASSERT_TRUE(requests.log().AwaitReleases(1));
+  }
+  EXPECT_EQ(alpha->stats().rate_limiter_wait.count.load(), 1u);
+  EXPECT_EQ(alpha->stats().rate_limiter_wait.ns.load(), 7'000'000u);
+  EXPECT_EQ(alpha->stats().queue.ns.load(), 7'000'000u);
+  alpha.reset();
+  lifecycle_.reset();  // before the limiter goes
+  limiter.RemoveModel(&holder_owner);
 }
 
 TEST_F(ModelLifecycleTest, ExplicitModeLoadsTheStartupModelsOnly) {

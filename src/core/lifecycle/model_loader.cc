@@ -83,6 +83,8 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
     spec.sweeper = context_.sweeper;
     spec.copy_workers = context_.copy_workers;
+    spec.rate_limiter = context_.rate_limiter;
+    spec.host_policies = context_.host_policies;
     spec.metrics = context_.metrics;
     spec.response_cache = context_.response_cache;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/host_policy.h"
 #include "core/repository/model_repository.h"
 #include "inferd/base/status.h"
 #include "model_config.pb.h"
@@ -63,6 +64,7 @@ struct ModelLoadResult {
 // be null (unit tests); without a sweeper a model with dynamic batching fails
 // to load, and versions time with the steady clock.
 class CopyWorkers;
+class RateLimiter;
 
 struct LoaderContext {
   InferenceServer* server = nullptr;  // what backends see as the model's server
@@ -71,6 +73,8 @@ struct LoaderContext {
   QueueSweeper* sweeper = nullptr;  // the server's, with its clock
   RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
   CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
+  RateLimiter* rate_limiter = nullptr;    // the server's; null: --rate-limit=off
+  const HostPolicies* host_policies = nullptr;  // the server's --host-policy; null: none
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
   ResponseCache* response_cache = nullptr;  // the server's; null: none
   // With false (the server's default) a model may lack config.pbtxt (or parts

@@ -48,14 +48,29 @@ void ModelInstance::Join() {
 }
 
 void ModelInstance::Run(BatchSource* source, size_t index) {
+  if (host_policy_ != nullptr) {
+    Status bound = ApplyHostPolicy(*host_policy_);
+    if (!bound.ok()) {
+      LOG_ERROR("model '{}' instance '{}': {}", model_->name(), name_, bound.message());
+    }
+  }
   std::vector<InferenceRequest*> batch;
   while (true) {
     batch.clear();
     if (!source->NextBatch(index, &batch)) break;
     const size_t count = batch.size();
+    if (ticket_ != nullptr) WaitForResources();
     Execute(batch);
+    if (ticket_ != nullptr) limiter_->Release(ticket_);
     source->BatchDone(index, count);
   }
+}
+
+void ModelInstance::WaitForResources() {
+  const Clock& clock = model_->clock();
+  const uint64_t start_ns = clock.NowNs();
+  limiter_->Acquire(ticket_);
+  model_->stats().RecordRateLimiterWait(clock.NowNs() - start_ns);
 }
 
 void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/model/host_policy.h"
+#include "core/rate_limiter/rate_limiter.h"
 #include "inferd/base/status.h"
 #include "inferd/backend.h"
 
@@ -30,6 +32,16 @@ class ModelInstance {
   Status Initialize();
   // Runs the backend's instance finalize, if Initialize succeeded.
   void Finalize();
+  // Before Start(): each execution first takes `ticket`'s resources from
+  // `limiter` and gives them back when it ends. Without it (--rate-limit=off,
+  // or an instance listing no resource) executions never wait.
+  void LimitBy(RateLimiter* limiter, RateLimiter::Ticket* ticket) {
+    limiter_ = limiter;
+    ticket_ = ticket;
+  }
+  // Before Start(): the execution thread binds itself as `policy` says
+  // (--host-policy). `policy` outlives the instance.
+  void FollowHostPolicy(const HostPolicy* policy) { host_policy_ = policy; }
   // Starts the execution thread, which takes work from `source`, as its
   // instance number `index`, until told to stop.
   void Start(BatchSource* source, size_t index);
@@ -61,6 +73,8 @@ class ModelInstance {
 
  private:
   void Run(BatchSource* source, size_t index);
+  // Takes the rate limiter's resources, timing the wait in the statistics.
+  void WaitForResources();
   // Hands `batch` to the backend; answers and releases the requests itself
   // when they are cancelled or the backend fails.
   void Execute(std::vector<InferenceRequest*>& batch, bool record_stats = true);
@@ -74,6 +88,9 @@ class ModelInstance {
   const int32_t device_id_;
   const bool passive_;
   bool initialized_ = false;
+  RateLimiter* limiter_ = nullptr;
+  const HostPolicy* host_policy_ = nullptr;  // null: no constraint
+  RateLimiter::Ticket* ticket_ = nullptr;  // null: never waits
   std::thread thread_;
 };
 

@@ -12,6 +12,7 @@
 #include "core/config/model_config_validator.h"
 #include "core/model/model_instance.h"
 #include "core/model/model_warmup.h"
+#include "core/rate_limiter/rate_limiter.h"
 #include "core/infer/response_sender.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
@@ -182,20 +183,46 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
 }
 
 Status ModelVersion::CreateInstances() {
+  // What the rate limiter needs of each active instance. Passive instances
+  // never execute, so they take no part: they neither wait nor size pools.
+  std::vector<LimitedInstance> limited;
+  std::vector<ModelInstance*> active;
   for (const auto& group : config_.instance_group()) {
     const INFERD_InstanceKind kind = ToInstanceKind(group.kind());
     if (kind == INFERD_INSTANCE_KIND_GPU) {
       return Status::Unavailable("instance_group '" + group.name() +
                                  "' asks for KIND_GPU but inferd has no GPU support here");
     }
+    std::vector<ResourceAsk> asks;
+    for (const auto& resource : group.rate_limiter().resources()) {
+      asks.push_back({resource.name(), resource.count(), resource.global()});
+    }
     for (int i = 0; i < group.count(); ++i) {
       auto instance = std::make_unique<ModelInstance>(this, group.name() + "_" + std::to_string(i),
                                                       kind, 0, group.passive());
       RETURN_IF_ERROR(instance->Initialize());
+      if (spec_.host_policies != nullptr) {
+        // Triton's default policy names: "cpu" and "model" by kind.
+        const std::string policy = !group.host_policy().empty() ? group.host_policy()
+                                   : kind == INFERD_INSTANCE_KIND_MODEL ? "model"
+                                                                        : "cpu";
+        auto found = spec_.host_policies->find(policy);
+        if (found != spec_.host_policies->end()) instance->FollowHostPolicy(&found->second);
+      }
+      if (!instance->passive()) {
+        limited.push_back({instance->name(), instance->device_id(),
+                           group.rate_limiter().priority(), asks});
+        active.push_back(instance.get());
+      }
       instances_.push_back(std::move(instance));
     }
   }
   if (instances_.empty()) return Status::InvalidArg("the configuration yields no instance");
+  if (spec_.rate_limiter == nullptr) return Status::Ok();
+  const std::string label = "model '" + name() + "' version " + std::to_string(version());
+  ASSIGN_OR_RETURN(std::vector<RateLimiter::Ticket*> tickets,
+                   spec_.rate_limiter->AddModel(this, label, limited));
+  for (size_t i = 0; i < active.size(); ++i) active[i]->LimitBy(spec_.rate_limiter, tickets[i]);
   return Status::Ok();
 }
 
@@ -223,6 +250,7 @@ void ModelVersion::StartScheduling() {
 }
 
 void ModelVersion::FinalizeAll() {
+  if (spec_.rate_limiter != nullptr) spec_.rate_limiter->RemoveModel(this);
   for (auto it = instances_.rbegin(); it != instances_.rend(); ++it) (*it)->Finalize();
   instances_.clear();
   if (model_initialized_) {

@@ -20,6 +20,7 @@
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
+#include "core/model/host_policy.h"
 #include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
@@ -33,6 +34,7 @@ namespace inferd {
 class BackendLibrary;
 class CopyWorkers;
 class InferenceServer;
+class RateLimiter;
 class ModelInstance;
 class QueueSweeper;
 class ResponseCache;
@@ -60,6 +62,12 @@ struct ModelVersionSpec {
   // The server's buffer-manager threads, for INFERD_ModelInstanceCopyBuffers;
   // null: copies run on the backend's thread.
   CopyWorkers* copy_workers = nullptr;
+  // The server's rate limiter; null with --rate-limit=off. Instances that
+  // list rate_limiter resources take them around each execution. Outlives
+  // the version.
+  RateLimiter* rate_limiter = nullptr;
+  // The server's host policies (--host-policy); null: none. Outlives the version.
+  const HostPolicies* host_policies = nullptr;
   // The clock requests and executions are timed with (the sweeper's). A
   // process-lifetime object: a request an unload gave up waiting for may
   // still read it after the server is gone.

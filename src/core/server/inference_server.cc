@@ -75,6 +75,11 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.submitter = server.get();
   server->copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
   loading.copy_workers = server->copy_workers_.get();
+  loading.host_policies = &server->options_.host_policies;
+  if (o.rate_limit) {
+    server->rate_limiter_ = std::make_unique<RateLimiter>(o.rate_limit_resources);
+    loading.rate_limiter = server->rate_limiter_.get();
+  }
   loading.strict_config = o.strict_model_config;
   loading.config_name = o.model_config_name;
   loading.load_retries = o.model_load_retries;

@@ -104,6 +104,7 @@ class InferenceServer final : public RequestSubmitter {
   QueueSweeper sweeper_;
   std::unique_ptr<CopyWorkers> copy_workers_;  // outlives the models using it
   std::unique_ptr<ResponseCache> response_cache_;  // outlives the models; null: none
+  std::unique_ptr<RateLimiter> rate_limiter_;  // null with --rate-limit=off; outlives models
   std::unique_ptr<BackendManager> backends_;
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;

@@ -9,6 +9,8 @@
 
 #include "core/common/logging.h"
 #include "core/lifecycle/control_mode.h"
+#include "core/model/host_policy.h"
+#include "core/rate_limiter/rate_limiter.h"
 #include "core/stats/metrics_config.h"
 #include "core/trace/trace_settings.h"
 
@@ -50,6 +52,12 @@ struct ServerOptions {
   // response_cache { enable: true }.
   bool response_cache = false;
   uint64_t response_cache_bytes = 0;
+  // --host-policy, by policy name.
+  HostPolicies host_policies;
+  // --rate-limit=execution_count (true) or off (false, Triton's default).
+  bool rate_limit = false;
+  // --rate-limit-resource, in the order given.
+  std::vector<ResourceOverride> rate_limit_resources;
   // The global trace setting at startup (--trace-config).
   TraceSettings trace;
 };

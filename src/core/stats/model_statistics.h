@@ -72,6 +72,9 @@ class ModelStatistics {
   void RecordRequest(bool success, uint64_t duration_ns);
   // A request waited `queue_ns` before it was handed to an instance.
   void RecordQueue(uint64_t queue_ns);
+  // An execution waited `ns` for the rate limiter's resources (only instances
+  // that list rate_limiter resources, with --rate-limit=execution_count).
+  void RecordRateLimiterWait(uint64_t ns) { rate_limiter_wait.Add(ns); }
   // A decoupled model's request sent its first response `ns` after it was
   // queued.
   void RecordFirstResponse(uint64_t ns) {
@@ -106,6 +109,9 @@ class ModelStatistics {
   bool cache_enabled = false;
   // Null unless the cache is enabled and summaries were asked for (µs).
   std::unique_ptr<LatencySummary> cache_hit_summary, cache_miss_summary;
+  // Executions that waited for the rate limiter and the time they waited (part
+  // of their requests' queue time, as in Triton).
+  DurationStat rate_limiter_wait;
   std::atomic<uint64_t> inference_count{0};  // rows that ran
   std::atomic<uint64_t> execution_count{0};
   std::atomic<uint64_t> last_inference_ms{0};  // since the epoch

@@ -217,6 +217,9 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models, const Met
     Family(out, models, "nv_inference_queue_duration_us", "counter",
            "Cumulative time requests spent queued, in microseconds.",
            [&](const NamedStatistics& m) { return us(m.stats->queue); });
+    Family(out, models, "inferd_rate_limiter_wait_duration_us", "counter",
+           "Cumulative time executions waited for rate limiter resources, in microseconds.",
+           [&](const NamedStatistics& m) { return us(m.stats->rate_limiter_wait); });
     Family(out, models, "nv_inference_compute_input_duration_us", "counter",
            "Cumulative compute input duration in microseconds.",
            [&](const NamedStatistics& m) { return us(m.stats->compute_input); });

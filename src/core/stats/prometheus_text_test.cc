@@ -24,15 +24,18 @@ double Value(const std::string& text, const std::string& series) {
 TEST(PrometheusTextTest, CounterLatenciesCanBeTurnedOff) {
   ModelStatistics stats(0);
   stats.RecordRequest(true, 5000);
+  stats.RecordRateLimiterWait(7000);
   MetricsConfig config;
   std::string text = PrometheusText({{"m", 1, &stats, 0}}, config, nullptr);
   EXPECT_TRUE(Has(text, "nv_inference_request_duration_us{model=\"m\",version=\"1\"} 5\n")) << text;
+  EXPECT_TRUE(Has(text, "inferd_rate_limiter_wait_duration_us{model=\"m\",version=\"1\"} 7\n"))
+      << text;
   config.counter_latencies = false;
   text = PrometheusText({{"m", 1, &stats, 0}}, config, nullptr);
   for (const char* family :
        {"nv_inference_request_duration_us", "nv_inference_queue_duration_us",
         "nv_inference_compute_input_duration_us", "nv_inference_compute_infer_duration_us",
-        "nv_inference_compute_output_duration_us"}) {
+        "nv_inference_compute_output_duration_us", "inferd_rate_limiter_wait_duration_us"}) {
     EXPECT_FALSE(Has(text, family)) << family;
   }
   EXPECT_TRUE(Has(text, "nv_inference_request_success{model=\"m\",version=\"1\"} 1\n")) << text;

@@ -84,6 +84,7 @@ void WriteModel(JsonWriter& w, const NamedStatistics& model) {
   WriteCompute(w, s.compute_input, s.compute_infer, s.compute_output);
   WriteDuration(w, "cache_hit", s.cache_hit);
   WriteDuration(w, "cache_miss", s.cache_miss);
+  WriteDuration(w, "rate_limiter_wait", s.rate_limiter_wait);
   w.EndObject();
   w.Key("batch_stats");
   w.StartArray();

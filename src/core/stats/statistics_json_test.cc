@@ -24,6 +24,18 @@ TEST(StatisticsJsonTest, ComputeInputInferAndOutputShowOneCount) {
       << json;
 }
 
+TEST(StatisticsJsonTest, RateLimiterWaitIsAnInferenceStat) {
+  ModelStatistics stats(0);
+  const std::string none = StatisticsJson({{"m", 1, &stats, 0}});
+  EXPECT_NE(none.find("\"rate_limiter_wait\":{\"count\":0,\"ns\":0}"), std::string::npos)
+      << none;
+  stats.RecordRateLimiterWait(1500);
+  stats.RecordRateLimiterWait(0);
+  const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
+  EXPECT_NE(json.find("\"rate_limiter_wait\":{\"count\":2,\"ns\":1500}"), std::string::npos)
+      << json;
+}
+
 TEST(StatisticsJsonTest, ResponseStatsByIndexAsTritonRendersThem) {
   ModelStatistics stats(0);
   EXPECT_NE(StatisticsJson({{"m", 1, &stats, 0}}).find("\"response_stats\":{}"),

@@ -26,7 +26,7 @@ from batching_util import (expect_ok, ids_in_order, pending_count, raw_infer, st
 
 DELAY_MS = 500
 DURATIONS = ("success", "fail", "queue", "compute_input", "compute_infer", "compute_output",
-             "cache_hit", "cache_miss")
+             "cache_hit", "cache_miss", "rate_limiter_wait")
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,7 @@ METRICS_STARTED = re.compile(r"Started Metrics Service at (\S+):(\d+)")
 
 # Flags test_triton_flags.py starts the server with (refused ones, the values that
 # switch their feature off, and --help).
-REFUSED = {"rate-limit", "rate-limit-resource", "host-policy", "http-restricted-api",
-           "grpc-restricted-protocol"}
+REFUSED = {"http-restricted-api", "grpc-restricted-protocol"}
 ELSEWHERE = {"help", *REFUSED, *INERT_VALUES}
 
 # An identity model with a PARAMETERS output listing the request's parameters.
@@ -64,6 +63,7 @@ GROUPS: dict[str, set[str]] = {
                 "metrics-interval-ms", "metrics-config", "trace-config"},
     "sagemaker": {"allow-sagemaker", "sagemaker-port", "sagemaker-safe-port-range",
                   "sagemaker-thread-count"},
+    "instances": {"rate-limit", "rate-limit-resource", "host-policy"},
     "vertex": {"allow-vertex-ai", "vertex-ai-port", "vertex-ai-thread-count",
                "vertex-ai-default-model"},
     "cache": {"cache-config", "cache-directory", "response-cache-byte-size"},
@@ -168,6 +168,39 @@ def test_repository_flags(tmp_path):
         write_repository(tmp_path / "a", {"late": single_identity("late", "FP32", [2])})
         wait_until(lambda: server.get("/v2/models/late/ready").status_code == 200,
                    timeout=20, what="the model added after start ready")
+    finally:
+        assert server.stop() == 0
+
+
+def test_instance_flags(tmp_path):
+    """R has 1 copy on device 0 (--rate-limit-resource=R:1:0 beats R:3 for
+    every device): 'one' (asks R:1) loads and its executions wait for R, 'two'
+    (asks R:2) could never execute and fails to load. The host policy 'cpu'
+    (KIND_CPU instances' default) binds 'one''s two instance threads to CPU 0."""
+    limited = ('instance_group [ { count: 2 kind: KIND_CPU rate_limiter { resources [ '
+               '{ name: "R" count: %d } ] } } ]\n')
+    repo = write_repository(tmp_path / "repo", {
+        "one": single_identity("one", "FP32", [2], extra=limited % 1),
+        "two": single_identity("two", "FP32", [2], extra=limited % 2),
+    })
+    args = ["--rate-limit=execution_count", "--rate-limit-resource=R:3",
+            "--rate-limit-resource=R:1:0", "--host-policy=cpu,cpu-cores=0",
+            "--exit-on-error=false"]
+    assert flag_names(args) == GROUPS["instances"] | {"exit-on-error"}
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args, wait_for="live")
+    try:
+        body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2], "data": [1, 2]}]}
+        resp = requests.post(f"{server.url}/v2/models/one/infer", json=body, timeout=10)
+        assert resp.status_code == 200, resp.text
+        stats = server.get("/v2/models/one/stats").json()["model_stats"][0]
+        assert stats["inference_stats"]["rate_limiter_wait"]["count"] == 1, stats
+        rows = index(server)
+        assert rows["one"]["state"] == "READY", rows
+        assert rows["two"]["state"] == "UNAVAILABLE", rows
+        assert "--rate-limit-resource gives device 0 only 1" in rows["two"]["reason"], rows
+        pinned = [s for s in Path(f"/proc/{server.process.pid}/task").glob("*/status")
+                  if "Cpus_allowed_list:\t0\n" in s.read_text()]
+        assert len(pinned) == 2, "the two instance threads of 'one' on CPU 0"
     finally:
         assert server.stop() == 0
 

@@ -118,9 +118,6 @@ def run_inferd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("flag,value,feature", [
-    ("rate-limit", "execution_count", "rate limiter"),
-    ("rate-limit-resource", "R1:4:0", "rate limiter"),
-    ("host-policy", "numa0,numa-node=0", "host policies"),
     ("http-restricted-api", "model-repository:admin-key=admin-value", "restricted HTTP"),
     ("grpc-restricted-protocol", "model-repository:admin-key=admin-value", "restricted gRPC"),
 ])
@@ -128,13 +125,6 @@ def test_refused_flags_fail_naming_the_missing_feature(tmp_path, flag, value, fe
     result = run_inferd(tmp_path, f"--{flag}={value}")
     assert result.returncode != 0
     assert f"--{flag}" in result.stderr and feature in result.stderr, result.stderr
-
-
-@pytest.mark.parametrize("flag,value", [("rate-limit", "off")])
-def test_refused_flags_accept_the_value_that_switches_their_feature_off(tmp_path, inferd,
-                                                                        flag, value):
-    server = inferd({"m": single_identity("m", "FP32", [4])}, extra_args=[f"--{flag}={value}"])
-    assert server.get("/v2/health/ready").status_code == 200
 
 
 @pytest.mark.parametrize("value", ["0", "local,size=0"])
@@ -158,6 +148,23 @@ def test_bad_cache_flags_fail_naming_the_problem(tmp_path, args, needle):
     result = run_inferd(tmp_path, *args)
     assert result.returncode != 0
     assert needle in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("value", ["off", "execution_count"])
+def test_rate_limit_takes_off_and_execution_count(tmp_path, inferd, value):
+    server = inferd({"m": single_identity("m", "FP32", [4])}, extra_args=[f"--rate-limit={value}"])
+    assert server.get("/v2/health/ready").status_code == 200
+
+
+@pytest.mark.parametrize("args", [["--rate-limit=on"], ["--rate-limit-resource=R1"],
+                                  ["--rate-limit-resource=:4"], ["--rate-limit-resource=R1:x"],
+                                  ["--rate-limit-resource=R1:4:-1"],
+                                  ["--rate-limit-resource=R1:4:gpu0"]])
+def test_malformed_rate_limit_values_fail_naming_the_flag(tmp_path, args):
+    result = run_inferd(tmp_path, *args)
+    assert result.returncode != 0
+    flag = args[0].split("=", 1)[0]
+    assert flag in result.stderr, result.stderr
 
 
 def test_an_unknown_flag_fails_naming_it(tmp_path):
