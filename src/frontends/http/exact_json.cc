@@ -1,10 +1,8 @@
 #include "http/exact_json.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <string>
 
 namespace inferd::http {
@@ -40,7 +38,6 @@ bool ExactJsonNumber(std::string_view text, rapidjson::Value* out) {
   // overflow (an error, as RapidJSON's) from an underflow (0 or a subnormal,
   // correctly rounded). Rare, so the copy it needs for a terminator is cheap.
   const std::string copy(text);
-  errno = 0;
   d = std::strtod(copy.c_str(), nullptr);
   if (std::isinf(d) && text.find_first_of("Ii") == std::string_view::npos) return false;
   out->SetDouble(d);
