@@ -13,7 +13,8 @@ reaching into src/core; this check also holds what include paths cannot:
 - Frontends (src/frontends), the binary (src/main) and tools (tools/) use
   include/ only through inferd/server.h and the header-only inferd/base/.
 - Backends (backends/) use include/ only through inferd/backend.h and
-  inferd/base/.
+  inferd/base/; what several share lives in backends/common/ (held to the
+  same door), which they include as "common/<name>.h".
 Unit tests (*_test.cc) may look inside the folder they test.
 """
 import os

@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/config_messages.h"
+#include "common/entry_points.h"
 #include "controls.h"
 #include "inferd/backend.h"
 #include "input_bytes.h"
@@ -223,26 +225,19 @@ extern "C" {
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
   const char* name = nullptr;
   if (INFERD_Error* err = INFERD_ModelName(model, &name)) return err;
-  INFERD_Message* message = nullptr;
-  if (INFERD_Error* err = INFERD_ModelConfig(model, &message)) return err;
-  const char* json = nullptr;
-  size_t size = 0;
+  std::string json;
+  if (INFERD_Error* err = inferd::backend_common::ReadModelConfigJson(model, &json)) return err;
   inferd::accumulate::ModelSettings settings;
-  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &json, &size);
-  if (err == nullptr) err = inferd::accumulate::ReadModelSettings(name, json, size, &settings);
-  INFERD_MessageDelete(message);
-  if (err != nullptr) return err;
-  auto state = std::make_unique<inferd::accumulate::AccumulateModel>(std::move(settings));
-  if (INFERD_Error* set = INFERD_ModelSetState(model, state.get())) return set;
-  state.release();  // owned by the model until finalize
-  return nullptr;
+  if (INFERD_Error* err =
+          inferd::accumulate::ReadModelSettings(name, json.data(), json.size(), &settings)) {
+    return err;
+  }
+  return inferd::backend_common::GiveModelState(
+      model, std::make_unique<inferd::accumulate::AccumulateModel>(std::move(settings)));
 }
 
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
-  void* state = nullptr;
-  INFERD_ErrorDelete(INFERD_ModelState(model, &state));
-  delete static_cast<inferd::accumulate::AccumulateModel*>(state);
-  return nullptr;
+  return inferd::backend_common::DeleteModelState<inferd::accumulate::AccumulateModel>(model);
 }
 
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute(

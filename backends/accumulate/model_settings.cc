@@ -3,17 +3,16 @@
 
 #include <rapidjson/document.h>
 
+#include "common/config_json.h"
+
 namespace inferd::accumulate {
 namespace {
+
+using backend_common::StringMember;
 
 INFERD_Error* ConfigError(const std::string& model_name, const std::string& what) {
   const std::string message = "accumulate backend: model '" + model_name + "': " + what;
   return INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, message.c_str());
-}
-
-std::string StringMember(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name) || !object[name].IsString()) return "";
-  return object[name].GetString();
 }
 
 // The array member `name`, or nullptr when absent or not an array.
@@ -24,10 +23,7 @@ const rapidjson::Value* ArrayMember(const rapidjson::Value& object, const char* 
 
 // parameters { key: <name> value: { string_value: ... } }, "" when absent.
 std::string StringParameter(const rapidjson::Value& config, const char* name) {
-  if (!config.HasMember("parameters")) return "";
-  const auto& parameters = config["parameters"];
-  if (!parameters.IsObject() || !parameters.HasMember(name)) return "";
-  return StringMember(parameters[name], "string_value");
+  return backend_common::Parameter(config, name).value_or("");
 }
 
 // The "true" value of a START, END or READY control: the second entry of

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "batch_runner.h"
+#include "common/config_messages.h"
+#include "common/entry_points.h"
 #include "fil_settings.h"
 #include "forest.h"
 #include "inferd/backend.h"
@@ -20,19 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& message) {
-  return INFERD_ErrorNew(code, message.c_str());
-}
+using backend_common::MakeError;
 
 template <typename Fn>
 INFERD_Error* Guarded(Fn&& fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    return MakeError(INFERD_ERROR_INTERNAL, std::string("fil backend: ") + e.what());
-  } catch (...) {
-    return MakeError(INFERD_ERROR_INTERNAL, "fil backend: unknown exception");
-  }
+  return backend_common::GuardedCall("fil", std::forward<Fn>(fn));
 }
 
 // One loaded model version. Constant after Create; instances read it.
@@ -41,17 +35,6 @@ struct ModelState {
   std::string path;          //!< the model file
   std::string error_prefix;  //!< "model 'm' version 1: "
 };
-
-INFERD_Error* ReadConfigJson(INFERD_Model* model, std::string* json) {
-  INFERD_Message* message = nullptr;
-  if (auto* err = INFERD_ModelConfig(model, &message)) return err;
-  const char* base = nullptr;
-  size_t size = 0;
-  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &base, &size);
-  if (err == nullptr) json->assign(base, size);
-  INFERD_ErrorDelete(INFERD_MessageDelete(message));
-  return err;
-}
 
 // Checks a loaded forest against the configuration.
 std::string CheckForest(const FilSettings& settings, const Forest& forest) {
@@ -76,7 +59,7 @@ INFERD_Error* CreateModelState(INFERD_Model* model, std::unique_ptr<ModelState>*
   if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
   state->error_prefix = "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
   std::string json;
-  if (auto* err = ReadConfigJson(model, &json)) return err;
+  if (auto* err = backend_common::ReadModelConfigJson(model, &json)) return err;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (std::string problem = ParseFilSettings(json, cores, &state->settings); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
@@ -112,6 +95,7 @@ struct InstanceState {
 }  // namespace
 }  // namespace inferd::fil
 
+namespace common = inferd::backend_common;
 using inferd::fil::Guarded;
 using inferd::fil::InstanceState;
 using inferd::fil::MakeError;
@@ -123,47 +107,30 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
   return Guarded([&]() -> INFERD_Error* {
     std::unique_ptr<ModelState> state;
     if (auto* err = inferd::fil::CreateModelState(model, &state)) return err;
-    if (auto* err = INFERD_ModelSetState(model, state.get())) return err;
-    state.release();
-    return nullptr;
+    return common::GiveModelState(model, std::move(state));
   });
 }
 
 INFERD_EXPORT INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
-  return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelState(model, &state)) return err;
-    delete static_cast<ModelState*>(state);
-    return INFERD_ModelSetState(model, nullptr);
-  });
+  return Guarded([&] { return common::DeleteModelState<ModelState>(model); });
 }
 
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance* instance) {
   return Guarded([&]() -> INFERD_Error* {
-    INFERD_Model* model = nullptr;
-    void* model_state = nullptr;
-    if (auto* err = INFERD_ModelInstanceModel(instance, &model)) return err;
-    if (auto* err = INFERD_ModelState(model, &model_state)) return err;
-    const auto& state = *static_cast<const ModelState*>(model_state);
-    auto runner = std::make_unique<InstanceState>(InstanceState{state, nullptr});
+    const ModelState* state = nullptr;
+    if (auto* err = common::ModelStateOf(instance, &state)) return err;
+    auto runner = std::make_unique<InstanceState>(InstanceState{*state, nullptr});
     if (std::string problem =
-            inferd::fil::Forest::Load(state.settings, state.path, &runner->forest);
+            inferd::fil::Forest::Load(state->settings, state->path, &runner->forest);
         !problem.empty()) {
       return MakeError(INFERD_ERROR_INVALID_ARG, problem);
     }
-    if (auto* err = INFERD_ModelInstanceSetState(instance, runner.get())) return err;
-    runner.release();
-    return nullptr;
+    return common::GiveInstanceState(instance, std::move(runner));
   });
 }
 
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* instance) {
-  return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
-    delete static_cast<InstanceState*>(state);
-    return INFERD_ModelInstanceSetState(instance, nullptr);
-  });
+  return Guarded([&] { return common::DeleteInstanceState<InstanceState>(instance); });
 }
 
 // Execute answers and releases every request itself (batch_runner.h), so it
@@ -172,10 +139,10 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* in
                                                         INFERD_Request** requests,
                                                         uint32_t request_count) {
   return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
-    if (state == nullptr) return MakeError(INFERD_ERROR_INTERNAL, "fil backend: no forest");
-    auto* runner = static_cast<InstanceState*>(state);
+    InstanceState* runner = nullptr;
+    if (auto* err = common::InstanceStateOf(instance, "fil backend: no forest", &runner)) {
+      return err;
+    }
     inferd::fil::ExecuteBatch(runner->model.settings, *runner->forest, runner->model.error_prefix,
                               instance, requests, request_count);
     return nullptr;

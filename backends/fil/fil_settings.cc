@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/config_json.h"
 #include "rapidjson/document.h"
 
 namespace inferd::fil {
@@ -14,32 +15,10 @@ namespace {
 
 using rapidjson::Value;
 
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
-
-// An integer written as a JSON number or as a string of digits.
-std::optional<int64_t> AsInt(const Value& value) {
-  if (value.IsInt64()) return value.GetInt64();
-  if (value.IsUint64()) return static_cast<int64_t>(value.GetUint64());
-  if (value.IsString()) {
-    char* end = nullptr;
-    const long long parsed = std::strtoll(value.GetString(), &end, 10);
-    if (end != value.GetString() && *end == '\0') return parsed;
-  }
-  return std::nullopt;
-}
-
-// The `parameters` string value of `key`, or nullopt when absent.
-std::optional<std::string> Parameter(const Value& doc, const char* key) {
-  const Value* params = Member(doc, "parameters");
-  const Value* entry = params ? Member(*params, key) : nullptr;
-  if (entry == nullptr) return std::nullopt;
-  const Value* value = Member(*entry, "string_value");
-  return value && value->IsString() ? std::string(value->GetString()) : std::string();
-}
+using backend_common::AsInt;
+using backend_common::InstanceCount;
+using backend_common::Member;
+using backend_common::Parameter;
 
 std::string ParseBool(const Value& doc, const char* key, bool* out) {
   std::optional<std::string> text = Parameter(doc, key);
@@ -103,17 +82,6 @@ std::string ParseTensor(const Value& doc, const char* kind, std::string* name, i
   }
   *dim = *value;
   return "";
-}
-
-int InstanceCount(const Value& doc) {
-  const Value* groups = Member(doc, "instance_group");
-  if (groups == nullptr || !groups->IsArray()) return 1;
-  int count = 0;
-  for (const Value& group : groups->GetArray()) {
-    const Value* n = Member(group, "count");
-    count += n ? static_cast<int>(AsInt(*n).value_or(1)) : 1;
-  }
-  return std::max(count, 1);
 }
 
 const char* DefaultFilename(ModelType type) {

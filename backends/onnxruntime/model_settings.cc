@@ -1,43 +1,16 @@
 // Parsing of the model configuration JSON into ModelSettings (see model_settings.h).
 #include "model_settings.h"
 
-#include <cstdlib>
-
+#include "common/config_json.h"
 #include "rapidjson/document.h"
 
 namespace inferd::onnxruntime {
 namespace {
 
+using backend_common::AsInt;
+using backend_common::Member;
+using backend_common::ParseDims;
 using rapidjson::Value;
-
-// An integer written as a JSON number or as a string of digits.
-std::optional<int64_t> AsInt(const Value& value) {
-  if (value.IsInt64()) return value.GetInt64();
-  if (value.IsUint64()) return static_cast<int64_t>(value.GetUint64());
-  if (value.IsString()) {
-    char* end = nullptr;
-    const long long parsed = std::strtoll(value.GetString(), &end, 10);
-    if (end != value.GetString() && *end == '\0') return parsed;
-  }
-  return std::nullopt;
-}
-
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string ParseDims(const Value* array, const std::string& what, std::vector<int64_t>* dims) {
-  if (array == nullptr) return "";
-  if (!array->IsArray()) return what + " is not an array";
-  for (const Value& dim : array->GetArray()) {
-    auto value = AsInt(dim);
-    if (!value) return what + " holds a value that is not an integer";
-    dims->push_back(*value);
-  }
-  return "";
-}
 
 std::string ParseTensors(const Value* array, const char* kind, std::vector<TensorSpec>* out) {
   if (array == nullptr || !array->IsArray()) return "";
@@ -159,13 +132,7 @@ std::string ParseModelSettings(std::string_view config_json, ModelSettings* sett
   if (auto err = ParseSequenceTensors(Member(doc, "sequence_batching"), settings); !err.empty()) {
     return err;
   }
-  if (const Value* params = Member(doc, "parameters"); params && params->IsObject()) {
-    for (const auto& param : params->GetObject()) {
-      const Value* value = Member(param.value, "string_value");
-      settings->parameters[param.name.GetString()] =
-          value && value->IsString() ? value->GetString() : "";
-    }
-  }
+  settings->parameters = backend_common::Parameters(doc);
   if (const Value* opt = Member(doc, "optimization")) {
     if (const Value* graph = Member(*opt, "graph")) {
       if (const Value* level = Member(*graph, "level")) {
@@ -173,14 +140,7 @@ std::string ParseModelSettings(std::string_view config_json, ModelSettings* sett
       }
     }
   }
-  if (const Value* groups = Member(doc, "instance_group"); groups && groups->IsArray()) {
-    int count = 0;
-    for (const Value& group : groups->GetArray()) {
-      const Value* n = Member(group, "count");
-      count += n ? static_cast<int>(AsInt(*n).value_or(1)) : 1;
-    }
-    settings->instance_count = count > 0 ? count : 1;
-  }
+  settings->instance_count = backend_common::InstanceCount(doc);
   return "";
 }
 

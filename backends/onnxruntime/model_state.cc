@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/config_messages.h"
 #include "config_completion.h"
 #include "ort_session.h"
 #include "rapidjson/stringbuffer.h"
@@ -15,20 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The model's configuration as JSON text.
-INFERD_Error* ReadConfigJson(INFERD_Model* model, std::string* json) {
-  INFERD_Message* message = nullptr;
-  if (auto* err = INFERD_ModelConfig(model, &message)) return err;
-  const char* base = nullptr;
-  size_t size = 0;
-  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &base, &size);
-  if (err == nullptr) json->assign(base, size);
-  INFERD_ErrorDelete(INFERD_MessageDelete(message));
-  return err;
-}
-
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
-  if (auto* err = ReadConfigJson(model, json)) return err;
+  if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
   if (std::string problem = ParseModelSettings(*json, settings); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }

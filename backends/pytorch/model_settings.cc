@@ -1,33 +1,14 @@
 // Parsing of the model configuration JSON into ModelSettings (see model_settings.h).
 #include "model_settings.h"
 
-#include <cstdlib>
-#include <optional>
-
+#include "common/config_json.h"
 #include "rapidjson/document.h"
 
 namespace inferd::pytorch {
 namespace {
 
+using backend_common::Member;
 using rapidjson::Value;
-
-// An integer written as a JSON number or as a string of digits.
-std::optional<int64_t> AsInt(const Value& value) {
-  if (value.IsInt64()) return value.GetInt64();
-  if (value.IsUint64()) return static_cast<int64_t>(value.GetUint64());
-  if (value.IsString()) {
-    char* end = nullptr;
-    const long long parsed = std::strtoll(value.GetString(), &end, 10);
-    if (end != value.GetString() && *end == '\0') return parsed;
-  }
-  return std::nullopt;
-}
-
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
 
 std::string ParseTensors(const Value* array, const char* kind, std::vector<TensorSpec>* out) {
   if (array == nullptr || !array->IsArray()) return "";
@@ -47,12 +28,9 @@ std::string ParseTensors(const Value* array, const char* kind, std::vector<Tenso
                   ? ", which LibTorch has no tensor type for"
                   : ", which the pytorch backend does not serve");
     }
-    if (const Value* dims = Member(entry, "dims"); dims && dims->IsArray()) {
-      for (const Value& dim : dims->GetArray()) {
-        auto value = AsInt(dim);
-        if (!value) return what + " dims holds a value that is not an integer";
-        spec.dims.push_back(*value);
-      }
+    if (auto err = backend_common::ParseDims(Member(entry, "dims"), what + " dims", &spec.dims);
+        !err.empty()) {
+      return err;
     }
     if (Member(entry, "reshape") != nullptr) {
       return what + " has a reshape, which the pytorch backend does not apply";
@@ -73,7 +51,7 @@ std::string ParseModelSettings(std::string_view config_json, ModelSettings* sett
     settings->name = name->GetString();
   }
   if (const Value* mbs = Member(doc, "max_batch_size")) {
-    settings->max_batch_size = AsInt(*mbs).value_or(0);
+    settings->max_batch_size = backend_common::AsInt(*mbs).value_or(0);
   }
   if (const Value* file = Member(doc, "default_model_filename"); file && file->IsString()) {
     settings->default_model_filename = file->GetString();
@@ -93,21 +71,8 @@ std::string ParseModelSettings(std::string_view config_json, ModelSettings* sett
              "pytorch backend";
     }
   }
-  if (const Value* params = Member(doc, "parameters"); params && params->IsObject()) {
-    for (const auto& param : params->GetObject()) {
-      const Value* value = Member(param.value, "string_value");
-      settings->parameters[param.name.GetString()] =
-          value && value->IsString() ? value->GetString() : "";
-    }
-  }
-  if (const Value* groups = Member(doc, "instance_group"); groups && groups->IsArray()) {
-    int count = 0;
-    for (const Value& group : groups->GetArray()) {
-      const Value* n = Member(group, "count");
-      count += n ? static_cast<int>(AsInt(*n).value_or(1)) : 1;
-    }
-    settings->instance_count = count > 0 ? count : 1;
-  }
+  settings->parameters = backend_common::Parameters(doc);
+  settings->instance_count = backend_common::InstanceCount(doc);
   return "";
 }
 

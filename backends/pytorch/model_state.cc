@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/config_messages.h"
 #include "request_batch.h"
 
 namespace inferd::pytorch {
@@ -13,15 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings) {
-  INFERD_Message* message = nullptr;
-  if (auto* err = INFERD_ModelConfig(model, &message)) return err;
-  const char* base = nullptr;
-  size_t size = 0;
-  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &base, &size);
   std::string json;
-  if (err == nullptr) json.assign(base, size);
-  INFERD_ErrorDelete(INFERD_MessageDelete(message));
-  if (err != nullptr) return err;
+  if (auto* err = backend_common::ReadModelConfigJson(model, &json)) return err;
   if (std::string problem = ParseModelSettings(json, settings); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "common/entry_points.h"
 #include "inferd/backend.h"
 #include "instance_runner.h"
 #include "model_state.h"
@@ -16,21 +17,15 @@ namespace {
 
 template <typename Fn>
 INFERD_Error* Guarded(Fn&& fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    return MakeError(INFERD_ERROR_INTERNAL, std::string("pytorch backend: ") + e.what());
-  } catch (...) {
-    return MakeError(INFERD_ERROR_INTERNAL, "pytorch backend: unknown exception");
-  }
+  return backend_common::GuardedCall("pytorch", std::forward<Fn>(fn));
 }
 
 }  // namespace
 }  // namespace inferd::pytorch
 
+namespace common = inferd::backend_common;
 using inferd::pytorch::Guarded;
 using inferd::pytorch::InstanceRunner;
-using inferd::pytorch::MakeError;
 using inferd::pytorch::ModelState;
 using inferd::pytorch::TorchModulePtr;
 
@@ -40,47 +35,31 @@ INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInitialize(INFERD_Model* model) {
   return Guarded([&]() -> INFERD_Error* {
     std::unique_ptr<ModelState> state;
     if (auto* err = ModelState::Create(model, &state)) return err;
-    if (auto* err = INFERD_ModelSetState(model, state.get())) return err;
-    state.release();
-    return nullptr;
+    return common::GiveModelState(model, std::move(state));
   });
 }
 
 INFERD_EXPORT INFERD_Error* InferdPytorch_ModelFinalize(INFERD_Model* model) {
-  return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelState(model, &state)) return err;
-    delete static_cast<ModelState*>(state);
-    return INFERD_ModelSetState(model, nullptr);
-  });
+  return Guarded([&] { return common::DeleteModelState<ModelState>(model); });
 }
 
 INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceInitialize(
     INFERD_ModelInstance* instance) {
   return Guarded([&]() -> INFERD_Error* {
-    INFERD_Model* model = nullptr;
-    void* model_state = nullptr;
-    if (auto* err = INFERD_ModelInstanceModel(instance, &model)) return err;
-    if (auto* err = INFERD_ModelState(model, &model_state)) return err;
-    auto* state = static_cast<ModelState*>(model_state);
+    ModelState* state = nullptr;
+    if (auto* err = common::ModelStateOf(instance, &state)) return err;
     TorchModulePtr module;
     if (auto* err = state->TakeModule(&module)) return err;
-    auto runner = std::make_unique<InstanceRunner>(state->settings(), state->run_settings(),
-                                                   state->binding(), std::move(module),
-                                                   state->error_prefix());
-    if (auto* err = INFERD_ModelInstanceSetState(instance, runner.get())) return err;
-    runner.release();
-    return nullptr;
+    return common::GiveInstanceState(
+        instance,
+        std::make_unique<InstanceRunner>(state->settings(), state->run_settings(),
+                                         state->binding(), std::move(module),
+                                         state->error_prefix()));
   });
 }
 
 INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceFinalize(INFERD_ModelInstance* instance) {
-  return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
-    delete static_cast<InstanceRunner*>(state);
-    return INFERD_ModelInstanceSetState(instance, nullptr);
-  });
+  return Guarded([&] { return common::DeleteInstanceState<InstanceRunner>(instance); });
 }
 
 // Execute answers and releases every request itself (InstanceRunner), so it
@@ -89,12 +68,12 @@ INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceExecute(INFERD_ModelInsta
                                                                INFERD_Request** requests,
                                                                uint32_t request_count) {
   return Guarded([&]() -> INFERD_Error* {
-    void* state = nullptr;
-    if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
-    if (state == nullptr) {
-      return MakeError(INFERD_ERROR_INTERNAL, "pytorch backend: instance has no module");
+    InstanceRunner* runner = nullptr;
+    if (auto* err = common::InstanceStateOf(instance, "pytorch backend: instance has no module",
+                                            &runner)) {
+      return err;
     }
-    static_cast<InstanceRunner*>(state)->Execute(instance, requests, request_count);
+    runner->Execute(instance, requests, request_count);
     return nullptr;
   });
 }

@@ -1,30 +1,24 @@
 // Model configuration -> ModelSettings.
 #include "model_settings.h"
 
-
 #include <rapidjson/document.h>
 
+#include "common/config_json.h"
 #include "request_options.h"
 
 namespace inferd::repeat {
 namespace {
+
+using backend_common::StringMember;
 
 INFERD_Error* ConfigError(const std::string& model_name, const std::string& what) {
   const std::string message = "repeat backend: model '" + model_name + "': " + what;
   return INFERD_ErrorNew(INFERD_ERROR_INVALID_ARG, message.c_str());
 }
 
-std::string StringMember(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name) || !object[name].IsString()) return "";
-  return object[name].GetString();
-}
-
 // parameters { key: <name> value: { string_value: ... } }, "" when absent.
-std::string StringParameter(const rapidjson::Document& config, const char* name) {
-  if (!config.HasMember("parameters")) return "";
-  const auto& parameters = config["parameters"];
-  if (!parameters.IsObject() || !parameters.HasMember(name)) return "";
-  return StringMember(parameters[name], "string_value");
+std::string StringParameter(const rapidjson::Value& config, const char* name) {
+  return backend_common::Parameter(config, name).value_or("");
 }
 
 // "TYPE_FP32" -> FP32, "TYPE_STRING" -> BYTES.

@@ -13,6 +13,8 @@
 #include <string>
 #include <utility>
 
+#include "common/config_messages.h"
+#include "common/entry_points.h"
 #include "inferd/backend.h"
 #include "input_values.h"
 #include "model_settings.h"
@@ -100,27 +102,20 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_BackendInitialize(IN
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInitialize(INFERD_Model* model) {
   const char* name = nullptr;
   if (INFERD_Error* err = INFERD_ModelName(model, &name)) return err;
-  INFERD_Message* message = nullptr;
-  if (INFERD_Error* err = INFERD_ModelConfig(model, &message)) return err;
-  const char* json = nullptr;
-  size_t size = 0;
-  INFERD_Error* err = INFERD_MessageSerializeToJson(message, &json, &size);
+  std::string json;
+  if (INFERD_Error* err = inferd::backend_common::ReadModelConfigJson(model, &json)) return err;
   auto state = std::make_unique<inferd::repeat::RepeatModel>();
-  if (err == nullptr) err = inferd::repeat::ReadModelSettings(name, json, size, &state->settings);
-  INFERD_MessageDelete(message);
-  if (err == nullptr) err = INFERD_ModelSetState(model, state.get());
-  if (err != nullptr) return err;  // the unique_ptr stops the worker
-  state.release();  // owned by the model until finalize
-  return nullptr;
+  if (INFERD_Error* err =
+          inferd::repeat::ReadModelSettings(name, json.data(), json.size(), &state->settings)) {
+    return err;  // the unique_ptr stops the worker
+  }
+  return inferd::backend_common::GiveModelState(model, std::move(state));
 }
 
+// Deleting the model stops its worker first: held and unfinished streams then
+// delete their senders, and the server ends their requests.
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
-  void* state = nullptr;
-  INFERD_ErrorDelete(INFERD_ModelState(model, &state));
-  // Stops the worker first: held and unfinished streams then delete their
-  // senders, and the server ends their requests.
-  delete static_cast<inferd::repeat::RepeatModel*>(state);
-  return nullptr;
+  return inferd::backend_common::DeleteModelState<inferd::repeat::RepeatModel>(model);
 }
 
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute(
