@@ -36,8 +36,7 @@ struct RefusedFlag {
 };
 
 constexpr RefusedFlag kRefusedFlags[] = {
-    {"http-restricted-api", "restricted HTTP APIs are not built yet", nullptr},
-    {"grpc-restricted-protocol", "restricted gRPC protocols are not built yet", nullptr},
+    {nullptr, nullptr, nullptr},  // none today; each entry: name, missing feature, allowed value
 };
 
 const InertFlag* FindInert(std::string_view flag) {
@@ -77,7 +76,9 @@ void AddInertFlags(CLI::App& app, std::vector<std::string>* given) {
            flag, note, std::string("No effect: ") + inert.reason)
         ->group("Triton flags without effect on this build");
   }
-  for (const RefusedFlag& refused : kRefusedFlags) AddRefused(app, refused);
+  for (const RefusedFlag& refused : kRefusedFlags) {
+    if (refused.name != nullptr) AddRefused(app, refused);
+  }
 }
 
 std::string InertFlagNotice(const std::string& flag) {

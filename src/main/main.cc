@@ -129,6 +129,7 @@ int main(int argc, char** argv) {
     options.thread_count = flags.http_thread_count;
     options.reuse_port = flags.reuse_http_port;
     options.header_forward_pattern = flags.http_header_forward_pattern;
+    options.restrictions = flags.http_restrictions;
     options.shared_memory = &shared_memory;
     http = std::make_unique<inferd::http::HttpServer>(server, options);
     if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "common/api_restrictions.h"
 #include "common/header_forward.h"
 #include "common/server_error.h"
 #include "inert_flags.h"
@@ -29,6 +30,23 @@ std::string ExecutableDirectory() {
 
 namespace {
 
+// A repeatable --*-restricted-* flag: each value adds one group to
+// `restrictions`; a bad value fails the parse, naming the flag.
+void AddRestrictionFlag(CLI::App& app, const std::string& flag, std::string_view header_prefix,
+                        ApiRestrictions& restrictions, const std::string& help) {
+  app.add_option_function<std::vector<std::string>>(
+      flag,
+      [flag, header_prefix, &restrictions](const std::vector<std::string>& values) {
+        restrictions = ApiRestrictions();
+        for (const std::string& value : values) {
+          if (Status s = restrictions.AddGroup(flag, value, header_prefix); !s.ok()) {
+            throw CLI::ValidationError(s.message());
+          }
+        }
+      },
+      help);
+}
+
 void AddFlags(CLI::App& app, Flags& f) {
   // Required, unless Vertex AI's AIP_STORAGE_URI names one (main checks).
   app.add_option("--model-repository,--model-store", f.model_repositories,
@@ -48,6 +66,11 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--http-header-forward-pattern", f.http_header_forward_pattern,
                  "Regular expression (RE2, case-insensitive, matched anywhere in the name): "
                  "HTTP headers of infer requests whose name matches become request parameters");
+  AddRestrictionFlag(app, "--http-restricted-api", "", f.http_restrictions,
+                     "<category>[,<category>...]:<key>=<value>: those endpoint categories answer "
+                     "only requests with header <key>: <value> (403 otherwise); repeatable, one "
+                     "group each. Categories: health, metadata, inference, shared-memory, "
+                     "model-config, model-repository, statistics, trace, logging");
   app.add_option("--log-verbose", f.log_verbose, "Verbose logging level (0 = off)");
   app.add_option("--log-info", f.log_info, "Print info lines (default true)");
   app.add_option("--log-warning", f.log_warning, "Print warning lines (default true)");
@@ -148,6 +171,11 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
   app.add_option("--grpc-header-forward-pattern", g.header_forward_pattern,
                  "Regular expression (RE2, case-insensitive, matched anywhere in the key): "
                  "gRPC metadata of infer calls whose key matches becomes request parameters");
+  AddRestrictionFlag(app, "--grpc-restricted-protocol", ApiRestrictions::kGrpcHeaderPrefix,
+                     g.restrictions,
+                     "<category>[,<category>...]:<key>=<value>: those RPC categories answer only "
+                     "calls with metadata triton-grpc-protocol-<key>: <value> (UNAVAILABLE "
+                     "otherwise); repeatable; categories as --http-restricted-api's");
   app.add_option("--grpc-use-ssl", g.use_ssl, "Serve gRPC over TLS (default false)");
   app.add_option("--grpc-use-ssl-mutual", g.use_mutual_ssl,
                  "Serve gRPC over mutual TLS: clients need a certificate (default false)");

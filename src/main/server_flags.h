@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cloud_flags.h"
+#include "common/api_restrictions.h"
 #include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
@@ -25,6 +26,7 @@ struct Flags {
   int http_thread_count = 0;
   bool reuse_http_port = false;
   std::string http_header_forward_pattern;
+  ApiRestrictions http_restrictions;  // --http-restricted-api
   int log_verbose = 0;
   bool log_info = true;
   bool log_warning = true;

@@ -64,6 +64,7 @@ class GrpcServer::Impl {
     context_.server = server;
     context_.worker = &worker_;
     context_.shared_memory = options_.shared_memory;
+    context_.restrictions = options_.restrictions;
     context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
   }
 

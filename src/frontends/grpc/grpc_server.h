@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "common/api_restrictions.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
 #include "inferd/base/status.h"
@@ -33,6 +34,9 @@ struct GrpcOptions {
   // becomes string parameters of the requests (--grpc-header-forward-pattern,
   // common/header_forward.h); empty: none.
   std::string header_forward_pattern;
+  // RPC categories that need a metadata key (--grpc-restricted-protocol,
+  // keys already prefixed triton-grpc-protocol-); empty: every RPC is open.
+  ApiRestrictions restrictions;
   // TLS: the server's certificate chain and key (PEM files); mutual TLS also
   // requires clients to present a certificate signed by root_cert.
   bool use_ssl = false;

@@ -7,6 +7,7 @@
 
 #include <grpc/compression.h>
 
+#include "common/api_restrictions.h"
 #include "common/shared_memory_registry.h"
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
@@ -22,6 +23,7 @@ struct ServiceContext {
   SharedMemoryRegistry* shared_memory = nullptr;    // not owned; null: the extension is off
   // Metadata that infer calls forward as request parameters; not owned; null: none.
   const HeaderForwarder* header_forwarder = nullptr;
+  ApiRestrictions restrictions;  // --grpc-restricted-protocol; empty: every RPC is open
 };
 
 }  // namespace inferd::grpc_frontend

@@ -51,6 +51,7 @@ class HttpServer::Impl {
         retry_timer_(acceptor_strand_) {
     shared_.server = server;
     shared_.max_body_bytes = options_.max_body_bytes;
+    shared_.restrictions = options_.restrictions;
     if (options_.routes == nullptr) {
       if (options_.metrics_only) {
         options_.routes = std::make_shared<MetricsRouteMap>();

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "common/api_restrictions.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
 #include "http/route_map.h"
@@ -30,6 +31,9 @@ struct HttpOptions {
   // parameters of the request (--http-header-forward-pattern, header_forward.h);
   // empty: none.
   std::string header_forward_pattern;
+  // Endpoint categories that need a header (--http-restricted-api); empty:
+  // every endpoint is open.
+  ApiRestrictions restrictions;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.

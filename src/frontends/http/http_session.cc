@@ -14,6 +14,7 @@
 
 #include "common/server_error.h"
 #include "http/binary_section.h"
+#include "http/endpoint_category.h"
 #include "http/endpoints.h"
 #include "http/infer_response_writer.h"
 #include "http/response_head.h"
@@ -165,6 +166,11 @@ void HttpSession::Dispatch() {
                                           headers, &route);
       !e.ok()) {
     return WriteError(e);
+  }
+  if (!shared_.restrictions.empty()) {
+    if (HttpError e = CheckRestriction(shared_.restrictions, route.endpoint, headers); !e.ok()) {
+      return WriteError(e);
+    }
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
   if (route.endpoint == Endpoint::kModelGenerate ||

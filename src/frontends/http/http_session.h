@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/api_restrictions.h"
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
 #include "http/response_head.h"
@@ -49,6 +50,7 @@ struct SessionShared {
   const RouteMap* routes = nullptr;  // what the paths mean; owned by the server
   // The headers infer requests forward as parameters; null: none. Owned by the server.
   const HeaderForwarder* header_forwarder = nullptr;
+  ApiRestrictions restrictions;  // --http-restricted-api; empty: none
   SessionRegistry registry;
 };
 
