@@ -15,8 +15,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 import requests
 import tritonclient.grpc as grpcclient
+from tritonclient.utils import InferenceServerException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cloud"))
 
@@ -30,10 +32,8 @@ HTTP_STARTED = re.compile(r"Started HTTPService at (\S+):(\d+)")
 GRPC_STARTED = re.compile(r"Started GRPCInferenceService at (\S+):(\d+)")
 METRICS_STARTED = re.compile(r"Started Metrics Service at (\S+):(\d+)")
 
-# Flags test_triton_flags.py starts the server with (refused ones, the values that
-# switch their feature off, and --help).
-REFUSED = {"http-restricted-api", "grpc-restricted-protocol"}
-ELSEWHERE = {"help", *REFUSED, *INERT_VALUES}
+# Flags test_triton_flags.py starts the server with (the inert ones and --help).
+ELSEWHERE = {"help", *INERT_VALUES}
 
 # An identity model with a PARAMETERS output listing the request's parameters.
 ECHO = identity_config("echo", [("INPUT0", "OUTPUT0", "FP32", [2])]).replace(
@@ -49,7 +49,7 @@ GROUPS: dict[str, set[str]] = {
                   "trace-count", "trace-log-frequency"},
     "repositories": {"model-namespacing", "strict-model-config", "repository-poll-secs"},
     "http": {"allow-http", "http-address", "http-port", "reuse-http-port",
-             "http-header-forward-pattern", "http-thread-count"},
+             "http-header-forward-pattern", "http-thread-count", "http-restricted-api"},
     "grpc": {"allow-grpc", "grpc-address", "grpc-port", "reuse-grpc-port",
              "grpc-header-forward-pattern", "grpc-use-ssl", "grpc-use-ssl-mutual",
              "grpc-server-cert", "grpc-server-key", "grpc-root-cert",
@@ -57,7 +57,8 @@ GROUPS: dict[str, set[str]] = {
              "grpc-keepalive-timeout", "grpc-keepalive-permit-without-calls",
              "grpc-http2-max-pings-without-data",
              "grpc-http2-min-recv-ping-interval-without-data", "grpc-http2-max-ping-strikes",
-             "grpc-max-connection-age", "grpc-max-connection-age-grace"},
+             "grpc-max-connection-age", "grpc-max-connection-age-grace",
+             "grpc-restricted-protocol"},
     "observe": {"log-verbose", "log-info", "log-warning", "log-error", "log-format", "log-file",
                 "allow-metrics", "allow-cpu-metrics", "metrics-address", "metrics-port",
                 "metrics-interval-ms", "metrics-config", "trace-config"},
@@ -210,13 +211,18 @@ def test_http_flags(tmp_path):
     (port,) = free_ports(1)
     args = ["--allow-http=true", "--http-address=127.0.0.1", f"--http-port={port}",
             "--reuse-http-port=true", "--http-header-forward-pattern=^x-fwd-",
-            "--http-thread-count=3"]
+            "--http-thread-count=3",
+            "--http-restricted-api=model-repository,shared-memory:admin-key=admin-value"]
     assert flag_names(args) == GROUPS["http"]
     server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
     try:
         assert f"Started HTTPService at 127.0.0.1:{port}" in server.log()
         params = infer_echo(server.url, headers={"X-Fwd-Tenant": "blue", "X-Other": "no"})
         assert params == ["X-Fwd-Tenant=blue"], params
+        # --http-restricted-api: the repository needs the header, inference does not.
+        assert server.post("/v2/repository/index", json={}).status_code == 403
+        assert server.post("/v2/repository/index", json={},
+                           headers={"admin-key": "admin-value"}).status_code == 200
         # --reuse-http-port: a second server shares the port.
         second = InferdServer([repo], tmp_path / "second.log", extra_args=args)
         second.stop()
@@ -243,7 +249,8 @@ def test_grpc_flags(tmp_path):
             "--grpc-http2-max-pings-without-data=0",
             "--grpc-http2-min-recv-ping-interval-without-data=5000",
             "--grpc-http2-max-ping-strikes=3", "--grpc-max-connection-age=600000",
-            "--grpc-max-connection-age-grace=5000"]
+            "--grpc-max-connection-age-grace=5000",
+            "--grpc-restricted-protocol=model-repository,logging:admin-key=admin-value"]
     assert flag_names(args) == GROUPS["grpc"]
     server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
     try:
@@ -258,6 +265,11 @@ def test_grpc_flags(tmp_path):
         result = client.infer("echo", [tensor], headers={"x-fwd-tenant": "green", "x-no": "1"})
         assert result.as_numpy("OUTPUT0").tolist() == [3.0, 4.0]
         assert [p.decode() for p in result.as_numpy("PARAMETERS")] == ["x-fwd-tenant=green"]
+        # --grpc-restricted-protocol: the repository needs the key, inference did not.
+        with pytest.raises(InferenceServerException, match="This protocol is restricted"):
+            client.get_model_repository_index()
+        admin = {"triton-grpc-protocol-admin-key": "admin-value"}
+        assert client.get_model_repository_index(headers=admin, as_json=True)["models"]
         client.close()
     finally:
         assert server.stop() == 0

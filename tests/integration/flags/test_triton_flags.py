@@ -117,14 +117,19 @@ def run_inferd(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=30)
 
 
-@pytest.mark.parametrize("flag,value,feature", [
-    ("http-restricted-api", "model-repository:admin-key=admin-value", "restricted HTTP"),
-    ("grpc-restricted-protocol", "model-repository:admin-key=admin-value", "restricted gRPC"),
+@pytest.mark.parametrize("flag,value,needle", [
+    ("http-restricted-api", "model-repository", "no ':' after the categories"),
+    ("http-restricted-api", "metrics:admin-key=admin-value", "unknown category 'metrics'"),
+    ("grpc-restricted-protocol", "health:key", "no '=' between the key and the value"),
+    ("grpc-restricted-protocol", "shared-memory,trace:a=1 --grpc-restricted-protocol=trace:b=2",
+     "category 'trace' is restricted more than once"),
 ])
-def test_refused_flags_fail_naming_the_missing_feature(tmp_path, flag, value, feature):
-    result = run_inferd(tmp_path, f"--{flag}={value}")
+def test_bad_restricted_api_values_fail_at_start_naming_the_flag(tmp_path, flag, value, needle):
+    args = [f"--{part}" if i else f"--{flag}={part}" for i, part in
+            enumerate(value.split(" --"))]
+    result = run_inferd(tmp_path, *args)
     assert result.returncode != 0
-    assert f"--{flag}" in result.stderr and feature in result.stderr, result.stderr
+    assert f"--{flag}" in result.stderr and needle in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("value", ["0", "local,size=0"])
