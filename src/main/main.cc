@@ -130,10 +130,15 @@ int main(int argc, char** argv) {
     options.reuse_port = flags.reuse_http_port;
     options.header_forward_pattern = flags.http_header_forward_pattern;
     options.restrictions = flags.http_restrictions;
+    options.tls = flags.http_tls;
     options.shared_memory = &shared_memory;
     http = std::make_unique<inferd::http::HttpServer>(server, options);
     if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {
       return fail();
+    }
+    if (flags.http_tls.enabled()) {
+      SPDLOG_INFO("HTTPService speaks HTTPS only{}",
+                  flags.http_tls.use_mutual_ssl ? ", clients need a certificate (mutual TLS)" : "");
     }
   }
   if (flags.allow_metrics) {

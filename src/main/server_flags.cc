@@ -66,6 +66,18 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--http-header-forward-pattern", f.http_header_forward_pattern,
                  "Regular expression (RE2, case-insensitive, matched anywhere in the name): "
                  "HTTP headers of infer requests whose name matches become request parameters");
+  app.add_option("--http-use-ssl", f.http_tls.use_ssl,
+                 "Serve HTTPS on the HTTP port with --http-server-cert and --http-server-key "
+                 "(not a Triton flag; default false)");
+  app.add_option("--http-use-ssl-mutual", f.http_tls.use_mutual_ssl,
+                 "Serve HTTPS with mutual TLS: clients need a certificate signed by "
+                 "--http-root-cert (not a Triton flag; default false)");
+  app.add_option("--http-server-cert", f.http_tls.server_cert,
+                 "PEM file: the HTTPS server certificate chain");
+  app.add_option("--http-server-key", f.http_tls.server_key,
+                 "PEM file: the HTTPS server private key");
+  app.add_option("--http-root-cert", f.http_tls.root_cert,
+                 "PEM file: the CA that signs HTTPS client certificates");
   AddRestrictionFlag(app, "--http-restricted-api", "", f.http_restrictions,
                      "<category>[,<category>...]:<key>=<value>: those endpoint categories answer "
                      "only requests with header <key>: <value> (403 otherwise); repeatable, one "

@@ -12,6 +12,7 @@
 #include "cloud_flags.h"
 #include "common/api_restrictions.h"
 #include "grpc/grpc_server.h"
+#include "http/tls_context.h"
 #include "inferd/server.h"
 
 namespace inferd {
@@ -27,6 +28,7 @@ struct Flags {
   bool reuse_http_port = false;
   std::string http_header_forward_pattern;
   ApiRestrictions http_restrictions;  // --http-restricted-api
+  http::HttpTlsOptions http_tls;      // --http-use-ssl and friends (beyond Triton)
   int log_verbose = 0;
   bool log_info = true;
   bool log_warning = true;

@@ -78,6 +78,10 @@ class HttpServer::Impl {
                                                "--http-header-forward-pattern"));
       shared_.header_forwarder = header_forwarder_.get();
     }
+    if (options_.tls.enabled()) {
+      ASSIGN_OR_RETURN(tls_, MakeTlsContext(options_.tls));
+      shared_.tls = tls_.get();
+    }
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
     if (ec) {
@@ -172,7 +176,13 @@ class HttpServer::Impl {
     }
     if (stopping_.load()) return;  // the socket closes as it goes out of scope
     socket.set_option(tcp::no_delay(true), ec);
-    std::make_shared<HttpSession>(std::move(socket), shared_)->Start();
+    if (shared_.tls != nullptr) {
+      std::make_shared<BasicHttpSession<TlsTransport>>(TlsTransport(std::move(socket), *shared_.tls),
+                                                       shared_)
+          ->Start();
+    } else {
+      std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
+    }
     Accept();
   }
 
@@ -180,6 +190,7 @@ class HttpServer::Impl {
   HttpOptions options_;
   OutputAllocator<InferContext> allocator_;  // created by Start
   std::unique_ptr<const HeaderForwarder> header_forwarder_;  // created by Start; null: none
+  std::unique_ptr<asio::ssl::context> tls_;  // created by Start; null: plain HTTP
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads

@@ -16,6 +16,7 @@
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
 #include "http/route_map.h"
+#include "http/tls_context.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -34,6 +35,8 @@ struct HttpOptions {
   // Endpoint categories that need a header (--http-restricted-api); empty:
   // every endpoint is open.
   ApiRestrictions restrictions;
+  // HTTPS (--http-use-ssl and friends); off by default.
+  HttpTlsOptions tls;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
   size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.
@@ -52,8 +55,9 @@ class HttpServer final : public Frontend {
   HttpServer(INFERD_Server* server, HttpOptions options);
   ~HttpServer() override;  // stops
 
-  // INVALID_ARG for an address that does not parse or a header forward
-  // pattern that is not a regular expression, UNAVAILABLE when the socket
+  // INVALID_ARG for an address that does not parse, a header forward
+  // pattern that is not a regular expression or TLS files that cannot be
+  // used (naming the flag and the file), UNAVAILABLE when the socket
   // cannot be bound or listened on (port in use, ...).
   Status Start() override;
 

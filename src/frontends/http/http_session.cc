@@ -65,30 +65,58 @@ class BeastHeaders final : public RequestHeaders {
 
 }  // namespace
 
-HttpSession::HttpSession(Socket socket, SessionShared& shared)
-    : socket_(std::move(socket)), shared_(shared) {}
+template <typename Transport>
+BasicHttpSession<Transport>::BasicHttpSession(Transport transport, SessionShared& shared)
+    : transport_(std::move(transport)), shared_(shared) {
+  if constexpr (kTls) handshake_timer_.emplace(transport_.get_executor());
+}
 
-HttpSession::~HttpSession() {
+template <typename Transport>
+BasicHttpSession<Transport>::~BasicHttpSession() {
   if (response_ != nullptr) DiscardServerError(INFERD_InferenceResponseDelete(response_));
   if (registered_) shared_.registry.Remove(registration_);
 }
 
-void HttpSession::Start() {
-  registration_ = shared_.registry.Add(weak_from_this());
+template <typename Transport>
+void BasicHttpSession<Transport>::Start() {
+  registration_ = shared_.registry.Add(this->weak_from_this());
   registered_ = true;
-  asio::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->ReadRequest(); });
+  asio::dispatch(transport_.get_executor(), [self = this->shared_from_this()] { self->Begin(); });
 }
 
-void HttpSession::Shutdown(bool force) {
-  asio::post(socket_.get_executor(), [self = shared_from_this(), force] {
+template <typename Transport>
+void BasicHttpSession<Transport>::Begin() {
+  if constexpr (!kTls) {
+    ReadRequest();
+  } else {
+    // A client that connects and never finishes its handshake is closed.
+    handshake_timer_->expires_after(shared_.tls_handshake_timeout);
+    handshake_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
+      if (!ec) self->Close();
+    });
+    transport_.async_handshake(asio::ssl::stream_base::server,
+                               [self = this->shared_from_this()](error_code ec) {
+                                 self->handshake_timer_->cancel();
+                                 // Not TLS (a plain HTTP client), a certificate refused,
+                                 // or the timeout: nothing to answer, only to close.
+                                 if (ec || self->closed_) return self->Close();
+                                 self->ReadRequest();
+                               });
+  }
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::Shutdown(bool force) {
+  asio::post(transport_.get_executor(), [self = this->shared_from_this(), force] {
     self->stopping_ = true;
     if (force && self->inflight_ != nullptr) self->inflight_->Cancel();
     if (force || !self->busy_) self->Close();
   });
 }
 
-void HttpSession::AnswerAtExit(std::string why) {
-  asio::post(socket_.get_executor(), [self = shared_from_this(), why = std::move(why)] {
+template <typename Transport>
+void BasicHttpSession<Transport>::AnswerAtExit(std::string why) {
+  asio::post(transport_.get_executor(), [self = this->shared_from_this(), why = std::move(why)] {
     self->stopping_ = true;  // the answer is the connection's last
     InferContext* waiting = self->inflight_;
     if (waiting != nullptr && waiting->reply() == InferContext::Reply::kInfer &&
@@ -102,22 +130,24 @@ void HttpSession::AnswerAtExit(std::string why) {
   });
 }
 
-void HttpSession::ReadRequest() {
+template <typename Transport>
+void BasicHttpSession<Transport>::ReadRequest() {
   if (closed_) return;
   parser_.emplace();
   parser_->body_limit(shared_.max_body_bytes);
-  bhttp::async_read_header(socket_, buffer_, *parser_,
-                           [self = shared_from_this()](error_code ec, size_t) {
+  bhttp::async_read_header(transport_, buffer_, *parser_,
+                           [self = this->shared_from_this()](error_code ec, size_t) {
                              self->OnHeader(ec);
                            });
 }
 
-void HttpSession::OnHeader(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnHeader(error_code ec) {
   if (ec) return OnReadError(ec);
   if (parser_->is_done()) return Dispatch();
   if (beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) {
-    asio::async_write(socket_, Buffer(kContinue),
-                      [self = shared_from_this()](error_code ec, size_t) {
+    asio::async_write(transport_, Buffer(kContinue),
+                      [self = this->shared_from_this()](error_code ec, size_t) {
                         if (ec) return self->Close();
                         self->ReadBody();
                       });
@@ -126,18 +156,21 @@ void HttpSession::OnHeader(error_code ec) {
   ReadBody();
 }
 
-void HttpSession::ReadBody() {
-  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+template <typename Transport>
+void BasicHttpSession<Transport>::ReadBody() {
+  bhttp::async_read(transport_, buffer_, *parser_, [self = this->shared_from_this()](error_code ec, size_t) {
     self->OnBody(ec);
   });
 }
 
-void HttpSession::OnBody(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnBody(error_code ec) {
   if (ec) return OnReadError(ec);
   Dispatch();
 }
 
-void HttpSession::OnReadError(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnReadError(error_code ec) {
   if (closed_ || stopping_) return Close();
   if (!IsHttpError(ec) || ec == bhttp::error::end_of_stream ||
       ec == bhttp::error::partial_message) {
@@ -154,7 +187,8 @@ void HttpSession::OnReadError(error_code ec) {
   WriteError(Status::InvalidArg("malformed HTTP request: " + ec.message()));
 }
 
-void HttpSession::Dispatch() {
+template <typename Transport>
+void BasicHttpSession<Transport>::Dispatch() {
   busy_ = true;
   auto& request = parser_->get();
   http_version_ = request.version() == 10 ? 10 : 11;
@@ -185,7 +219,8 @@ void HttpSession::Dispatch() {
               : HandleEndpoint(shared_.server, route, request.body()));
 }
 
-Status HttpSession::CollectForwardedHeaders(ForwardedHeaders* out) const {
+template <typename Transport>
+Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* out) const {
   if (shared_.header_forwarder == nullptr) return Status::Ok();
   for (const auto& field : parser_->get()) {
     RETURN_IF_ERROR(shared_.header_forwarder->Collect(View(field.name_string()),
@@ -194,7 +229,8 @@ Status HttpSession::CollectForwardedHeaders(ForwardedHeaders* out) const {
   return Status::Ok();
 }
 
-void HttpSession::StartInfer(const Route& route) {
+template <typename Transport>
+void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
   if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
@@ -220,7 +256,7 @@ void HttpSession::StartInfer(const Route& route) {
   ForwardedHeaders forwarded;
   if (Status s = CollectForwardedHeaders(&forwarded); !s.ok()) return WriteError(s);
   auto context =
-      std::make_unique<InferContext>(shared_from_this(), socket_.get_executor(), std::move(body));
+      std::make_unique<InferContext>(this->shared_from_this(), transport_.get_executor(), std::move(body));
   context->set_forwarded_headers(std::move(forwarded));
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
@@ -231,31 +267,34 @@ void HttpSession::StartInfer(const Route& route) {
   WatchForDisconnect();
 }
 
-void HttpSession::StartBlocking(Route route) {
+template <typename Transport>
+void BasicHttpSession<Transport>::StartBlocking(Route route) {
   // The guard keeps the io threads running until the answer is written.
-  shared_.worker->Post([self = shared_from_this(), route = std::move(route),
+  shared_.worker->Post([self = this->shared_from_this(), route = std::move(route),
                         body = std::move(parser_->get().body()),
-                        guard = asio::make_work_guard(socket_.get_executor())] {
+                        guard = asio::make_work_guard(transport_.get_executor())] {
     StatusOr<EndpointResponse> answer = HandleEndpoint(self->shared_.server, route, body);
-    asio::post(self->socket_.get_executor(), [self, answer = std::move(answer)]() mutable {
+    asio::post(self->transport_.get_executor(), [self, answer = std::move(answer)]() mutable {
       self->WriteAnswer(std::move(answer));
     });
   });
 }
 
-void HttpSession::WatchForDisconnect() {
+template <typename Transport>
+void BasicHttpSession<Transport>::WatchForDisconnect() {
   watching_ = true;
-  socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                     [self = shared_from_this()](error_code ec) { self->OnReadable(ec); });
+  socket().async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = this->shared_from_this()](error_code ec) { self->OnReadable(ec); });
 }
 
-void HttpSession::OnReadable(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnReadable(error_code ec) {
   watching_ = false;
   if (ec || inflight_ == nullptr || closed_) return;
   // Readiness may be stale (the bytes that raised it were already read), so
   // peek: 0 is end of stream, EAGAIN means nothing happened.
   char byte;
-  const ssize_t peeked = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  const ssize_t peeked = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   if (peeked > 0) return;  // the client pipelined its next request; it waits in the socket
   if (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
     return WatchForDisconnect();
@@ -265,18 +304,21 @@ void HttpSession::OnReadable(error_code ec) {
   inflight_->Cancel();
 }
 
-void HttpSession::EndInflight() {
+template <typename Transport>
+void BasicHttpSession<Transport>::EndInflight() {
   inflight_ = nullptr;
   StopWatching();
 }
 
-void HttpSession::StopWatching() {
+template <typename Transport>
+void BasicHttpSession<Transport>::StopWatching() {
   if (!watching_ || stream_.writing) return;
   error_code ignored;
-  socket_.cancel(ignored);  // only the watch is pending now
+  socket().cancel(ignored);  // only the watch is pending now
 }
 
-void HttpSession::OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
+template <typename Transport>
+void BasicHttpSession<Transport>::OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
                                   uint32_t flags) {
   if (context.reply() != InferContext::Reply::kInfer) {
     return OnGenerateResponse(context, response, flags);
@@ -304,7 +346,8 @@ void HttpSession::OnInferResponse(InferContext& context, INFERD_InferenceRespons
   }
 }
 
-void HttpSession::WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response) {
+template <typename Transport>
+void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response) {
   binary_.clear();
   if (Status s = RenderInferResponse(response, context.output_format(), &json_, &binary_);
       !s.ok()) {
@@ -351,7 +394,8 @@ void HttpSession::WriteInferResponse(InferContext& context, INFERD_InferenceResp
   Send();
 }
 
-void HttpSession::WriteBody(unsigned status, std::string body, std::string_view content_type) {
+template <typename Transport>
+void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body, std::string_view content_type) {
   ResponseHead head;
   head.status = status;
   head.content_type = content_type;
@@ -366,22 +410,26 @@ void HttpSession::WriteBody(unsigned status, std::string body, std::string_view 
   Send();
 }
 
-void HttpSession::WriteError(const HttpError& error) {
+template <typename Transport>
+void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
   WriteBody(error.http_status(), ErrorJson(error.message()));
 }
 
-void HttpSession::WriteAnswer(StatusOr<EndpointResponse> answer) {
+template <typename Transport>
+void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse> answer) {
   if (!answer.ok()) return WriteError(answer.status());
   WriteBody(answer->status, std::move(answer->body), answer->content_type);
 }
 
-void HttpSession::Send() {
-  asio::async_write(socket_, buffers_, [self = shared_from_this()](error_code ec, size_t) {
+template <typename Transport>
+void BasicHttpSession<Transport>::Send() {
+  asio::async_write(transport_, buffers_, [self = this->shared_from_this()](error_code ec, size_t) {
     self->OnWrite(ec);
   });
 }
 
-void HttpSession::OnWrite(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnWrite(error_code ec) {
   if (response_ != nullptr) {
     DiscardServerError(INFERD_InferenceResponseDelete(response_));
     response_ = nullptr;
@@ -395,13 +443,14 @@ void HttpSession::OnWrite(error_code ec) {
   if (ec || closed_) return Close();
   if (!KeepAlive()) {
     error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
     return Close();
   }
   ReadRequest();
 }
 
-void HttpSession::Close() {
+template <typename Transport>
+void BasicHttpSession<Transport>::Close() {
   if (closed_) return;
   closed_ = true;
   // Counted as gone from here: Stop and the exit answers wait for closed
@@ -411,8 +460,11 @@ void HttpSession::Close() {
     shared_.registry.Remove(registration_);
   }
   error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket().close(ignored);
 }
+
+template class BasicHttpSession<PlainTransport>;
+template class BasicHttpSession<TlsTransport>;
 
 }  // namespace inferd::http

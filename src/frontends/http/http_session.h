@@ -5,22 +5,29 @@
 // Server-Sent Events, each written whole, in order, later ones queueing while
 // a write is under way. Everything runs on the connection's strand; the only
 // entry points from other threads are Shutdown and the InferContext's posts.
+// Plain TCP or TLS (HTTPS): one implementation, templated on the transport.
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_SESSION_H_
 
 #include <rapidjson/stringbuffer.h>
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/api_restrictions.h"
@@ -52,35 +59,72 @@ struct SessionShared {
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --http-restricted-api; empty: none
   SessionRegistry registry;
+  // TLS (--http-use-ssl): the server's context; null serves plain HTTP. Owned
+  // by the server.
+  boost::asio::ssl::context* tls = nullptr;
+  // How long a TLS client may take to finish its handshake before the
+  // connection is closed, so idle connections cannot pile up.
+  std::chrono::milliseconds tls_handshake_timeout{10000};
 };
 
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
+// A connection as the server, its registry and InferContext see it, whatever
+// carries its bytes (BasicHttpSession below).
+class HttpSession {
  public:
   using Strand = InferContext::Strand;
   using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Strand>;
 
-  HttpSession(Socket socket, SessionShared& shared);
-  ~HttpSession();
-  HttpSession(const HttpSession&) = delete;
-  HttpSession& operator=(const HttpSession&) = delete;
+  virtual ~HttpSession() = default;
 
-  // Registers the session and starts reading; call once, from any thread.
-  void Start();
+  // Registers the session and starts reading (over TLS: handshakes first);
+  // call once, from any thread.
+  virtual void Start() = 0;
 
   // From any thread: close now if idle (or `force`), else after the response
   // in progress, and accept no further request.
-  void Shutdown(bool force);
+  virtual void Shutdown(bool force) = 0;
   // From any thread, as the process exits: an infer request waiting for the
   // server is answered 503 with `why` (its late response, if any, is
   // dropped); then the connection closes.
-  void AnswerAtExit(std::string why);
+  virtual void AnswerAtExit(std::string why) = 0;
 
   // On the strand (posted by InferContext): a response or the FINAL flag for
   // `context`. Writes the first response (generate: as its endpoint answers);
   // drops the session's reference on `context` at FINAL.
-  void OnInferResponse(InferContext& context, INFERD_InferenceResponse* response, uint32_t flags);
+  virtual void OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
+                               uint32_t flags) = 0;
+};
+
+// The two transports: plain TCP, and TLS over it (--http-use-ssl).
+using PlainTransport = HttpSession::Socket;
+using TlsTransport = boost::asio::ssl::stream<HttpSession::Socket>;
+
+// One implementation for both transports, so plain HTTP pays nothing for TLS:
+// reads and writes go to `Transport`, socket-level work (the disconnect
+// watch, shutdown, close) to the TCP socket beneath it.
+template <typename Transport>
+class BasicHttpSession final : public HttpSession,
+                               public std::enable_shared_from_this<BasicHttpSession<Transport>> {
+ public:
+  static constexpr bool kTls = std::is_same_v<Transport, TlsTransport>;
+
+  BasicHttpSession(Transport transport, SessionShared& shared);
+  ~BasicHttpSession() override;
+  BasicHttpSession(const BasicHttpSession&) = delete;
+  BasicHttpSession& operator=(const BasicHttpSession&) = delete;
+
+  void Start() override;
+  void Shutdown(bool force) override;
+  void AnswerAtExit(std::string why) override;
+  void OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
+                       uint32_t flags) override;
 
  private:
+  // Over TLS: the handshake, bounded by SessionShared::tls_handshake_timeout;
+  // then (and at once over plain TCP) the first request.
+  void Begin();
+  Socket& socket() { return boost::beast::get_lowest_layer(transport_); }
+
   void ReadRequest();
   void OnHeader(boost::system::error_code ec);
   void ReadBody();
@@ -128,8 +172,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void Close();
   bool KeepAlive() const { return keep_alive_ && !stopping_; }
 
-  Socket socket_;
+  Transport transport_;
   SessionShared& shared_;
+  // Closes a connection whose TLS handshake takes too long; nothing over plain TCP.
+  struct NoTimer {};
+  using HandshakeTimer = boost::asio::basic_waitable_timer<
+      std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>, Strand>;
+  [[no_unique_address]] std::conditional_t<kTls, std::optional<HandshakeTimer>, NoTimer>
+      handshake_timer_;
   SessionRegistry::Handle registration_;
   bool registered_ = false;
 
@@ -171,6 +221,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   };
   Stream stream_;
 };
+
+extern template class BasicHttpSession<PlainTransport>;
+extern template class BasicHttpSession<TlsTransport>;
 
 }  // namespace inferd::http
 

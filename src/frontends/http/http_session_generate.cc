@@ -30,7 +30,8 @@ std::string_view View(boost::beast::string_view text) { return {text.data(), tex
 
 }  // namespace
 
-void HttpSession::StartGenerate(const Route& route) {
+template <typename Transport>
+void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
   if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
@@ -58,7 +59,7 @@ void HttpSession::StartGenerate(const Route& route) {
   }
   generate_status_ = Status::Ok();
   auto context = std::make_unique<InferContext>(
-      shared_from_this(), socket_.get_executor(), std::move(body),
+      this->shared_from_this(), transport_.get_executor(), std::move(body),
       streaming ? InferContext::Reply::kGenerateStream : InferContext::Reply::kGenerate);
   context->set_forwarded_headers(std::move(forwarded));
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator, route,
@@ -70,7 +71,8 @@ void HttpSession::StartGenerate(const Route& route) {
   WatchForDisconnect();
 }
 
-void HttpSession::OnGenerateResponse(InferContext& context, INFERD_InferenceResponse* response,
+template <typename Transport>
+void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context, INFERD_InferenceResponse* response,
                                      uint32_t flags) {
   const bool final = (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0;
   // Before anything is written: ending the disconnect watch cancels the
@@ -91,7 +93,8 @@ void HttpSession::OnGenerateResponse(InferContext& context, INFERD_InferenceResp
   if (final) context.Unref();
 }
 
-void HttpSession::CollectGenerateResponse(InferContext& context,
+template <typename Transport>
+void BasicHttpSession<Transport>::CollectGenerateResponse(InferContext& context,
                                           INFERD_InferenceResponse* response) {
   if (response == nullptr) return;
   if (context.response_count == 1) {
@@ -105,7 +108,8 @@ void HttpSession::CollectGenerateResponse(InferContext& context,
   DiscardServerError(INFERD_InferenceResponseDelete(response));
 }
 
-void HttpSession::AnswerGenerate(const InferContext& context) {
+template <typename Transport>
+void BasicHttpSession<Transport>::AnswerGenerate(const InferContext& context) {
   if (context.response_count != 1) {
     return WriteError(Status::Unsupported(std::string(kNotOneResponse)));
   }
@@ -121,7 +125,8 @@ void HttpSession::AnswerGenerate(const InferContext& context) {
   Send();
 }
 
-void HttpSession::StreamResponse(INFERD_InferenceResponse* response, bool final) {
+template <typename Transport>
+void BasicHttpSession<Transport>::StreamResponse(INFERD_InferenceResponse* response, bool final) {
   if (response != nullptr) {
     SseEvent& event = stream_.events.emplace_back();
     Status status;
@@ -148,7 +153,8 @@ void HttpSession::StreamResponse(INFERD_InferenceResponse* response, bool final)
   if (!stream_.writing) WriteStream();
 }
 
-void HttpSession::WriteStream() {
+template <typename Transport>
+void BasicHttpSession<Transport>::WriteStream() {
   buffers_.clear();
   if (!stream_.started) {
     stream_.started = true;
@@ -172,12 +178,13 @@ void HttpSession::WriteStream() {
     return;
   }
   stream_.writing = true;
-  asio::async_write(socket_, buffers_, [self = shared_from_this()](error_code ec, size_t) {
+  asio::async_write(transport_, buffers_, [self = this->shared_from_this()](error_code ec, size_t) {
     self->OnStreamWrite(ec);
   });
 }
 
-void HttpSession::OnStreamWrite(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::OnStreamWrite(error_code ec) {
   stream_.writing = false;
   for (; stream_.events_writing > 0; --stream_.events_writing) stream_.events.pop_front();
   if (ec || closed_) {
@@ -192,9 +199,27 @@ void HttpSession::OnStreamWrite(error_code ec) {
   EndStream(ec);
 }
 
-void HttpSession::EndStream(error_code ec) {
+template <typename Transport>
+void BasicHttpSession<Transport>::EndStream(error_code ec) {
   StopWatching();  // no write is under way now
   OnWrite(ec);     // as any answer's end: the next request, or close
 }
+
+// The members defined here, for both transports (http_session.cc
+// instantiates the rest of the class).
+#define INFERD_INSTANTIATE_GENERATE(Transport)                                            \
+  template void BasicHttpSession<Transport>::StartGenerate(const Route&);                 \
+  template void BasicHttpSession<Transport>::OnGenerateResponse(                          \
+      InferContext&, INFERD_InferenceResponse*, uint32_t);                                \
+  template void BasicHttpSession<Transport>::CollectGenerateResponse(                     \
+      InferContext&, INFERD_InferenceResponse*);                                          \
+  template void BasicHttpSession<Transport>::AnswerGenerate(const InferContext&);         \
+  template void BasicHttpSession<Transport>::StreamResponse(INFERD_InferenceResponse*, bool); \
+  template void BasicHttpSession<Transport>::WriteStream();                               \
+  template void BasicHttpSession<Transport>::OnStreamWrite(error_code);                   \
+  template void BasicHttpSession<Transport>::EndStream(error_code);
+INFERD_INSTANTIATE_GENERATE(PlainTransport)
+INFERD_INSTANTIATE_GENERATE(TlsTransport)
+#undef INFERD_INSTANTIATE_GENERATE
 
 }  // namespace inferd::http
