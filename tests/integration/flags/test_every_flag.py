@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cloud"))
 
 from cloud_util import (SAGEMAKER_STARTED, VERTEX_STARTED, CloudServer,  # noqa: E402
                         free_ports, get)
+from certs import make_test_certs  # noqa: E402
 from test_triton_flags import INERT_VALUES, triton_flags  # noqa: E402
 from util import (InferdServer, Model, backend_directory, identity_config,  # noqa: E402
                   inferd_binary, single_identity, wait_until, write_repository)
@@ -68,6 +69,9 @@ GROUPS: dict[str, set[str]] = {
     "vertex": {"allow-vertex-ai", "vertex-ai-port", "vertex-ai-thread-count",
                "vertex-ai-default-model"},
     "cache": {"cache-config", "cache-directory", "response-cache-byte-size"},
+    # Beyond Triton: HTTPS on the HTTP port.
+    "https": {"http-use-ssl", "http-use-ssl-mutual", "http-server-cert", "http-server-key",
+              "http-root-cert"},
 }
 
 
@@ -231,12 +235,7 @@ def test_http_flags(tmp_path):
 
 
 def test_grpc_flags(tmp_path):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grpc"))
-    from test_grpc_tls import make_ca, make_cert
-    make_ca(tmp_path, "ca")
-    make_cert(tmp_path, "server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\n"
-                                        "extendedKeyUsage=serverAuth\n")
-    make_cert(tmp_path, "client", "ca", "extendedKeyUsage=clientAuth\n")
+    make_test_certs(tmp_path, strangers=False)
     repo = write_repository(tmp_path / "repo", {"echo": ECHO})
     args = ["--allow-grpc=true", "--grpc-address=127.0.0.1", "--grpc-port=0",
             "--reuse-grpc-port=false", "--grpc-header-forward-pattern=^x-fwd-",
@@ -271,6 +270,28 @@ def test_grpc_flags(tmp_path):
         admin = {"triton-grpc-protocol-admin-key": "admin-value"}
         assert client.get_model_repository_index(headers=admin, as_json=True)["models"]
         client.close()
+    finally:
+        assert server.stop() == 0
+
+
+def test_https_flags(tmp_path):
+    certs = make_test_certs(tmp_path, strangers=False)
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    args = ["--http-use-ssl=true", "--http-use-ssl-mutual=true",
+            f"--http-server-cert={certs / 'server.crt'}",
+            f"--http-server-key={certs / 'server.key'}", f"--http-root-cert={certs / 'ca.crt'}"]
+    assert flag_names(args) == GROUPS["https"]
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args, wait_for="none")
+    try:
+        assert "HTTPService speaks HTTPS only, clients need a certificate" in server.log()
+        url = f"https://localhost:{server.port}"
+        tls = {"verify": str(certs / "ca.crt"),
+               "cert": (str(certs / "client.crt"), str(certs / "client.key"))}
+        wait_until(lambda: requests.get(f"{url}/v2/health/ready", timeout=10, **tls).ok,
+                   what="HTTPS ready", ignore=(requests.RequestException,))
+        body = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [2], "data": [1, 2]}]}
+        resp = requests.post(f"{url}/v2/models/echo/infer", json=body, timeout=10, **tls)
+        assert resp.status_code == 200, resp.text
     finally:
         assert server.stop() == 0
 

@@ -11,45 +11,20 @@ tritonclient.grpc. TLS without a certificate fails at start, naming the flag.
 """
 
 import subprocess
-from pathlib import Path
 
 import grpc
 import pytest
 
+from certs import make_test_certs
 from util import REPO_ROOT, backend_directory, inferd_binary, single_identity
 
 REPO = {"identity_fp32": single_identity("identity_fp32", "FP32", [4])}
 REFUSED_TIMEOUT_S = 5.0
 
 
-def openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
-def make_ca(folder: Path, name: str):
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
-            "-out", f"{name}.crt", "-days", "2", "-subj", f"/CN=inferd test {name}", cwd=folder)
-
-
-def make_cert(folder: Path, name: str, ca: str, extensions: str):
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out",
-            f"{name}.csr", "-subj", f"/CN={name}", cwd=folder)
-    (folder / f"{name}.ext").write_text(extensions)
-    openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.crt", "-CAkey", f"{ca}.key",
-            "-CAcreateserial", "-out", f"{name}.crt", "-days", "2", "-extfile", f"{name}.ext",
-            cwd=folder)
-
-
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("certs")
-    make_ca(folder, "ca")
-    make_ca(folder, "other_ca")
-    make_cert(folder, "server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\n"
-                                      "extendedKeyUsage=serverAuth\n")
-    make_cert(folder, "client", "ca", "extendedKeyUsage=clientAuth\n")
-    make_cert(folder, "stranger", "other_ca", "extendedKeyUsage=clientAuth\n")
-    return folder
+    return make_test_certs(tmp_path_factory.mktemp("certs"))
 
 
 def read(folder, name):
