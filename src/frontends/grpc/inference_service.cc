@@ -55,46 +55,52 @@ Unary* NoGpu(grpc::CallbackServerContext* context) {
 
 Unary* InferenceService::ServerLive(Context* context, const inference::ServerLiveRequest*,
                                     inference::ServerLiveResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ServerLive"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ServerLive");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ServerLive(context_.server, response));
 }
 
 Unary* InferenceService::ServerReady(Context* context, const inference::ServerReadyRequest*,
                                      inference::ServerReadyResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ServerReady"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ServerReady");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ServerReady(context_.server, response));
 }
 
 Unary* InferenceService::ModelReady(Context* context, const inference::ModelReadyRequest* request,
                                     inference::ModelReadyResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ModelReady"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelReady");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ModelReady(context_.server, *request, response));
 }
 
 Unary* InferenceService::ServerMetadata(Context* context, const inference::ServerMetadataRequest*,
                                         inference::ServerMetadataResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ServerMetadata"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ServerMetadata");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ServerMetadata(context_.server, response));
 }
 
 Unary* InferenceService::ModelMetadata(Context* context,
                                        const inference::ModelMetadataRequest* request,
                                        inference::ModelMetadataResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ModelMetadata"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelMetadata");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ModelMetadata(context_.server, *request, response));
 }
 
 Unary* InferenceService::ModelInfer(Context* context, const inference::ModelInferRequest* request,
                                     inference::ModelInferResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ModelInfer"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelInfer");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return InferReactor::Start(context_, context, request, response);
 }
 
 grpc::ServerBidiReactor<inference::ModelInferRequest, inference::ModelStreamInferResponse>*
 InferenceService::ModelStreamInfer(Context* context) {
   if (!context_.restrictions.empty()) {
-    grpc::Status status = CheckRestriction(context_.restrictions,
-                                           CategoryOfMethod("ModelStreamInfer"), *context);
+    constexpr ApiCategory kCategory = CategoryOfMethod("ModelStreamInfer");
+    grpc::Status status = CheckRestriction(context_.restrictions, kCategory, *context);
     if (!status.ok()) return new RefusedStream(std::move(status));
   }
   return new StreamReactor(context_, context);
@@ -102,28 +108,32 @@ InferenceService::ModelStreamInfer(Context* context) {
 
 Unary* InferenceService::ModelConfig(Context* context, const inference::ModelConfigRequest* request,
                                      inference::ModelConfigResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ModelConfig"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelConfig");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ModelConfig(context_.server, *request, response));
 }
 
 Unary* InferenceService::ModelStatistics(Context* context,
                                          const inference::ModelStatisticsRequest* request,
                                          inference::ModelStatisticsResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("ModelStatistics"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelStatistics");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::ModelStatistics(context_.server, *request, response));
 }
 
 Unary* InferenceService::RepositoryIndex(Context* context,
                                          const inference::RepositoryIndexRequest* request,
                                          inference::RepositoryIndexResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("RepositoryIndex"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("RepositoryIndex");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::RepositoryIndex(context_.server, *request, response));
 }
 
 Unary* InferenceService::RepositoryModelLoad(Context* context,
                                              const inference::RepositoryModelLoadRequest* request,
                                              inference::RepositoryModelLoadResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("RepositoryModelLoad"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("RepositoryModelLoad");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   Unary* reactor = context->DefaultReactor();
   INFERD_Server* server = context_.server;
   // The request lives until Finish; the load blocks, so it runs on the worker.
@@ -136,7 +146,8 @@ Unary* InferenceService::RepositoryModelLoad(Context* context,
 Unary* InferenceService::RepositoryModelUnload(
     Context* context, const inference::RepositoryModelUnloadRequest* request,
     inference::RepositoryModelUnloadResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("RepositoryModelUnload"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("RepositoryModelUnload");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   Unary* reactor = context->DefaultReactor();
   INFERD_Server* server = context_.server;
   context_.worker->Post([server, request, reactor] {
@@ -148,55 +159,63 @@ Unary* InferenceService::RepositoryModelUnload(
 Unary* InferenceService::SystemSharedMemoryStatus(
     Context* context, const inference::SystemSharedMemoryStatusRequest* request,
     inference::SystemSharedMemoryStatusResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("SystemSharedMemoryStatus"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("SystemSharedMemoryStatus");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, SharedMemoryStatus(context_.shared_memory, *request, response));
 }
 
 Unary* InferenceService::SystemSharedMemoryRegister(
     Context* context, const inference::SystemSharedMemoryRegisterRequest* request,
     inference::SystemSharedMemoryRegisterResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("SystemSharedMemoryRegister"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("SystemSharedMemoryRegister");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, SharedMemoryRegister(context_.shared_memory, *request));
 }
 
 Unary* InferenceService::SystemSharedMemoryUnregister(
     Context* context, const inference::SystemSharedMemoryUnregisterRequest* request,
     inference::SystemSharedMemoryUnregisterResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("SystemSharedMemoryUnregister"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("SystemSharedMemoryUnregister");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, SharedMemoryUnregister(context_.shared_memory, *request));
 }
 
 Unary* InferenceService::CudaSharedMemoryStatus(Context* context,
                                                 const inference::CudaSharedMemoryStatusRequest*,
                                                 inference::CudaSharedMemoryStatusResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("CudaSharedMemoryStatus"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("CudaSharedMemoryStatus");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return NoGpu(context);
 }
 
 Unary* InferenceService::CudaSharedMemoryRegister(
     Context* context, const inference::CudaSharedMemoryRegisterRequest*,
     inference::CudaSharedMemoryRegisterResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("CudaSharedMemoryRegister"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("CudaSharedMemoryRegister");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return NoGpu(context);
 }
 
 Unary* InferenceService::CudaSharedMemoryUnregister(
     Context* context, const inference::CudaSharedMemoryUnregisterRequest*,
     inference::CudaSharedMemoryUnregisterResponse*) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("CudaSharedMemoryUnregister"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("CudaSharedMemoryUnregister");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return NoGpu(context);
 }
 
 Unary* InferenceService::TraceSetting(Context* context,
                                       const inference::TraceSettingRequest* request,
                                       inference::TraceSettingResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("TraceSetting"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("TraceSetting");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::TraceSetting(context_.server, *request, response));
 }
 
 Unary* InferenceService::LogSettings(Context* context, const inference::LogSettingsRequest* request,
                                      inference::LogSettingsResponse* response) {
-  if (Unary* refused = Refused(context_, context, CategoryOfMethod("LogSettings"))) return refused;
+  constexpr ApiCategory kCategory = CategoryOfMethod("LogSettings");
+  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
   return Answer(context, grpc_frontend::LogSettings(context_.server, *request, response));
 }
 

@@ -177,9 +177,8 @@ class HttpServer::Impl {
     if (stopping_.load()) return;  // the socket closes as it goes out of scope
     socket.set_option(tcp::no_delay(true), ec);
     if (shared_.tls != nullptr) {
-      std::make_shared<BasicHttpSession<TlsTransport>>(TlsTransport(std::move(socket), *shared_.tls),
-                                                       shared_)
-          ->Start();
+      TlsTransport transport(std::move(socket), *shared_.tls);
+      std::make_shared<BasicHttpSession<TlsTransport>>(std::move(transport), shared_)->Start();
     } else {
       std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
     }

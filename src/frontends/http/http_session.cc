@@ -158,9 +158,10 @@ void BasicHttpSession<Transport>::OnHeader(error_code ec) {
 
 template <typename Transport>
 void BasicHttpSession<Transport>::ReadBody() {
-  bhttp::async_read(transport_, buffer_, *parser_, [self = this->shared_from_this()](error_code ec, size_t) {
-    self->OnBody(ec);
-  });
+  bhttp::async_read(transport_, buffer_, *parser_,
+                    [self = this->shared_from_this()](error_code ec, size_t) {
+                      self->OnBody(ec);
+                    });
 }
 
 template <typename Transport>
@@ -255,8 +256,8 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   }
   ForwardedHeaders forwarded;
   if (Status s = CollectForwardedHeaders(&forwarded); !s.ok()) return WriteError(s);
-  auto context =
-      std::make_unique<InferContext>(this->shared_from_this(), transport_.get_executor(), std::move(body));
+  auto context = std::make_unique<InferContext>(this->shared_from_this(),
+                                                transport_.get_executor(), std::move(body));
   context->set_forwarded_headers(std::move(forwarded));
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
@@ -284,7 +285,7 @@ template <typename Transport>
 void BasicHttpSession<Transport>::WatchForDisconnect() {
   watching_ = true;
   socket().async_wait(asio::ip::tcp::socket::wait_read,
-                     [self = this->shared_from_this()](error_code ec) { self->OnReadable(ec); });
+                      [self = this->shared_from_this()](error_code ec) { self->OnReadable(ec); });
 }
 
 template <typename Transport>
@@ -318,8 +319,9 @@ void BasicHttpSession<Transport>::StopWatching() {
 }
 
 template <typename Transport>
-void BasicHttpSession<Transport>::OnInferResponse(InferContext& context, INFERD_InferenceResponse* response,
-                                  uint32_t flags) {
+void BasicHttpSession<Transport>::OnInferResponse(InferContext& context,
+                                                  INFERD_InferenceResponse* response,
+                                                  uint32_t flags) {
   if (context.reply() != InferContext::Reply::kInfer) {
     return OnGenerateResponse(context, response, flags);
   }
@@ -347,7 +349,8 @@ void BasicHttpSession<Transport>::OnInferResponse(InferContext& context, INFERD_
 }
 
 template <typename Transport>
-void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response) {
+void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
+                                                     INFERD_InferenceResponse* response) {
   binary_.clear();
   if (Status s = RenderInferResponse(response, context.output_format(), &json_, &binary_);
       !s.ok()) {
@@ -395,7 +398,8 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context, INFE
 }
 
 template <typename Transport>
-void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body, std::string_view content_type) {
+void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
+                                            std::string_view content_type) {
   ResponseHead head;
   head.status = status;
   head.content_type = content_type;

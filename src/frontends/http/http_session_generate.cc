@@ -72,8 +72,9 @@ void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
 }
 
 template <typename Transport>
-void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context, INFERD_InferenceResponse* response,
-                                     uint32_t flags) {
+void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context,
+                                                     INFERD_InferenceResponse* response,
+                                                     uint32_t flags) {
   const bool final = (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0;
   // Before anything is written: ending the disconnect watch cancels the
   // socket's operations, which must not include a write of this answer.
@@ -95,7 +96,7 @@ void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context, INFE
 
 template <typename Transport>
 void BasicHttpSession<Transport>::CollectGenerateResponse(InferContext& context,
-                                          INFERD_InferenceResponse* response) {
+                                                          INFERD_InferenceResponse* response) {
   if (response == nullptr) return;
   if (context.response_count == 1) {
     json_.Clear();
