@@ -68,7 +68,7 @@ class BeastHeaders final : public RequestHeaders {
 template <typename Transport>
 BasicHttpSession<Transport>::BasicHttpSession(Transport transport, SessionShared& shared)
     : transport_(std::move(transport)), shared_(shared) {
-  if constexpr (kTls) handshake_timer_.emplace(transport_.get_executor());
+  if constexpr (kTls) tls_timer_.emplace(transport_.get_executor());
 }
 
 template <typename Transport>
@@ -90,13 +90,13 @@ void BasicHttpSession<Transport>::Begin() {
     ReadRequest();
   } else {
     // A client that connects and never finishes its handshake is closed.
-    handshake_timer_->expires_after(shared_.tls_handshake_timeout);
-    handshake_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
+    tls_timer_->expires_after(shared_.tls_handshake_timeout);
+    tls_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
       if (!ec) self->Close();
     });
     transport_.async_handshake(asio::ssl::stream_base::server,
                                [self = this->shared_from_this()](error_code ec) {
-                                 self->handshake_timer_->cancel();
+                                 self->tls_timer_->cancel();
                                  // Not TLS (a plain HTTP client), a certificate refused,
                                  // or the timeout: nothing to answer, only to close.
                                  if (ec || self->closed_) return self->Close();
@@ -445,12 +445,29 @@ void BasicHttpSession<Transport>::OnWrite(error_code ec) {
   }
   busy_ = false;
   if (ec || closed_) return Close();
-  if (!KeepAlive()) {
+  if (!KeepAlive()) return EndConnection();
+  ReadRequest();
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::EndConnection() {
+  if constexpr (kTls) {
+    // close_notify first, so the client can tell the end of an answer (an
+    // HTTP/1.0 stream ends with the connection) from a cut; bounded as the
+    // handshake is, for a client that never answers it.
+    tls_timer_->expires_after(shared_.tls_handshake_timeout);
+    tls_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
+      if (!ec) self->Close();
+    });
+    transport_.async_shutdown([self = this->shared_from_this()](error_code) {
+      self->tls_timer_->cancel();
+      self->Close();
+    });
+  } else {
     error_code ignored;
     socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-    return Close();
+    Close();
   }
-  ReadRequest();
 }
 
 template <typename Transport>

@@ -169,17 +169,20 @@ class BasicHttpSession final : public HttpSession,
   void WriteAnswer(StatusOr<EndpointResponse> answer);
   void Send();
   void OnWrite(boost::system::error_code ec);
+  // After the last answer of a connection: over TLS, close_notify, then close.
+  void EndConnection();
   void Close();
   bool KeepAlive() const { return keep_alive_ && !stopping_; }
 
   Transport transport_;
   SessionShared& shared_;
-  // Closes a connection whose TLS handshake takes too long; nothing over plain TCP.
+  // Closes a connection whose TLS handshake (or closing exchange) takes too
+  // long; nothing over plain TCP.
   struct NoTimer {};
-  using HandshakeTimer = boost::asio::basic_waitable_timer<
+  using TlsTimer = boost::asio::basic_waitable_timer<
       std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>, Strand>;
-  [[no_unique_address]] std::conditional_t<kTls, std::optional<HandshakeTimer>, NoTimer>
-      handshake_timer_;
+  [[no_unique_address]] std::conditional_t<kTls, std::optional<TlsTimer>, NoTimer>
+      tls_timer_;
   SessionRegistry::Handle registration_;
   bool registered_ = false;
 

@@ -131,6 +131,23 @@ def test_a_client_that_never_handshakes_is_closed_while_others_are_served(https_
         assert silent.recv(1) == b""
 
 
+def test_the_last_answer_of_a_connection_ends_with_a_tls_close(https_server, certs):
+    """HTTP/1.0 (and Connection: close) answers end with the connection: the
+    server sends close_notify so the client can tell the end from a cut (Python
+    raises SSLEOFError on a TCP close without it)."""
+    context = ssl.create_default_context(cafile=str(certs / "ca.crt"))
+    context.options &= ~ssl.OP_IGNORE_UNEXPECTED_EOF  # OpenSSL 3: a TCP close is no TLS end
+    with socket.create_connection(("127.0.0.1", https_server.port),
+                                  timeout=REQUEST_TIMEOUT_S) as raw:
+        with context.wrap_socket(raw, server_hostname="localhost",
+                                 suppress_ragged_eofs=False) as tls:
+            tls.sendall(b"GET /v2/health/live HTTP/1.0\r\n\r\n")
+            received = b""
+            while chunk := tls.recv(4096):
+                received += chunk
+    assert received.startswith(b"HTTP/1.0 200"), received
+
+
 def test_restricted_apis_work_over_https(inferd, certs):
     server = start_https(inferd, certs,
                          extra=["--http-restricted-api=model-repository:admin-key=s3cret"])
