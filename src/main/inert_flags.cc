@@ -27,41 +27,12 @@ constexpr InertFlag kInertFlags[] = {
      "the gRPC frontend keeps no pool of request objects to size"},
 };
 
-// A flag refused until its feature exists. `allowed` is the one value that
-// asks for what inferd already does (the feature switched off), or null.
-struct RefusedFlag {
-  const char* name;
-  const char* feature;
-  const char* allowed;
-};
-
-constexpr RefusedFlag kRefusedFlags[] = {
-    {nullptr, nullptr, nullptr},  // none today; each entry: name, missing feature, allowed value
-};
-
 const InertFlag* FindInert(std::string_view flag) {
   if (flag.starts_with("--")) flag.remove_prefix(2);
   for (const InertFlag& inert : kInertFlags) {
     if (flag == inert.name) return &inert;
   }
   return nullptr;
-}
-
-void AddRefused(CLI::App& app, const RefusedFlag& refused) {
-  const std::string flag = std::string("--") + refused.name;
-  std::string help = std::string("Refused: ") + refused.feature;
-  if (refused.allowed != nullptr) help += std::string(" (only ") + refused.allowed + " is accepted)";
-  app.add_option_function<std::vector<std::string>>(
-      flag,
-      [flag, refused](const std::vector<std::string>& values) {
-        for (const std::string& value : values) {
-          if (refused.allowed != nullptr && value == refused.allowed) continue;
-          throw CLI::ValidationError(flag, "'" + value + "' is not supported: " +
-                                               refused.feature);
-        }
-      },
-      help)
-      ->group("Triton flags refused for now");
 }
 
 }  // namespace
@@ -75,9 +46,6 @@ void AddInertFlags(CLI::App& app, std::vector<std::string>* given) {
     app.add_option_function<std::vector<std::string>>(
            flag, note, std::string("No effect: ") + inert.reason)
         ->group("Triton flags without effect on this build");
-  }
-  for (const RefusedFlag& refused : kRefusedFlags) {
-    if (refused.name != nullptr) AddRefused(app, refused);
   }
 }
 

@@ -1,7 +1,7 @@
 // Triton's launch flags that inferd accepts but that do nothing on this build
-// (GPU and CUDA settings on a CPU server), and those it refuses because the
-// feature behind them is not built yet. Every other Triton flag is a real
-// option in server_flags.cc; compat/triton-2.51-flags.txt lists them all.
+// (GPU and CUDA settings on a CPU server, repository agents). Every other
+// Triton flag is a real option in server_flags.cc; compat/triton-2.51-flags.txt
+// lists them all.
 #ifndef INFERD_MAIN_INERT_FLAGS_H_
 #define INFERD_MAIN_INERT_FLAGS_H_
 
@@ -11,10 +11,9 @@
 
 namespace inferd {
 
-// Declares the inert and refused flags on `app`. Each inert flag given is
-// appended to `*given` (once, however often it is repeated) so that main can
-// log it once the log is set up; a refused flag fails parsing with a message
-// naming the flag and the missing feature.
+// Declares the inert flags on `app`. Each one given is appended to `*given`
+// (once, however often it is repeated) so that main can log it once the log
+// is set up.
 void AddInertFlags(CLI::App& app, std::vector<std::string>* given);
 
 // The log line for an inert flag given on the command line.

@@ -1,7 +1,7 @@
 """Every flag of Triton 2.51 given with a real value, as a launch script gives it: one
 server per group of flags (lifecycle, repositories, HTTP, gRPC, logging/metrics/trace,
 SageMaker, Vertex AI), each checked for the effects its flags should have. Together
-with the inert, refused and off-value flags of test_triton_flags.py, the groups cover
+with the inert and off-value flags of test_triton_flags.py, the groups cover
 compat/triton-2.51-flags.txt; the first test fails when a flag is in no group.
 
 The tests of each feature go deeper (tests/integration/lifecycle, flags, grpc, trace,

@@ -1,7 +1,7 @@
 """Triton 2.51's launch flags (compat/triton-2.51-flags.txt): every one is known to
 `inferd --help`, has a status in the README's table that agrees with the help's
 groups, and behaves as its status says: inert flags start the server and are
-logged once, refused ones fail naming the missing feature, unknown ones fail."""
+logged once, unknown ones fail."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from util import REPO_ROOT, InferdServer, backend_directory, inferd_binary, sing
 
 FLAGS_FILE = REPO_ROOT / "compat" / "triton-2.51-flags.txt"
 INERT_GROUP = "Triton flags without effect on this build"
-REFUSED_GROUP = "Triton flags refused for now"
 
 
 def triton_flags() -> dict[str, str]:
@@ -69,7 +68,7 @@ def test_help_lists_every_triton_flag():
 def test_readme_gives_every_flag_the_status_its_help_group_says():
     groups = help_groups()
     statuses = readme_statuses()
-    expected = {INERT_GROUP: "no effect", REFUSED_GROUP: "refused"}
+    expected = {INERT_GROUP: "no effect"}
     wrong = {}
     for name in triton_flags():
         want = expected.get(groups.get(name), "implemented")
