@@ -37,4 +37,12 @@ BatchChoice ChooseBatch(const std::vector<int64_t>& rows, size_t compatible,
   return choice;
 }
 
+int64_t RowsBeforeChoiceChanges(int64_t total, const BatchRules& rules) {
+  int64_t threshold = rules.max_batch_size;
+  const auto next = std::upper_bound(rules.preferred_sizes.begin(), rules.preferred_sizes.end(),
+                                     total);
+  if (next != rules.preferred_sizes.end()) threshold = std::min(threshold, *next);
+  return std::max<int64_t>(1, threshold - total);
+}
+
 }  // namespace inferd

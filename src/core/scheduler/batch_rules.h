@@ -30,6 +30,13 @@ struct BatchChoice {
 BatchChoice ChooseBatch(const std::vector<int64_t>& rows, size_t compatible,
                         const BatchRules& rules, bool delay_expired);
 
+// How many more rows a waiting batch of `total` rows (every queued request,
+// not yet of a preferred size nor full) needs before ChooseBatch could decide
+// otherwise: up to the next preferred size above `total` or to
+// max_batch_size, whichever is smaller. Fewer new rows leave the choice as it
+// was (wait for the queue delay), so nobody needs to look again.
+int64_t RowsBeforeChoiceChanges(int64_t total, const BatchRules& rules);
+
 }  // namespace inferd
 
 #endif  // INFERD_CORE_SCHEDULER_BATCH_RULES_H_

@@ -51,5 +51,17 @@ TEST(BatchRulesTest, ARequestLargerThanTheRestStillGoesAlone) {
   EXPECT_EQ(choice.request_count, 1u);
 }
 
+TEST(BatchRulesTest, RowsBeforeChoiceChangesCountsToTheNextPreferredSize) {
+  EXPECT_EQ(RowsBeforeChoiceChanges(3, Rules(8, {4, 8})), 1);
+  EXPECT_EQ(RowsBeforeChoiceChanges(5, Rules(8, {2, 4, 6})), 1);
+  EXPECT_EQ(RowsBeforeChoiceChanges(1, Rules(8, {4, 6})), 3);
+}
+
+TEST(BatchRulesTest, RowsBeforeChoiceChangesCountsToMaxBatchSizeWithoutPreferredSizes) {
+  EXPECT_EQ(RowsBeforeChoiceChanges(10, Rules(64, {})), 54);
+  EXPECT_EQ(RowsBeforeChoiceChanges(7, Rules(64, {4})), 57);  // past every preferred size
+  EXPECT_EQ(RowsBeforeChoiceChanges(3, Rules(16, {32})), 13);  // one above max never counts
+}
+
 }  // namespace
 }  // namespace inferd

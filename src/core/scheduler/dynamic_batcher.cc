@@ -1,6 +1,7 @@
 #include "core/scheduler/dynamic_batcher.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/infer/inference_request.h"
 
@@ -42,6 +43,7 @@ DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config, QueueSweepe
 DynamicBatcher::~DynamicBatcher() { Stop(); }
 
 Status DynamicBatcher::Enqueue(InferenceRequest* request) {
+  bool wake = true;
   {
     MutexLock lock(&mu_);
     if (stopping_) {
@@ -57,9 +59,30 @@ Status DynamicBatcher::Enqueue(InferenceRequest* request) {
       sweep_at_ns_ = deadline;
       sweeper_->Schedule(this, deadline);
     }
+    wake = WakesWaiters(*request, deadline);
   }
-  changed_.Signal();
+  if (wake) changed_.Signal();
   return Status::Ok();
+}
+
+bool DynamicBatcher::WakesWaiters(InferenceRequest& request, uint64_t deadline_ns) {
+  if (waiting_.first == nullptr) return true;
+  waiting_.rows_to_go -= Rows(request);
+  const bool same_choice = waiting_.rows_to_go > 0 && queues_.InArrivalOrder() &&
+                           (deadline_ns == 0 || deadline_ns >= waiting_.wake_ns) &&
+                           SharesBatch(*waiting_.first, request);
+  if (same_choice) return false;
+  waiting_ = {};
+  return true;
+}
+
+void DynamicBatcher::RememberWait(const std::vector<const QueuedRequest*>& order,
+                                  const std::vector<int64_t>& rows, uint64_t wake_ns) {
+  // A batch waits only when it holds every queued request; anything else
+  // keeps the plain wake-up on every request.
+  if (CompatiblePrefix(order) != order.size() || !queues_.InArrivalOrder()) return;
+  const int64_t total = std::accumulate(rows.begin(), rows.end(), int64_t{0});
+  waiting_ = {order.front()->request, RowsBeforeChoiceChanges(total, rules_), wake_ns};
 }
 
 size_t DynamicBatcher::QueuedCount() const {
@@ -76,32 +99,33 @@ size_t DynamicBatcher::CompatiblePrefix(const std::vector<const QueuedRequest*>&
   if (order.empty()) return 0;
   const InferenceRequest& first = *order[0]->request;
   size_t count = 1;
-  for (; count < order.size(); ++count) {
-    InferenceRequest& other = *order[count]->request;
-    bool same = true;
-    for (const InputTensor& input : first.inputs()) {
-      if (std::find(ragged_inputs_.begin(), ragged_inputs_.end(), input.name) !=
-          ragged_inputs_.end()) {
-        continue;
-      }
-      const InputTensor* peer = other.FindInput(input.name);
-      // Compare the per-row dims (everything after the batch dimension).
-      if (peer == nullptr || peer->shape.size() != input.shape.size() ||
-          !std::equal(input.shape.begin() + (first.batch_size > 0 ? 1 : 0), input.shape.end(),
-                      peer->shape.begin() + (first.batch_size > 0 ? 1 : 0))) {
-        same = false;
-        break;
-      }
-    }
-    if (!same) break;
-  }
+  while (count < order.size() && SharesBatch(first, *order[count]->request)) ++count;
   return count;
+}
+
+bool DynamicBatcher::SharesBatch(const InferenceRequest& first,
+                                 InferenceRequest& other) const {
+  for (const InputTensor& input : first.inputs()) {
+    if (std::find(ragged_inputs_.begin(), ragged_inputs_.end(), input.name) !=
+        ragged_inputs_.end()) {
+      continue;
+    }
+    const InputTensor* peer = other.FindInput(input.name);
+    // Compare the per-row dims (everything after the batch dimension).
+    if (peer == nullptr || peer->shape.size() != input.shape.size() ||
+        !std::equal(input.shape.begin() + (first.batch_size > 0 ? 1 : 0), input.shape.end(),
+                    peer->shape.begin() + (first.batch_size > 0 ? 1 : 0))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool DynamicBatcher::NextBatch(size_t instance, std::vector<InferenceRequest*>* batch) {
   std::vector<InferenceRequest*> cancelled, timed_out;
   MutexLock lock(&mu_);
   while (true) {
+    waiting_ = {};  // awake: this instance looks at the queue itself
     const uint64_t now = clock_.NowNs();
     queues_.Expire(now, &cancelled, &timed_out);
     if (!cancelled.empty() || !timed_out.empty()) {
@@ -141,6 +165,7 @@ bool DynamicBatcher::NextBatch(size_t instance, std::vector<InferenceRequest*>* 
     uint64_t wake = oldest + max_queue_delay_ns_;
     const uint64_t deadline = queues_.NextDeadline();
     if (deadline != 0) wake = std::min(wake, deadline);
+    RememberWait(order, rows, wake);
     clock_.WaitUntil(&changed_, &mu_, wake);
   }
 }
@@ -153,6 +178,7 @@ uint64_t DynamicBatcher::SweepExpired(uint64_t now_ns) {
     queues_.Expire(now_ns, &cancelled, &timed_out);
     next = queues_.NextDeadline();
     sweep_at_ns_ = next;
+    waiting_ = {};  // its first request may be among those dropped
   }
   Drop(cancelled, "was cancelled", Status::Code::kCancelled);
   Drop(timed_out, "timed out in the queue", Status::Code::kUnavailable);
@@ -170,6 +196,7 @@ void DynamicBatcher::Stop() {
     if (stopping_) return;
     stopping_ = true;
     abandoned = queues_.TakeAll();
+    waiting_ = {};
   }
   // No Enqueue schedules it any more (stopping_); a sweep under way ends first.
   sweeper_->Forget(this);

@@ -42,6 +42,25 @@ class DynamicBatcher : public Scheduler, public BatchSource, private ExpiringQue
 
   // How many queued requests, from the front, may join the first one's batch.
   size_t CompatiblePrefix(const std::vector<const QueuedRequest*>& order) const;
+  // Whether `other` may join `first`'s batch: the same per-row shapes, ragged
+  // inputs aside.
+  bool SharesBatch(const InferenceRequest& first, InferenceRequest& other) const;
+
+  // What the instances waiting for a batch to fill decided, so that Enqueue
+  // wakes them only when a new request could change it: waking one for every
+  // request costs a thread switch and a look at the whole queue, for nothing
+  // until the batch is full (64 of them per batch of 64 single rows).
+  struct Waiting {
+    const InferenceRequest* first = nullptr;  // the batch's first; null: wake on every request
+    int64_t rows_to_go = 0;                   // rows the batch needs before it could go
+    uint64_t wake_ns = 0;                     // when the waiters wake anyway
+  };
+  // Records the wait on `order` (every queued request, one waiting batch).
+  void RememberWait(const std::vector<const QueuedRequest*>& order,
+                    const std::vector<int64_t>& rows, uint64_t wake_ns) REQUIRES(mu_);
+  // Whether `request`, just queued with `deadline_ns`, may change what the
+  // waiting instances decided; counts its rows towards the batch.
+  bool WakesWaiters(InferenceRequest& request, uint64_t deadline_ns) REQUIRES(mu_);
 
   // Constant after construction.
   QueueSweeper* const sweeper_;
@@ -58,6 +77,7 @@ class DynamicBatcher : public Scheduler, public BatchSource, private ExpiringQue
   bool stopping_ GUARDED_BY(mu_) = false;
   // The earliest time the QueueSweeper will call back; 0: none scheduled.
   uint64_t sweep_at_ns_ GUARDED_BY(mu_) = 0;
+  Waiting waiting_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd

@@ -184,6 +184,58 @@ TEST_F(DynamicBatcherTest, RaggedInputsMayDifferInShapeWithinABatch) {
   EXPECT_THAT(RunDueBatch(), ElementsAre("a", "b", "c"));
 }
 
+// An instance waiting out the delay is woken only when a request could change
+// its choice; these show it still wakes for each such request.
+TEST_F(DynamicBatcherTest, AWaitingInstanceTakesTheBatchOnceItIsFull) {
+  StartBatcher("max_queue_delay_microseconds: 100000", /*max_batch_size=*/4);
+  Enqueue("a");
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  Enqueue("b");
+  Enqueue("c");
+  EXPECT_FALSE(instance.returned());
+  Enqueue("d", /*rows=*/1);
+  ASSERT_TRUE(instance.AwaitReturn());
+  EXPECT_THAT(Ids(instance.batch()), ElementsAre("a", "b", "c", "d"));
+}
+
+TEST_F(DynamicBatcherTest, AWaitingInstanceSendsWhenARequestCannotJoin) {
+  StartBatcher("max_queue_delay_microseconds: 100000", /*max_batch_size=*/8);
+  Enqueue("a", 1, {4});
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  Enqueue("b", 1, {5});  // another row shape: a's batch can take no more
+  ASSERT_TRUE(instance.AwaitReturn());
+  EXPECT_THAT(Ids(instance.batch()), ElementsAre("a"));
+}
+
+TEST_F(DynamicBatcherTest, AWaitingInstanceSendsWhenRowsOverflowTheBatch) {
+  StartBatcher("max_queue_delay_microseconds: 100000", /*max_batch_size=*/4);
+  Enqueue("a", /*rows=*/2);
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  Enqueue("b", /*rows=*/3);  // 5 rows: a goes alone, b waits for the next
+  ASSERT_TRUE(instance.AwaitReturn());
+  EXPECT_THAT(Ids(instance.batch()), ElementsAre("a"));
+}
+
+TEST_F(DynamicBatcherTest, AWaitingInstanceWakesForAnEarlierTimeout) {
+  StartBatcher(R"(max_queue_delay_microseconds: 100000
+                  default_queue_policy { allow_timeout_override: true })");
+  Enqueue("a");
+  InstanceThread instance(batcher_.get(), batcher_.get(), 0);
+  ASSERT_TRUE(clock_.AwaitWaiters(1));  // until a's delay, 100 ms
+  Enqueue("b", 1, {4}, 0, /*timeout_us=*/10000);
+  ASSERT_TRUE(clock_.AwaitWaiters(2));  // the instance and the sweeper, until b's 10 ms
+  clock_.Advance(milliseconds(10));
+  ASSERT_TRUE(requests_.log().AwaitResponses(1));
+  EXPECT_EQ(requests_.log().responses()[0].status.code(), Status::Code::kUnavailable);
+  EXPECT_FALSE(instance.returned());
+  clock_.Advance(milliseconds(90));
+  ASSERT_TRUE(instance.AwaitReturn());
+  EXPECT_THAT(Ids(instance.batch()), ElementsAre("a"));
+}
+
 TEST_F(DynamicBatcherTest, AnIdleInstanceWakesForANewRequest) {
   StartBatcher("");
   InstanceThread instance(batcher_.get(), batcher_.get(), 0);

@@ -47,6 +47,9 @@ class RequestQueues {
   // Everything still queued, emptied.
   std::vector<InferenceRequest*> TakeAll();
 
+  // Whether serving order is arrival order (one level, nothing delayed): a
+  // request pushed now is served after every queued one.
+  bool InArrivalOrder() const { return levels_.size() == 1 && delayed_.empty(); }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // The earliest timeout among queued requests, or 0.

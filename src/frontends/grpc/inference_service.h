@@ -8,6 +8,7 @@
 #ifndef INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 #define INFERD_FRONTENDS_GRPC_INFERENCE_SERVICE_H_
 
+#include "grpc/infer_message_allocator.h"
 #include "grpc/service_context.h"
 #include "grpc_service.grpc.pb.h"
 
@@ -16,7 +17,9 @@ namespace inferd::grpc_frontend {
 class InferenceService final : public inference::GRPCInferenceService::CallbackService {
  public:
   // `context` must outlive the service.
-  explicit InferenceService(const ServiceContext& context) : context_(context) {}
+  explicit InferenceService(const ServiceContext& context) : context_(context) {
+    SetMessageAllocatorFor_ModelInfer(&infer_messages_);
+  }
 
   using Unary = grpc::ServerUnaryReactor;
   using Context = grpc::CallbackServerContext;
@@ -72,6 +75,7 @@ class InferenceService final : public inference::GRPCInferenceService::CallbackS
 
  private:
   const ServiceContext& context_;
+  InferMessageAllocator infer_messages_;  // ModelInfer's request and response, per call
 };
 
 }  // namespace inferd::grpc_frontend
