@@ -55,6 +55,19 @@ void SetKeepalive(const GrpcOptions& options, grpc::ServerBuilder* builder) {
   }
 }
 
+// Keeps gRPC's library initialized until the process ends. Destroying the
+// last grpc::Server otherwise runs grpc_shutdown, which joins gRPC's executor
+// threads; in gRPC 1.51 one of them can be inside a poll of up to 10 s, and
+// the exit waited for it (seen as an exit that took ten seconds after every
+// request had been answered). The process is ending; the OS takes the rest.
+void HoldGrpcLibrary() {
+  static const bool held = [] {
+    grpc_init();
+    return true;
+  }();
+  (void)held;
+}
+
 }  // namespace
 
 class GrpcServer::Impl {
@@ -71,6 +84,7 @@ class GrpcServer::Impl {
   ~Impl() { Stop(); }
 
   Status Start() {
+    HoldGrpcLibrary();
     if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     context_.allocator = allocator_.get();
     if (!options_.header_forward_pattern.empty()) {
