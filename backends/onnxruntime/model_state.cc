@@ -16,6 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+unsigned Cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
   if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
   if (std::string problem = ParseModelSettings(*json, settings); !problem.empty()) {
@@ -76,11 +78,8 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
   if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
-  {
-    OrtPtr<OrtSession> probe;
-    if (auto* err = CreateSession(env, self->path_, MetadataSessionSettings(), &probe)) return err;
-    if (auto* err = ReadModelIo(*probe, &self->io_)) return err;
-  }
+  SessionSettings probe_settings;
+  if (auto* err = self->ProbeModel(&probe_settings)) return err;
   bool auto_complete = false;
   if (auto* err = INFERD_ModelAutoCompleteConfig(model, &auto_complete)) return err;
   if (auto_complete) {
@@ -91,17 +90,43 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
     return MakeError(INFERD_ERROR_INVALID_ARG,
                      "the configuration does not match " + self->path_ + ": " + problem);
   }
-  if (std::string problem = ResolveSessionSettings(
-          self->settings_, std::max(1u, std::thread::hardware_concurrency()),
-          &self->session_settings_);
+  if (std::string problem =
+          ResolveSessionSettings(self->settings_, Cores(), &self->session_settings_);
       !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  if (self->session_settings_ != probe_settings) {
+    // Completion changed what the instances need (their count): load afresh.
+    OrtPtr<OrtSession> stale(self->spare_session_.exchange(nullptr));
   }
   *state = std::move(self);
   return nullptr;
 }
 
-INFERD_Error* ModelState::CreateInstanceSession(OrtPtr<OrtSession>* session) const {
+ModelState::~ModelState() { OrtPtr<OrtSession> spare(spare_session_.exchange(nullptr)); }
+
+INFERD_Error* ModelState::ProbeModel(SessionSettings* used) {
+  // Creating a session costs as much as the rest of a model's load together, so
+  // the probe is the first instance's session whenever it can be.
+  if (ResolveSessionSettings(settings_, Cores(), used).empty()) {
+    OrtPtr<OrtSession> session;
+    ErrorPtr failed(CreateSession(env_, path_, *used, &session));
+    if (!failed) {
+      if (auto* err = ReadModelIo(*session, &io_)) return err;
+      spare_session_.store(session.release());
+      return nullptr;
+    }
+  }
+  OrtPtr<OrtSession> probe;
+  if (auto* err = CreateSession(env_, path_, MetadataSessionSettings(), &probe)) return err;
+  return ReadModelIo(*probe, &io_);
+}
+
+INFERD_Error* ModelState::CreateInstanceSession(OrtPtr<OrtSession>* session) {
+  if (OrtSession* spare = spare_session_.exchange(nullptr)) {
+    session->reset(spare);
+    return nullptr;
+  }
   return CreateSession(env_, path_, session_settings_, session);
 }
 

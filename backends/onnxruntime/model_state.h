@@ -1,11 +1,12 @@
 // One loaded version of an ONNX model, as the backend keeps it between model
 // initialize and finalize: the model file, the tensors it declares, the
 // (possibly auto-completed) configuration it serves with, and the settings each
-// instance's session is created with. Thread-safe after Create: instances only
-// read it.
+// instance's session is created with, and the session the load made until the
+// first instance takes it. Thread-safe after Create.
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -37,11 +38,21 @@ class ModelState {
   // "model 'm' version 1: ", the start of every request error.
   const std::string& error_prefix() const { return error_prefix_; }
 
-  // A new session for one instance, with the settings from the configuration.
-  INFERD_Error* CreateInstanceSession(OrtPtr<OrtSession>* session) const;
+  // A session for one instance, with the settings from the configuration: the
+  // one Create loaded the model with, for the first caller, else a new one.
+  INFERD_Error* CreateInstanceSession(OrtPtr<OrtSession>* session);
+
+  ~ModelState();
 
  private:
   ModelState() = default;
+
+  // Loads the model to learn its tensors: with the instances' own settings when
+  // those resolve and load (the session is then kept in spare_session_ for the
+  // first instance, so a model is loaded once, not twice), else with
+  // MetadataSessionSettings(), whose errors are the ones to report. Sets io_
+  // and *used to the settings of the spare session.
+  INFERD_Error* ProbeModel(SessionSettings* used);
 
   // Constant after Create.
   OrtEnv* env_ = nullptr;  //!< the backend's, which outlives every model
@@ -50,6 +61,8 @@ class ModelState {
   ModelIo io_;
   ModelSettings settings_;
   SessionSettings session_settings_;
+  //! The session Create loaded, until an instance takes it (or null).
+  std::atomic<OrtSession*> spare_session_{nullptr};
 };
 
 }  // namespace inferd::onnxruntime

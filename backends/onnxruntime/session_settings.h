@@ -38,6 +38,8 @@ struct SessionSettings {
   std::optional<bool> mem_pattern;  //!< absent: ORT's default
   //! "session.*" parameters handed to AddSessionConfigEntry as they are.
   std::vector<std::pair<std::string, std::string>> config_entries;
+
+  bool operator==(const SessionSettings&) const = default;
 };
 
 // The settings for one instance of `model` on a machine with `cores` hardware
