@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <thread>
 
 #include "common/config_messages.h"
 #include "config_completion.h"
@@ -16,7 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-unsigned Cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
   if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
@@ -91,29 +89,29 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
                      "the configuration does not match " + self->path_ + ": " + problem);
   }
   if (std::string problem =
-          ResolveSessionSettings(self->settings_, Cores(), &self->session_settings_);
+          ResolveSessionSettings(self->settings_, MachineCores(), &self->session_settings_);
       !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }
   if (self->session_settings_ != probe_settings) {
     // Completion changed what the instances need (their count): load afresh.
-    OrtPtr<OrtSession> stale(self->spare_session_.exchange(nullptr));
+    MutexLock lock(&self->mu_);
+    self->loaded_.reset();
   }
   *state = std::move(self);
   return nullptr;
 }
 
-ModelState::~ModelState() { OrtPtr<OrtSession> spare(spare_session_.exchange(nullptr)); }
-
 INFERD_Error* ModelState::ProbeModel(SessionSettings* used) {
   // Creating a session costs as much as the rest of a model's load together, so
-  // the probe is the first instance's session whenever it can be.
-  if (ResolveSessionSettings(settings_, Cores(), used).empty()) {
+  // the probe is the instances' session whenever it can be.
+  if (ResolveSessionSettings(settings_, MachineCores(), used).empty()) {
     OrtPtr<OrtSession> session;
     ErrorPtr failed(CreateSession(env_, path_, *used, &session));
     if (!failed) {
       if (auto* err = ReadModelIo(*session, &io_)) return err;
-      spare_session_.store(session.release());
+      MutexLock lock(&mu_);
+      loaded_ = std::move(session);
       return nullptr;
     }
   }
@@ -122,12 +120,15 @@ INFERD_Error* ModelState::ProbeModel(SessionSettings* used) {
   return ReadModelIo(*probe, &io_);
 }
 
-INFERD_Error* ModelState::CreateInstanceSession(OrtPtr<OrtSession>* session) {
-  if (OrtSession* spare = spare_session_.exchange(nullptr)) {
-    session->reset(spare);
-    return nullptr;
+INFERD_Error* ModelState::InstanceSession(std::shared_ptr<OrtSession>* session) {
+  MutexLock lock(&mu_);
+  if (loaded_ == nullptr) {
+    OrtPtr<OrtSession> fresh;
+    if (auto* err = CreateSession(env_, path_, session_settings_, &fresh)) return err;
+    loaded_ = std::move(fresh);
   }
-  return CreateSession(env_, path_, session_settings_, session);
+  *session = session_settings_.share_session ? loaded_ : std::move(loaded_);
+  return nullptr;
 }
 
 }  // namespace inferd::onnxruntime

@@ -6,11 +6,11 @@
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 
-#include <atomic>
 #include <memory>
 #include <string>
 
 #include "inferd/backend.h"
+#include "inferd/base/mutex.h"
 #include "model_io.h"
 #include "model_settings.h"
 #include "ort_api.h"
@@ -38,21 +38,21 @@ class ModelState {
   // "model 'm' version 1: ", the start of every request error.
   const std::string& error_prefix() const { return error_prefix_; }
 
-  // A session for one instance, with the settings from the configuration: the
-  // one Create loaded the model with, for the first caller, else a new one.
-  INFERD_Error* CreateInstanceSession(OrtPtr<OrtSession>* session);
-
-  ~ModelState();
+  // The session for one instance, with the settings from the configuration:
+  // the model's one session when its instances share it
+  // (SessionSettings::share_session), else one of the instance's own (the
+  // first instance gets the one Create loaded the model with).
+  INFERD_Error* InstanceSession(std::shared_ptr<OrtSession>* session) EXCLUDES(mu_);
 
  private:
   ModelState() = default;
 
   // Loads the model to learn its tensors: with the instances' own settings when
-  // those resolve and load (the session is then kept in spare_session_ for the
-  // first instance, so a model is loaded once, not twice), else with
-  // MetadataSessionSettings(), whose errors are the ones to report. Sets io_
-  // and *used to the settings of the spare session.
-  INFERD_Error* ProbeModel(SessionSettings* used);
+  // those resolve and load (the session is then kept for the instances, so a
+  // model is loaded once, not twice), else with MetadataSessionSettings(),
+  // whose errors are the ones to report. Sets io_ and *used to the settings
+  // the kept session has.
+  INFERD_Error* ProbeModel(SessionSettings* used) EXCLUDES(mu_);
 
   // Constant after Create.
   OrtEnv* env_ = nullptr;  //!< the backend's, which outlives every model
@@ -61,8 +61,10 @@ class ModelState {
   ModelIo io_;
   ModelSettings settings_;
   SessionSettings session_settings_;
-  //! The session Create loaded, until an instance takes it (or null).
-  std::atomic<OrtSession*> spare_session_{nullptr};
+
+  Mutex mu_;
+  //! The session Create loaded (until an instance takes it, unless shared).
+  std::shared_ptr<OrtSession> loaded_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd::onnxruntime

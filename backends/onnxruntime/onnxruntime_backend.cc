@@ -1,6 +1,7 @@
 // The ONNX Runtime backend's entry points (libinferd_onnxruntime.so): one ORT
 // environment per backend, a ModelState per loaded model version and an
-// InstanceRunner (one ORT session) per instance. Every entry point catches
+// InstanceRunner (one ORT session) per instance; sessions whose thread settings
+// allow share the environment's thread pools (SharedPoolsFit). Every entry point catches
 // what it might throw, so no exception crosses the ABI.
 //
 // Backend settings (--backend-config=onnxruntime,<key>=<value>):
@@ -17,6 +18,7 @@
 #include "instance_runner.h"
 #include "model_state.h"
 #include "ort_api.h"
+#include "ort_session.h"
 #include "rapidjson/document.h"
 
 namespace inferd::onnxruntime {
@@ -52,16 +54,9 @@ INFERD_Error* ReadBackendConfig(INFERD_Backend* backend, BackendState* state) {
 
 INFERD_Error* CreateEnv(BackendState* state) {
   OrtEnv* env = nullptr;
-  if (auto* err = OrtError(Ort().CreateEnv(ORT_LOGGING_LEVEL_WARNING, "inferd", &env),
-                           "onnxruntime backend: creating the ONNX Runtime environment")) {
-    return err;
-  }
+  if (auto* err = CreateSharedPoolsEnv(MachineCores(), &env)) return err;
   state->env.reset(env);
-  // ONNX Runtime's telemetry records every session creation in a SQLite file
-  // under ~/.cache/Microsoft, with fsyncs: half the CPU time of creating a
-  // small model's session, and disk writes a server has no business doing.
-  return OrtError(Ort().DisableTelemetryEvents(env),
-                  "onnxruntime backend: turning ONNX Runtime's telemetry off");
+  return nullptr;
 }
 
 }  // namespace
@@ -122,8 +117,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance*
   return Guarded([&]() -> INFERD_Error* {
     ModelState* state = nullptr;
     if (auto* err = common::ModelStateOf(instance, &state)) return err;
-    OrtPtr<OrtSession> session;
-    if (auto* err = state->CreateInstanceSession(&session)) return err;
+    std::shared_ptr<OrtSession> session;
+    if (auto* err = state->InstanceSession(&session)) return err;
     return common::GiveInstanceState(
         instance, std::make_unique<InstanceRunner>(state->settings(), std::move(session),
                                                    state->error_prefix()));
