@@ -6,7 +6,8 @@
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
-                                    [--skip-cache]
+                                    [--skip-cache] [--skip-memory]
+                                    [--cycles N]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
 
@@ -43,6 +44,10 @@
 11. The response cache: the identity model with response_cache enabled (every
     request after the first a hit) next to the same model uncached, HTTP binary
     and gRPC at concurrency 1 and 16 (bench/cache.py).
+12. Memory: the RSS a loaded ONNX model costs (the first and a second copy of
+    the MLP) against its weights + 10 MiB, and the RSS after 1,000
+    load/unload cycles of a small ONNX model against after the first
+    (bench/memory.py).
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -64,6 +69,7 @@ import urllib.request
 from cache import section_cache
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
+from memory import section_memory
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
@@ -456,6 +462,9 @@ def main():
     parser.add_argument("--skip-grpc-ceiling", action="store_true")
     parser.add_argument("--skip-compute", action="store_true")
     parser.add_argument("--skip-cache", action="store_true")
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--cycles", type=int, default=1000,
+                        help="load/unload cycles in the memory section")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
     for needed in ("inferd", "tools/inferd-loadgen", "backends/identity/libinferd_identity.so"):
@@ -482,7 +491,9 @@ def main():
                                               loadgen, free_port)),
                 (args.skip_compute, lambda: section_compute(build)),
                 (args.skip_cache,
-                 lambda: section_cache(build, args, Inferd, write_model, loadgen))]
+                 lambda: section_cache(build, args, Inferd, write_model, loadgen)),
+                (args.skip_memory,
+                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles))]
     for skip, section in sections:
         if skip:
             continue
