@@ -46,14 +46,21 @@ INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
   return nullptr;
 }
 
-// Completes the configuration from `io` and hands it to the server.
+// Completes the configuration from `io` and hands it to the server, unless
+// completing changed nothing (*changed false): the server's parsing it back
+// would cost as much as the rest of a small model's load, and the server checks
+// the configuration is whole after initialize either way.
 INFERD_Error* AutoComplete(INFERD_Model* model, const ModelIo& io, int64_t default_max_batch_size,
-                           const std::string& json) {
+                           const std::string& json, bool* changed) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
+  rapidjson::Document original;
+  original.CopyFrom(doc, original.GetAllocator());
   if (std::string problem = CompleteConfig(io, default_max_batch_size, &doc); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, "cannot complete the configuration: " + problem);
   }
+  *changed = doc != original;
+  if (!*changed) return nullptr;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   doc.Accept(writer);
@@ -81,8 +88,13 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
   bool auto_complete = false;
   if (auto* err = INFERD_ModelAutoCompleteConfig(model, &auto_complete)) return err;
   if (auto_complete) {
-    if (auto* err = AutoComplete(model, self->io_, default_max_batch_size, json)) return err;
-    if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+    bool changed = false;
+    if (auto* err = AutoComplete(model, self->io_, default_max_batch_size, json, &changed)) {
+      return err;
+    }
+    if (changed) {
+      if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+    }
   }
   if (std::string problem = CheckConfigMatchesModel(self->settings_, self->io_); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG,
