@@ -1,8 +1,9 @@
 // The ONNX Runtime backend's entry points (libinferd_onnxruntime.so): one ORT
 // environment per backend, a ModelState per loaded model version and an
-// InstanceRunner (one ORT session) per instance; sessions whose thread settings
-// allow share the environment's thread pools (SharedPoolsFit). Every entry point catches
-// what it might throw, so no exception crosses the ABI.
+// InstanceRunner per instance (running the model's one session, or one of its
+// own: SessionSettings::share_session); sessions whose thread settings allow
+// run on the environment's thread pools (SharedPoolsFit). Every entry point
+// catches what it might throw, so no exception crosses the ABI.
 //
 // Backend settings (--backend-config=onnxruntime,<key>=<value>):
 //   default-max-batch-size   max_batch_size auto-completion gives a model that
