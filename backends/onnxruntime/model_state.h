@@ -1,8 +1,9 @@
 // One loaded version of an ONNX model, as the backend keeps it between model
 // initialize and finalize: the model file, the tensors it declares, the
 // (possibly auto-completed) configuration it serves with, and the settings each
-// instance's session is created with, and the session the load made until the
-// first instance takes it. Thread-safe after Create.
+// instance's session is created with, and the session the load made: the
+// instances' shared one, or the first instance's until it takes it.
+// Thread-safe after Create.
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 

@@ -81,8 +81,9 @@ std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
     if (model.parameters.count(key) == 0) settings->config_entries.emplace_back(key, "0");
   }
   settings->shared_pools = SharedPoolsFit(*settings, cores);
-  const bool own_pools = !settings->shared_pools &&
-                         (settings->execution_mode == ORT_PARALLEL || settings->intra_op_threads > 1);
+  const bool own_pools =
+      !settings->shared_pools &&
+      (settings->execution_mode == ORT_PARALLEL || settings->intra_op_threads > 1);
   settings->share_session = share.value_or(!own_pools);
   return "";
 }
