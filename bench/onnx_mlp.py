@@ -61,7 +61,7 @@ def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int) -> dict
 def start_server(binary: Path, repo: Path, log_path: Path) -> tuple[subprocess.Popen, int]:
     log = open(log_path, "wb")
     proc = subprocess.Popen(
-        [str(binary), f"--model-repository={repo}", "--http-port=0", "--allow-grpc=false",
+        [str(binary), f"--model-repository={repo}", "--http-port=0", "--metrics-port=0", "--allow-grpc=false",
          f"--backend-directory={binary.parent / 'backends'}"],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60

@@ -38,7 +38,7 @@ uint64_t SteadyNowNs() {
 
 }  // namespace
 
-InstanceRunner::InstanceRunner(const ModelSettings& settings, OrtPtr<OrtSession> session,
+InstanceRunner::InstanceRunner(const ModelSettings& settings, std::shared_ptr<OrtSession> session,
                                std::string error_prefix)
     : settings_(settings), session_(std::move(session)), error_prefix_(std::move(error_prefix)) {
   for (const TensorSpec& spec : settings_.inputs) input_names_.push_back(spec.name.c_str());

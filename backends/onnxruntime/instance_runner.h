@@ -6,6 +6,7 @@
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_INSTANCE_RUNNER_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_INSTANCE_RUNNER_H_
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,7 +23,7 @@ class InstanceRunner {
  public:
   // `settings` must outlive the runner (the model state owns both);
   // `error_prefix` ("model 'm' version 1: ") starts every request error.
-  InstanceRunner(const ModelSettings& settings, OrtPtr<OrtSession> session,
+  InstanceRunner(const ModelSettings& settings, std::shared_ptr<OrtSession> session,
                  std::string error_prefix);
   InstanceRunner(const InstanceRunner&) = delete;
   InstanceRunner& operator=(const InstanceRunner&) = delete;
@@ -40,7 +41,9 @@ class InstanceRunner {
 
   // Constant after construction.
   const ModelSettings& settings_;
-  const OrtPtr<OrtSession> session_;
+  //! Shared with the model's other instances when they share one session
+  //! (ORT runs a session concurrently).
+  const std::shared_ptr<OrtSession> session_;
   const std::string error_prefix_;
   std::vector<const char*> input_names_;  //!< settings_.inputs' names, for OrtApi::Run
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <thread>
 
 #include "common/config_messages.h"
 #include "config_completion.h"
@@ -15,6 +14,7 @@ namespace inferd::onnxruntime {
 namespace {
 
 namespace fs = std::filesystem;
+
 
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
   if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
@@ -46,14 +46,21 @@ INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
   return nullptr;
 }
 
-// Completes the configuration from `io` and hands it to the server.
+// Completes the configuration from `io` and hands it to the server, unless
+// completing changed nothing (*changed false): the server's parsing it back
+// would cost as much as the rest of a small model's load, and the server checks
+// the configuration is whole after initialize either way.
 INFERD_Error* AutoComplete(INFERD_Model* model, const ModelIo& io, int64_t default_max_batch_size,
-                           const std::string& json) {
+                           const std::string& json, bool* changed) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
+  rapidjson::Document original;
+  original.CopyFrom(doc, original.GetAllocator());
   if (std::string problem = CompleteConfig(io, default_max_batch_size, &doc); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, "cannot complete the configuration: " + problem);
   }
+  *changed = doc != original;
+  if (!*changed) return nullptr;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   doc.Accept(writer);
@@ -76,33 +83,64 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
   if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
-  {
-    OrtPtr<OrtSession> probe;
-    if (auto* err = CreateSession(env, self->path_, MetadataSessionSettings(), &probe)) return err;
-    if (auto* err = ReadModelIo(*probe, &self->io_)) return err;
-  }
+  SessionSettings probe_settings;
+  if (auto* err = self->ProbeModel(&probe_settings)) return err;
   bool auto_complete = false;
   if (auto* err = INFERD_ModelAutoCompleteConfig(model, &auto_complete)) return err;
   if (auto_complete) {
-    if (auto* err = AutoComplete(model, self->io_, default_max_batch_size, json)) return err;
-    if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+    bool changed = false;
+    if (auto* err = AutoComplete(model, self->io_, default_max_batch_size, json, &changed)) {
+      return err;
+    }
+    if (changed) {
+      if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
+    }
   }
   if (std::string problem = CheckConfigMatchesModel(self->settings_, self->io_); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG,
                      "the configuration does not match " + self->path_ + ": " + problem);
   }
-  if (std::string problem = ResolveSessionSettings(
-          self->settings_, std::max(1u, std::thread::hardware_concurrency()),
-          &self->session_settings_);
+  if (std::string problem =
+          ResolveSessionSettings(self->settings_, MachineCores(), &self->session_settings_);
       !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
+  }
+  if (self->session_settings_ != probe_settings) {
+    // Completion changed what the instances need (their count): load afresh.
+    MutexLock lock(&self->mu_);
+    self->loaded_.reset();
   }
   *state = std::move(self);
   return nullptr;
 }
 
-INFERD_Error* ModelState::CreateInstanceSession(OrtPtr<OrtSession>* session) const {
-  return CreateSession(env_, path_, session_settings_, session);
+INFERD_Error* ModelState::ProbeModel(SessionSettings* used) {
+  // Creating a session costs as much as the rest of a model's load together, so
+  // the probe is the instances' session whenever it can be.
+  if (ResolveSessionSettings(settings_, MachineCores(), used).empty()) {
+    OrtPtr<OrtSession> session;
+    ErrorPtr failed(CreateSession(env_, path_, *used, &session));
+    if (!failed) {
+      if (auto* err = ReadModelIo(*session, &io_)) return err;
+      MutexLock lock(&mu_);
+      loaded_ = std::move(session);
+      return nullptr;
+    }
+  }
+  OrtPtr<OrtSession> probe;
+  if (auto* err = CreateSession(env_, path_, MetadataSessionSettings(), &probe)) return err;
+  return ReadModelIo(*probe, &io_);
+}
+
+INFERD_Error* ModelState::InstanceSession(std::shared_ptr<OrtSession>* session) {
+  MutexLock lock(&mu_);
+  if (loaded_ == nullptr) {
+    OrtPtr<OrtSession> fresh;
+    if (auto* err = CreateSession(env_, path_, session_settings_, &fresh)) return err;
+    loaded_ = std::move(fresh);
+  }
+  *session = session_settings_.share_session ? loaded_ : std::move(loaded_);
+  return nullptr;
 }
 
 }  // namespace inferd::onnxruntime

@@ -1,8 +1,9 @@
 // One loaded version of an ONNX model, as the backend keeps it between model
 // initialize and finalize: the model file, the tensors it declares, the
 // (possibly auto-completed) configuration it serves with, and the settings each
-// instance's session is created with. Thread-safe after Create: instances only
-// read it.
+// instance's session is created with, and the session the load made: the
+// instances' shared one, or the first instance's until it takes it.
+// Thread-safe after Create.
 #ifndef INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 #define INFERD_BACKENDS_ONNXRUNTIME_MODEL_STATE_H_
 
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "inferd/backend.h"
+#include "inferd/base/mutex.h"
 #include "model_io.h"
 #include "model_settings.h"
 #include "ort_api.h"
@@ -37,11 +39,21 @@ class ModelState {
   // "model 'm' version 1: ", the start of every request error.
   const std::string& error_prefix() const { return error_prefix_; }
 
-  // A new session for one instance, with the settings from the configuration.
-  INFERD_Error* CreateInstanceSession(OrtPtr<OrtSession>* session) const;
+  // The session for one instance, with the settings from the configuration:
+  // the model's one session when its instances share it
+  // (SessionSettings::share_session), else one of the instance's own (the
+  // first instance gets the one Create loaded the model with).
+  INFERD_Error* InstanceSession(std::shared_ptr<OrtSession>* session) EXCLUDES(mu_);
 
  private:
   ModelState() = default;
+
+  // Loads the model to learn its tensors: with the instances' own settings when
+  // those resolve and load (the session is then kept for the instances, so a
+  // model is loaded once, not twice), else with MetadataSessionSettings(),
+  // whose errors are the ones to report. Sets io_ and *used to the settings
+  // the kept session has.
+  INFERD_Error* ProbeModel(SessionSettings* used) EXCLUDES(mu_);
 
   // Constant after Create.
   OrtEnv* env_ = nullptr;  //!< the backend's, which outlives every model
@@ -50,6 +62,10 @@ class ModelState {
   ModelIo io_;
   ModelSettings settings_;
   SessionSettings session_settings_;
+
+  Mutex mu_;
+  //! The session Create loaded (until an instance takes it, unless shared).
+  std::shared_ptr<OrtSession> loaded_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd::onnxruntime

@@ -1,7 +1,9 @@
 // The ONNX Runtime backend's entry points (libinferd_onnxruntime.so): one ORT
 // environment per backend, a ModelState per loaded model version and an
-// InstanceRunner (one ORT session) per instance. Every entry point catches
-// what it might throw, so no exception crosses the ABI.
+// InstanceRunner per instance (running the model's one session, or one of its
+// own: SessionSettings::share_session); sessions whose thread settings allow
+// run on the environment's thread pools (SharedPoolsFit). Every entry point
+// catches what it might throw, so no exception crosses the ABI.
 //
 // Backend settings (--backend-config=onnxruntime,<key>=<value>):
 //   default-max-batch-size   max_batch_size auto-completion gives a model that
@@ -17,6 +19,7 @@
 #include "instance_runner.h"
 #include "model_state.h"
 #include "ort_api.h"
+#include "ort_session.h"
 #include "rapidjson/document.h"
 
 namespace inferd::onnxruntime {
@@ -52,10 +55,7 @@ INFERD_Error* ReadBackendConfig(INFERD_Backend* backend, BackendState* state) {
 
 INFERD_Error* CreateEnv(BackendState* state) {
   OrtEnv* env = nullptr;
-  if (auto* err = OrtError(Ort().CreateEnv(ORT_LOGGING_LEVEL_WARNING, "inferd", &env),
-                           "onnxruntime backend: creating the ONNX Runtime environment")) {
-    return err;
-  }
+  if (auto* err = CreateSharedPoolsEnv(MachineCores(), &env)) return err;
   state->env.reset(env);
   return nullptr;
 }
@@ -116,10 +116,10 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelFinalize(INFERD_Model* model) {
 
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance* instance) {
   return Guarded([&]() -> INFERD_Error* {
-    const ModelState* state = nullptr;
+    ModelState* state = nullptr;
     if (auto* err = common::ModelStateOf(instance, &state)) return err;
-    OrtPtr<OrtSession> session;
-    if (auto* err = state->CreateInstanceSession(&session)) return err;
+    std::shared_ptr<OrtSession> session;
+    if (auto* err = state->InstanceSession(&session)) return err;
     return common::GiveInstanceState(
         instance, std::make_unique<InstanceRunner>(state->settings(), std::move(session),
                                                    state->error_prefix()));

@@ -25,6 +25,7 @@ struct OrtDeleter {
   void operator()(OrtEnv* p) const { Ort().ReleaseEnv(p); }
   void operator()(OrtSession* p) const { Ort().ReleaseSession(p); }
   void operator()(OrtSessionOptions* p) const { Ort().ReleaseSessionOptions(p); }
+  void operator()(OrtThreadingOptions* p) const { Ort().ReleaseThreadingOptions(p); }
   void operator()(OrtValue* p) const { Ort().ReleaseValue(p); }
   void operator()(OrtTypeInfo* p) const { Ort().ReleaseTypeInfo(p); }
   void operator()(OrtTensorTypeAndShapeInfo* p) const { Ort().ReleaseTensorTypeAndShapeInfo(p); }

@@ -7,6 +7,9 @@ namespace {
 INFERD_Error* ApplySettings(const SessionSettings& settings, OrtSessionOptions* options) {
   const OrtApi& ort = Ort();
   const std::string what = "ONNX Runtime session options";
+  if (settings.shared_pools) {
+    if (auto* err = OrtError(ort.DisablePerSessionThreads(options), what)) return err;
+  }
   if (auto* err = OrtError(ort.SetIntraOpNumThreads(options, settings.intra_op_threads), what)) {
     return err;
   }
@@ -40,6 +43,34 @@ INFERD_Error* ApplySettings(const SessionSettings& settings, OrtSessionOptions* 
 }
 
 }  // namespace
+
+INFERD_Error* CreateSharedPoolsEnv(unsigned cores, OrtEnv** env) {
+  const OrtApi& ort = Ort();
+  const std::string what = "onnxruntime backend: creating the ONNX Runtime environment";
+  OrtThreadingOptions* raw_threading = nullptr;
+  if (auto* err = OrtError(ort.CreateThreadingOptions(&raw_threading), what)) return err;
+  OrtPtr<OrtThreadingOptions> threading(raw_threading);
+  if (auto* err = OrtError(ort.SetGlobalIntraOpNumThreads(threading.get(), cores), what)) {
+    return err;
+  }
+  if (auto* err = OrtError(ort.SetGlobalInterOpNumThreads(threading.get(), 1), what)) return err;
+  if (auto* err = OrtError(ort.SetGlobalSpinControl(threading.get(), 0), what)) return err;
+  if (auto* err = OrtError(ort.CreateEnvWithGlobalThreadPools(ORT_LOGGING_LEVEL_WARNING, "inferd",
+                                                              threading.get(), env),
+                           what)) {
+    return err;
+  }
+  // ONNX Runtime's telemetry records every session creation in a SQLite file
+  // under ~/.cache/Microsoft, with fsyncs: half the CPU time of creating a
+  // small model's session, and disk writes a server has no business doing.
+  if (auto* err = OrtError(ort.DisableTelemetryEvents(*env),
+                           "onnxruntime backend: turning ONNX Runtime's telemetry off")) {
+    ort.ReleaseEnv(*env);
+    *env = nullptr;
+    return err;
+  }
+  return nullptr;
+}
 
 INFERD_Error* CreateSession(OrtEnv* env, const std::string& path, const SessionSettings& settings,
                             OrtPtr<OrtSession>* session) {

@@ -10,6 +10,11 @@
 
 namespace inferd::onnxruntime {
 
+// The backend's ONNX Runtime environment, with the shared thread pools that
+// sessions with SessionSettings::shared_pools run on: `cores` intra-op threads
+// (the caller and cores - 1 pool threads), one inter-op thread, no spinning.
+INFERD_Error* CreateSharedPoolsEnv(unsigned cores, OrtEnv** env);
+
 // Loads the model at `path` into a new session. On error (unreadable or invalid
 // model, bad option) returns an error whose message names the file and carries
 // ONNX Runtime's reason.

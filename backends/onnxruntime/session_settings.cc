@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <thread>
 
 namespace inferd::onnxruntime {
 namespace {
@@ -36,6 +37,8 @@ std::optional<bool> BoolParameter(const ModelSettings& model, const std::string&
 
 }  // namespace
 
+unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
                                    SessionSettings* settings) {
   *settings = SessionSettings{};
@@ -48,6 +51,7 @@ std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
   const auto mode = IntParameter(model, "execution_mode", &error);
   settings->mem_arena = BoolParameter(model, "enable_mem_arena", &error);
   settings->mem_pattern = BoolParameter(model, "enable_mem_pattern", &error);
+  const auto share = BoolParameter(model, "share_session_between_instances", &error);
   if (!error.empty()) return error;
   if ((intra && *intra < 0) || (inter && *inter < 0)) {
     return "parameters 'intra_op_thread_count' and 'inter_op_thread_count' must be >= 0";
@@ -76,7 +80,23 @@ std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
   for (const char* key : {kIntraOpSpinning, kInterOpSpinning}) {
     if (model.parameters.count(key) == 0) settings->config_entries.emplace_back(key, "0");
   }
+  settings->shared_pools = SharedPoolsFit(*settings, cores);
+  const bool own_pools =
+      !settings->shared_pools &&
+      (settings->execution_mode == ORT_PARALLEL || settings->intra_op_threads > 1);
+  settings->share_session = share.value_or(!own_pools);
   return "";
+}
+
+bool SharedPoolsFit(const SessionSettings& settings, unsigned cores) {
+  if (settings.execution_mode != ORT_SEQUENTIAL ||
+      settings.intra_op_threads != static_cast<int>(cores)) {
+    return false;
+  }
+  for (const auto& [key, value] : settings.config_entries) {
+    if ((key == kIntraOpSpinning || key == kInterOpSpinning) && value != "0") return false;
+  }
+  return true;
 }
 
 }  // namespace inferd::onnxruntime

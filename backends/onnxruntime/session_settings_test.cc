@@ -85,5 +85,52 @@ TEST(SessionSettingsTest, NamesAMalformedParameter) {
   EXPECT_NE(ResolveSessionSettings(model, 4, &settings).find("execution_mode"), std::string::npos);
 }
 
+TEST(SessionSettingsTest, SharedPoolsOnlyWhereTheyBehaveAsOwnPools) {
+  ModelSettings model;  // one instance: every core, sequential, no spinning
+  SessionSettings settings;
+  ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+  EXPECT_TRUE(settings.shared_pools);
+  model.parameters = {{"intra_op_thread_count", "4"}};  // the same count, said outright
+  ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+  EXPECT_TRUE(settings.shared_pools);
+  for (auto parameter : std::vector<std::pair<std::string, std::string>>{
+           {"intra_op_thread_count", "2"},
+           {"execution_mode", "1"},
+           {"session.intra_op.allow_spinning", "1"},
+           {"session.inter_op.allow_spinning", "1"}}) {
+    model.parameters = {parameter};
+    ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+    EXPECT_FALSE(settings.shared_pools) << parameter.first;
+  }
+  model.parameters.clear();
+  model.instance_count = 2;  // two threads each: pools of their own
+  ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+  EXPECT_FALSE(settings.shared_pools);
+}
+
+TEST(SessionSettingsTest, InstancesShareASessionWithoutPoolsOfItsOwn) {
+  ModelSettings model;
+  SessionSettings settings;
+  model.instance_count = 2;  // one thread each on two cores: no pools
+  ASSERT_EQ(ResolveSessionSettings(model, 2, &settings), "");
+  EXPECT_TRUE(settings.share_session);
+  model.instance_count = 1;  // the shared pools
+  ASSERT_EQ(ResolveSessionSettings(model, 2, &settings), "");
+  EXPECT_TRUE(settings.share_session);
+  model.instance_count = 2;  // two threads each on four cores: pools of their own
+  ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+  EXPECT_FALSE(settings.share_session);
+  model.parameters = {{"share_session_between_instances", "true"}};
+  ASSERT_EQ(ResolveSessionSettings(model, 4, &settings), "");
+  EXPECT_TRUE(settings.share_session);
+  model.instance_count = 1;
+  model.parameters = {{"share_session_between_instances", "false"}};
+  ASSERT_EQ(ResolveSessionSettings(model, 2, &settings), "");
+  EXPECT_FALSE(settings.share_session);
+  model.parameters = {{"share_session_between_instances", "sometimes"}};
+  EXPECT_NE(ResolveSessionSettings(model, 2, &settings).find("share_session_between_instances"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace inferd::onnxruntime

@@ -4,6 +4,7 @@
 #include <set>
 #include <thread>
 
+#include "core/common/freed_memory.h"
 #include "core/common/logging.h"
 #include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
@@ -104,6 +105,7 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
     Status status = DoLoad(name, *location, {}, false, true);
     (void)status;  // recorded in the index and logged
   });
+  ReturnFreedMemory();
   return Status::Ok();
 }
 
@@ -207,6 +209,12 @@ std::shared_ptr<Mutex> ModelLifecycle::OperationMutex(const std::string& name) {
 }
 
 Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overrides) {
+  Status status = LoadLocations(name, overrides);
+  ReturnFreedMemory();
+  return status;
+}
+
+Status ModelLifecycle::LoadLocations(const std::string& name, const LoadOverrides& overrides) {
   if (!overrides.files.empty()) {
     if (!overrides.config_json) {
       return Status::InvalidArg("model '" + name +
@@ -235,8 +243,13 @@ Status ModelLifecycle::Unload(const std::string& name, bool unload_dependents) {
     }
   }
   if (keys.empty()) keys.push_back(name);
-  for (const std::string& key : keys) RETURN_IF_ERROR(UnloadKey(key, unload_dependents));
-  return Status::Ok();
+  Status status;
+  for (const std::string& key : keys) {
+    status = UnloadKey(key, unload_dependents);
+    if (!status.ok()) break;
+  }
+  ReturnFreedMemory();
+  return status;
 }
 
 Status ModelLifecycle::UnloadKey(const std::string& key, bool unload_dependents) {
@@ -529,6 +542,7 @@ void ModelLifecycle::Poll() {
     Status status = DoUnload(name, true);
     (void)status;
   }
+  if (!to_load.empty() || !removed.empty()) ReturnFreedMemory();
 }
 
 void ModelLifecycle::Retire(std::vector<std::shared_ptr<ModelVersion>> models) const {

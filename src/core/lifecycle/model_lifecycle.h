@@ -105,6 +105,8 @@ class ModelLifecycle {
   void UnloadAll(std::chrono::steady_clock::time_point deadline) EXCLUDES(mu_);
 
  private:
+  // Load without giving the freed memory back (Load does that once after).
+  Status LoadLocations(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
   struct VersionRecord {
     ModelState state = ModelState::kLoading;
     std::string reason;

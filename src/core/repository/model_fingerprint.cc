@@ -18,8 +18,14 @@ void Mix(uint64_t& hash, const void* data, size_t size) {
 void MixEntry(uint64_t& hash, const std::filesystem::directory_entry& entry,
               const std::filesystem::path& base) {
   std::error_code ec;
-  const std::string relative = std::filesystem::relative(entry.path(), base, ec).string();
+  // Lexically: every entry lies under `base` (std::filesystem::relative would
+  // canonicalize both paths, a readlink per path component, for each file).
+  const std::string relative = entry.path().lexically_relative(base).string();
   Mix(hash, relative.data(), relative.size());
+  if (entry.is_symlink(ec)) {  // a link pointed elsewhere is a change
+    const std::string target = std::filesystem::read_symlink(entry.path(), ec).string();
+    Mix(hash, target.data(), target.size());
+  }
   const uint64_t size = entry.is_regular_file(ec) ? entry.file_size(ec) : 0;
   const auto mtime = entry.last_write_time(ec).time_since_epoch().count();
   Mix(hash, &size, sizeof(size));

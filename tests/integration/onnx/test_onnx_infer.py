@@ -7,7 +7,9 @@ dimensions, batched and not; concurrent requests of different row counts and
 lengths, each answered with its own rows; `platform` or `backend` naming the
 backend; a custom default_model_filename; a model.onnx folder holding model.onnx;
 and the session parameters (thread counts, execution mode, graph level, raw
-session entries) being accepted.
+session entries) being accepted; two instances running one shared session, or
+a session each (share_session_between_instances), answering concurrent
+requests each with its own rows.
 """
 
 import concurrent.futures
@@ -57,6 +59,13 @@ def server(inferd, tmp_path_factory):
             "matmul_relu", [("INPUT0", "FP32", [8])], [("OUTPUT0", "FP32", [5])],
             max_batch_size=16, extra="dynamic_batching { max_queue_delay_microseconds: 20000 }\n"
                                      "instance_group [ { count: 1, kind: KIND_CPU } ]\n")),
+        **{f"matmul_{share}": OnnxModel(matmul_relu_graph(WEIGHT), onnx_config(
+            f"matmul_{share}", [("INPUT0", "FP32", [8])], [("OUTPUT0", "FP32", [5])],
+            max_batch_size=16,
+            extra="instance_group [ { count: 2, kind: KIND_CPU } ]\n"
+                  'parameters { key: "share_session_between_instances" '
+                  f'value: {{ string_value: "{share}" }} }}\n'))
+           for share in ("true", "false")},
         "relu_any_shape": OnnxModel(relu_graph(["a", "b"]), onnx_config(
             "relu_any_shape", [("INPUT0", "FP32", [-1, -1])], [("OUTPUT0", "FP32", [-1, -1])])),
         "relu_batched_rows": OnnxModel(relu_graph(["batch", "length"]), onnx_config(
@@ -122,6 +131,16 @@ def test_concurrent_requests_each_get_their_own_rows(server):
     with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
         results = list(pool.map(
             lambda x: infer_binary(server, "matmul_relu", [("INPUT0", "FP32", x)]), xs))
+    for x, resp in zip(xs, results):
+        assert_equal_tensors(resp.tensors["OUTPUT0"], np.maximum(x @ WEIGHT, 0), "FP32")
+
+
+@pytest.mark.parametrize("model", ["matmul_true", "matmul_false"])
+def test_two_instances_sharing_a_session_or_not_answer_concurrent_requests(server, model):
+    xs = [RNG.integers(-4, 5, size=(1 + i % 4, 8)).astype(np.float32) for i in range(32)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(
+            lambda x: infer_binary(server, model, [("INPUT0", "FP32", x)]), xs))
     for x, resp in zip(xs, results):
         assert_equal_tensors(resp.tensors["OUTPUT0"], np.maximum(x @ WEIGHT, 0), "FP32")
 
