@@ -34,24 +34,26 @@ def server(inferd):
                               f"--http-max-connections={4 * CONCURRENCY}"])
 
 
-def peak_rss_kib(pid: int) -> int:
-    """The process's peak resident memory so far (VmHWM, the high-water mark of VmRSS)."""
+def status_kib(pid: int, field: str) -> int:
+    """A memory line of /proc/<pid>/status in KiB: VmRSS (resident now) or VmHWM (the
+    peak of VmRSS so far)."""
     for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmHWM:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
-    raise AssertionError("no VmHWM line")
+    raise AssertionError(f"no {field} line")
+
+
+def reset_peak(pid: int) -> int:
+    """Resets the process's VmHWM to its VmRSS now (clear_refs 5) and returns that."""
+    with open(f"/proc/{pid}/clear_refs", "w") as clear_refs:
+        clear_refs.write("5")
+    return status_kib(pid, "VmRSS")
 
 
 def http_infer(url: str, model: str, shape: list[int]) -> requests.Response:
     body, headers = binary_request([("INPUT0", "FP32", np.ones(shape, np.float32))])
     return requests.post(f"{url}/v2/models/{model}/infer", data=body, headers=headers,
                          timeout=60)
-
-
-def one_http_wave(server) -> list[requests.Response]:
-    with ThreadPoolExecutor(CONCURRENCY) as pool:
-        return list(pool.map(lambda _: http_infer(server.url, "slow", [ELEMENTS]),
-                             range(CONCURRENCY)))
 
 
 def assert_served_or_refused(responses: list[requests.Response]) -> int:
@@ -69,38 +71,47 @@ def assert_served_or_refused(responses: list[requests.Response]) -> int:
 
 def test_http_overload_is_refused_cleanly_with_bounded_memory(server):
     pid = server.process.pid
-    peaks = []
-    for _ in range(WAVES):
-        responses = one_http_wave(server)
-        refused = assert_served_or_refused(responses)
-        assert 0 < refused < CONCURRENCY, f"{refused} of {CONCURRENCY} refused"
-        peaks.append(peak_rss_kib(pid))
-    # Unbounded queueing would keep every wave's 40 MiB of inputs; the first
-    # wave's memory (allocator pools, buffers) is reused by the later ones.
-    assert peaks[-1] <= peaks[0] + 24 * 1024, f"peak VmRSS after each wave (KiB): {peaks}"
+    baseline = reset_peak(pid)
+    with ThreadPoolExecutor(CONCURRENCY) as pool:
+        for _ in range(WAVES):
+            responses = list(pool.map(lambda _: http_infer(server.url, "slow", [ELEMENTS]),
+                                      range(CONCURRENCY)))
+            refused = assert_served_or_refused(responses)
+            assert 0 < refused < CONCURRENCY, f"{refused} of {CONCURRENCY} refused"
+    # An HTTP connection has one request at a time, so what the bodies take is
+    # bounded by the connections: at most CONCURRENCY MiB being read at once
+    # (twice that for the allocator's slack), whatever the number of waves.
+    growth = status_kib(pid, "VmHWM") - baseline
+    assert growth <= (2 * CONCURRENCY + 32) * 1024, f"peak VmRSS grew {growth} KiB"
     assert http_infer(server.url, "slow", [4]).status_code == 200
 
 
-def test_grpc_overload_is_refused_with_unavailable(server):
+def test_an_open_loop_grpc_flood_is_refused_with_unavailable_and_bounded_memory(server):
+    # Open loop: every request sent without waiting for answers, 400 of 512 KiB
+    # (200 MiB) against a model that serves five a second. Queued, they would
+    # all be held at once; refused at the cap, a few are.
+    count, elements = 400, 128 * 1024
+    pid = server.process.pid
+    baseline = reset_peak(pid)
     client = grpcclient.InferenceServerClient(server.grpc_address)
     results = []
     try:
-        def callback(result, error):
-            results.append(error if error is not None else result)
-
-        data = np.ones([ELEMENTS // 16], np.float32)
-        for _ in range(CONCURRENCY):
-            tensor = grpcclient.InferInput("INPUT0", list(data.shape), "FP32")
-            tensor.set_data_from_numpy(data)
-            client.async_infer("slow", [tensor], callback)
-        wait_until(lambda: len(results) == CONCURRENCY, what="every gRPC answer")
-        errors = [r for r in results if isinstance(r, InferenceServerException)]
-        assert 0 < len(errors) < CONCURRENCY, f"{len(errors)} of {CONCURRENCY} refused"
-        for error in errors:
-            assert "UNAVAILABLE" in str(error.status()), error
-            assert "model 'slow'" in error.message(), error
+        data = np.ones([elements], np.float32)
+        tensor = grpcclient.InferInput("INPUT0", [elements], "FP32")
+        tensor.set_data_from_numpy(data)
+        for _ in range(count):
+            client.async_infer("slow", [tensor],
+                               lambda result, error: results.append(error or result))
+        wait_until(lambda: len(results) == count, what="every gRPC answer", timeout=120)
     finally:
         client.close()
+    errors = [r for r in results if isinstance(r, InferenceServerException)]
+    assert 0 < len(errors) < count, f"{len(errors)} of {count} refused"
+    for error in errors:
+        assert "UNAVAILABLE" in str(error.status()), error
+        assert "model 'slow'" in error.message(), error
+    growth = status_kib(pid, "VmHWM") - baseline
+    assert growth < 64 * 1024, f"peak VmRSS grew {growth} KiB for 200 MiB of requests"
 
 
 def test_a_bounded_dynamic_batcher_queue_keeps_its_own_policy(server):
