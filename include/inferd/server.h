@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 10
+#define INFERD_API_VERSION_MINOR 11
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -140,6 +140,13 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOp
                                                                 const char* backend_name,
                                                                 const char* setting,
                                                                 const char* value);
+// --model-max-inflight-requests: a model with this many client requests in
+// flight (queued or executing) refuses the next with UNAVAILABLE at once,
+// naming the model and the cap. 0: no cap. Default 1024. A model whose
+// dynamic batcher gives every priority level a max_queue_size is left to
+// that queue policy. Since API 0.11.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMaxInflightRequestsPerModel(
+    INFERD_ServerOptions* options, uint64_t max_inflight);
 // How long INFERD_ServerStop waits for in-flight requests.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options,
                                                                uint32_t seconds);

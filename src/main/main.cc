@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
     options.header_forward_pattern = flags.http_header_forward_pattern;
     options.restrictions = flags.http_restrictions;
     options.tls = flags.http_tls;
+    options.limits = flags.http_limits;
     options.shared_memory = &shared_memory;
     http = std::make_unique<inferd::http::HttpServer>(server, options);
     if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {

@@ -2,7 +2,9 @@
 #include "server_flags.h"
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
@@ -226,6 +228,56 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
       ->check(CLI::Range(0, INT_MAX));
 }
 
+// A timeout flag in whole seconds (0: none).
+void AddSecondsFlag(CLI::App& app, const std::string& name, std::chrono::seconds* out,
+                    const std::string& help) {
+  app.add_option_function<int64_t>(
+         name, [out](int64_t secs) { *out = std::chrono::seconds(secs); },
+         help + " (default " + std::to_string(out->count()) + "; 0: no timeout)")
+      ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
+}
+
+// The limits of README "Limits": request sizes, connections, timeouts, in-flight requests.
+void AddLimitFlags(CLI::App& app, Flags& f) {
+  http::HttpLimits& h = f.http_limits;
+  app.add_option("--http-max-input-size", h.max_body_bytes,
+                 "Largest HTTP request body in bytes, also after decompression; larger ones "
+                 "get 413 (default 67108864)")
+      ->check(CLI::Range(size_t{1}, SIZE_MAX));
+  app.add_option("--http-max-header-size", h.max_header_bytes,
+                 "Largest HTTP request line and headers in bytes; larger ones get 431 "
+                 "(default 16384)")
+      ->check(CLI::Range(size_t{256}, size_t{UINT32_MAX}));
+  app.add_option("--http-max-connections", h.max_connections,
+                 "HTTP connections open at once; more are answered 503 and closed "
+                 "(default 1024; 0: no limit)");
+  AddSecondsFlag(app, "--http-idle-timeout-secs", &h.idle_timeout,
+                 "Seconds an HTTP connection may wait for a request, or for the rest of its "
+                 "request line and headers, before it is closed");
+  AddSecondsFlag(app, "--http-body-timeout-secs", &h.body_timeout,
+                 "Seconds an HTTP request body may take to arrive before the connection is "
+                 "closed");
+  AddSecondsFlag(app, "--http-write-timeout-secs", &h.write_timeout,
+                 "Seconds writing one HTTP response (or stream event) may take before the "
+                 "connection of a client that does not read is closed");
+  grpc_frontend::GrpcOptions& g = f.grpc;
+  app.add_option("--grpc-max-input-size", g.max_input_size,
+                 "Largest gRPC request message in bytes; larger ones fail RESOURCE_EXHAUSTED "
+                 "(default 2147483647, Triton's)")
+      ->check(CLI::Range(1, INT_MAX));
+  app.add_option("--grpc-max-concurrent-streams", g.max_concurrent_streams,
+                 "gRPC calls one connection may have open at once (default 0: no limit)")
+      ->check(CLI::Range(0, INT_MAX));
+  app.add_option("--grpc-memory-quota", g.memory_quota_bytes,
+                 "Bytes gRPC's buffers may use in all; past it gRPC stops reading from "
+                 "clients until memory frees (default 0: no quota)")
+      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  app.add_option("--model-max-inflight-requests", f.model_max_inflight_requests,
+                 "Client requests one model may have queued or executing; more get 503 / "
+                 "UNAVAILABLE at once (default 1024; 0: no limit). Models whose dynamic "
+                 "batcher sets max_queue_size on every queue follow that instead");
+}
+
 void AddTraceFlags(CLI::App& app, Flags& f) {
   app.add_option("--trace-config", f.trace_configs,
                  "Trace setting as [triton,]<setting>=<value>: file, log-frequency, level "
@@ -400,6 +452,7 @@ bool AddRateLimitResource(INFERD_ServerOptions* options, const std::string& spec
 void AddServerFlags(CLI::App& app, Flags& flags) {
   AddFlags(app, flags);
   AddGrpcFlags(app, flags);
+  AddLimitFlags(app, flags);
   AddTraceFlags(app, flags);
   AddCloudFlags(app, flags.cloud);
   AddInertFlags(app, &flags.inert_flags_given);
@@ -448,6 +501,8 @@ INFERD_Server* CreateServer(const Flags& f) {
       f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
+  INFERD_ErrorDelete(
+      INFERD_ServerOptionsSetMaxInflightRequestsPerModel(options, f.model_max_inflight_requests));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(
       options, f.disable_auto_complete_config || f.strict_model_config));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));

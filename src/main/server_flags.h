@@ -13,6 +13,7 @@
 #include "common/api_restrictions.h"
 #include "grpc/grpc_server.h"
 #include "http/tls_context.h"
+#include "http/http_limits.h"
 #include "inferd/server.h"
 
 namespace inferd {
@@ -29,6 +30,9 @@ struct Flags {
   std::string http_header_forward_pattern;
   ApiRestrictions http_restrictions;  // --http-restricted-api
   http::HttpTlsOptions http_tls;      // --http-use-ssl and friends (beyond Triton)
+  // --http-max-input-size and the other HTTP limits (README "Limits").
+  http::HttpLimits http_limits;
+  uint64_t model_max_inflight_requests = 1024;  // --model-max-inflight-requests; 0: none
   int log_verbose = 0;
   bool log_info = true;
   bool log_warning = true;

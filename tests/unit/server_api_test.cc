@@ -282,6 +282,77 @@ TEST_F(ServerApiTest, StopRefusesNewRequests) {
   INFERD_InferenceRequestDelete(request);
 }
 
+// A request the identity model answers after `delay_ms`, its outcome in `outcome`.
+INFERD_InferenceRequest* DelayedRequest(INFERD_Server* server, INFERD_ResponseAllocator* allocator,
+                                        int64_t delay_ms, Outcome* outcome) {
+  INFERD_InferenceRequest* request = nullptr;
+  EXPECT_EQ(INFERD_InferenceRequestNew(&request, server, "identity", -1), nullptr);
+  static const int32_t kValues[3] = {1, 2, 3};
+  const int64_t shape[] = {1, 3};
+  INFERD_InferenceRequestAddInput(request, "INPUT0", INFERD_TYPE_INT32, shape, 2);
+  INFERD_InferenceRequestAppendInputData(request, "INPUT0", kValues, sizeof kValues,
+                                         INFERD_MEMORY_CPU, 0);
+  INFERD_InferenceRequestSetIntParameter(request, "execute_delay_ms", delay_ms);
+  INFERD_InferenceRequestSetReleaseCallback(
+      request, [](INFERD_InferenceRequest*, uint32_t, void* userp) {
+        static_cast<Outcome*>(userp)->released.set_value();
+      }, outcome);
+  INFERD_InferenceRequestSetResponseCallback(
+      request, allocator, nullptr,
+      [](INFERD_InferenceResponse* response, uint32_t, void* userp) {
+        static_cast<Outcome*>(userp)->response.set_value(response);
+      }, outcome);
+  return request;
+}
+
+TEST(ServerApiInflightTest, ARequestPastTheModelsCapIsRefusedAtOnce) {
+  TempDir repo;
+  repo.WriteFile("identity/config.pbtxt", kIdentityConfig);
+  repo.MakeDir("identity/1");
+  INFERD_ServerOptions* options = nullptr;
+  ASSERT_EQ(INFERD_ServerOptionsNew(&options), nullptr);
+  INFERD_ServerOptionsAddModelRepositoryPath(options, repo.path().c_str());
+  INFERD_ServerOptionsSetBackendDirectory(options, INFERD_BINARY_DIR "/backends");
+  INFERD_ServerOptionsSetLogInfo(options, false);
+  ASSERT_EQ(INFERD_ServerOptionsSetMaxInflightRequestsPerModel(options, 1), nullptr);
+  INFERD_Server* server = nullptr;
+  INFERD_Error* error = INFERD_ServerNew(&server, options);
+  INFERD_ServerOptionsDelete(options);
+  ASSERT_EQ(error, nullptr) << INFERD_ErrorMessage(error);
+  INFERD_ResponseAllocator* allocator = nullptr;
+  ASSERT_EQ(INFERD_ResponseAllocatorNew(&allocator, MallocAlloc, MallocRelease), nullptr);
+
+  // The first request holds the model's one slot for a second.
+  Outcome first;
+  INFERD_InferenceRequest* held = DelayedRequest(server, allocator, 1000, &first);
+  ASSERT_EQ(INFERD_ServerInferAsync(server, held), nullptr);
+  Outcome second;
+  INFERD_InferenceRequest* refused = DelayedRequest(server, allocator, 0, &second);
+  error = INFERD_ServerInferAsync(server, refused);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_UNAVAILABLE);
+  const std::string message = INFERD_ErrorMessage(error);
+  EXPECT_NE(message.find("model 'identity'"), std::string::npos) << message;
+  EXPECT_NE(message.find("--model-max-inflight-requests=1"), std::string::npos) << message;
+  INFERD_ErrorDelete(error);
+  INFERD_InferenceRequestDelete(refused);
+
+  // Once the first is released, the slot is free again.
+  INFERD_InferenceResponseDelete(first.response.get_future().get());
+  first.released.get_future().get();
+  INFERD_InferenceRequestDelete(held);
+  Outcome third;
+  INFERD_InferenceRequest* later = DelayedRequest(server, allocator, 0, &third);
+  ASSERT_EQ(INFERD_ServerInferAsync(server, later), nullptr);
+  INFERD_InferenceResponse* response = third.response.get_future().get();
+  EXPECT_EQ(INFERD_InferenceResponseError(response), nullptr);
+  INFERD_InferenceResponseDelete(response);
+  third.released.get_future().get();
+  INFERD_InferenceRequestDelete(later);
+  INFERD_ResponseAllocatorDelete(allocator);
+  EXPECT_EQ(INFERD_ServerDelete(server), nullptr);
+}
+
 TEST(ServerApiOptionsTest, ExitOnErrorFailsTheStartNamingEachFailedModel) {
   TempDir repo;
   repo.WriteFile("identity/config.pbtxt", kIdentityConfig);

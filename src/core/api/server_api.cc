@@ -118,6 +118,13 @@ INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
   });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetMaxInflightRequestsPerModel(INFERD_ServerOptions* options,
+                                                               uint64_t max_inflight) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.max_inflight_requests_per_model = max_inflight;
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options, uint32_t seconds) {
   return WithOptions(options, [&](inferd::ServerOptions& o) { o.exit_timeout_secs = seconds; });
 }

@@ -87,6 +87,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     spec.host_policies = context_.host_policies;
     spec.metrics = context_.metrics;
     spec.response_cache = context_.response_cache;
+    spec.max_inflight_requests = context_.max_inflight_requests;
     if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
     auto loaded = ModelVersion::Load(spec);
     for (uint32_t retry = 1; !loaded.ok() && retry <= context_.load_retries; ++retry) {

@@ -77,6 +77,7 @@ struct LoaderContext {
   const HostPolicies* host_policies = nullptr;  // the server's --host-policy; null: none
   const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
   ResponseCache* response_cache = nullptr;  // the server's; null: none
+  uint64_t max_inflight_requests = 0;  // --model-max-inflight-requests; 0: no cap
   // With false (the server's default) a model may lack config.pbtxt (or parts
   // of it) and its backend completes the configuration from the model file.
   bool strict_config = true;

@@ -49,6 +49,7 @@ ModelVersion::ModelVersion(ModelVersionSpec spec)
 
 void ModelVersion::OnConfigChanged() {
   config_json_ = ModelConfigToJson(config_);
+  max_inflight_ = InflightLimitFor(spec_.max_inflight_requests, config_);
   auto outputs = std::make_shared<std::vector<std::string>>();
   labels_.clear();
   for (const auto& output : config_.output()) {

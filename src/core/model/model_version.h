@@ -21,6 +21,7 @@
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
 #include "core/model/host_policy.h"
+#include "core/model/inflight_limit.h"
 #include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
@@ -84,6 +85,9 @@ struct ModelVersionSpec {
   // The server's response cache; null when the server has none. Used when the
   // config enables response_cache. Outlives the version.
   ResponseCache* response_cache = nullptr;
+  // The server's cap on client requests in flight (--model-max-inflight-requests);
+  // 0: none. inflight_limit.h says which models it applies to.
+  uint64_t max_inflight_requests = 0;
 };
 
 class ModelVersion final : public BoundModel {
@@ -152,6 +156,13 @@ class ModelVersion final : public BoundModel {
     return false;
   }
   void OnRequestReleased() override;
+  // For a client's request just admitted: UNAVAILABLE (and the admission
+  // undone) when it would take the model past its in-flight cap.
+  Status CheckInflightLimit() {
+    if (max_inflight_ == 0 || inflight() <= max_inflight_) return Status::Ok();
+    OnRequestReleased();
+    return InflightLimitReached(spec_.name, max_inflight_);
+  }
   uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
 
   // Waits until no request is in flight or `deadline` passes, then stops the
@@ -182,6 +193,7 @@ class ModelVersion final : public BoundModel {
   const ModelVersionSpec spec_;
   inference::ModelConfig config_;
   const uint64_t cache_owner_;
+  uint64_t max_inflight_ = 0;  // 0: no cap; set from the config, constant after load
   ResponseCache* response_cache_ = nullptr;  // set at load, constant after
   bool completing_config_ = false;
   std::string config_json_;

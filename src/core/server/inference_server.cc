@@ -84,6 +84,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   loading.config_name = o.model_config_name;
   loading.load_retries = o.model_load_retries;
   loading.metrics = &server->options_.metrics;
+  loading.max_inflight_requests = o.max_inflight_requests_per_model;
   if (o.response_cache) {
     server->response_cache_ = std::make_unique<ResponseCache>(o.response_cache_bytes);
     loading.response_cache = server->response_cache_.get();
@@ -234,7 +235,7 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;
-  Status status = Admit(request, &model);
+  Status status = Admit(request, from_client, &model);
   if (!status.ok()) {
     DiscardTrace(request);
     return status;
@@ -256,7 +257,8 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
   return status;
 }
 
-Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model) {
+Status InferenceServer::Admit(InferenceRequest* request, bool from_client,
+                              std::shared_ptr<ModelVersion>* model) {
   for (int attempt = 0;; ++attempt) {
     ASSIGN_OR_RETURN(*model, lifecycle_->Get(request->model_name(), request->requested_version(),
                                              request->model_namespace));
@@ -286,7 +288,9 @@ Status InferenceServer::Admit(InferenceRequest* request, std::shared_ptr<ModelVe
           "number of responses per request, which this endpoint cannot carry; use gRPC "
           "ModelStreamInfer or HTTP generate_stream");
     }
-    if ((*model)->TryAdmit()) return Status::Ok();
+    // Only a client's requests meet the cap: an ensemble's steps belong to a
+    // request the cap already let in.
+    if ((*model)->TryAdmit()) return from_client ? (*model)->CheckInflightLimit() : Status::Ok();
     if (attempt == 3) {
       return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
     }

@@ -86,7 +86,9 @@ class InferenceServer final : public RequestSubmitter {
   Status CheckExplicitMode(const char* what) const;
   // Finds the model version for `request`, samples it for tracing, validates
   // it and admits it to the version's in-flight count.
-  Status Admit(InferenceRequest* request, std::shared_ptr<ModelVersion>* model);
+  // A client's request (`from_client`) also meets the model's in-flight cap.
+  Status Admit(InferenceRequest* request, bool from_client,
+               std::shared_ptr<ModelVersion>* model);
   // Submit's body; `from_client`: the request may be answered from the cache
   // (an ensemble's steps, which complete into their run, never are).
   Status SubmitRequest(InferenceRequest* request, bool from_client);

@@ -16,6 +16,11 @@
 
 namespace inferd {
 
+// The default of --model-max-inflight-requests: far above what a model
+// instance serves at once, low enough that an overload is refused before
+// the queued requests' memory grows without bound.
+inline constexpr uint64_t kDefaultMaxInflightRequests = 1024;
+
 struct ServerOptions {
   std::string server_id = "triton";  // --id, Triton's default
   std::vector<std::string> repository_paths;
@@ -58,6 +63,9 @@ struct ServerOptions {
   bool rate_limit = false;
   // --rate-limit-resource, in the order given.
   std::vector<ResourceOverride> rate_limit_resources;
+  // Client requests one model may have in flight before more are refused with
+  // UNAVAILABLE (--model-max-inflight-requests); 0: no cap.
+  uint64_t max_inflight_requests_per_model = kDefaultMaxInflightRequests;
   // The global trace setting at startup (--trace-config).
   TraceSettings trace;
 };

@@ -2,6 +2,7 @@
 #include "grpc/grpc_server.h"
 
 #include <grpc/grpc.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 
@@ -34,6 +35,19 @@ grpc_compression_level ToGrpcLevel(CompressionLevel level) {
       return GRPC_COMPRESS_LEVEL_HIGH;
   }
   return GRPC_COMPRESS_LEVEL_NONE;
+}
+
+// The message size, stream and memory limits (README "Limits").
+void SetLimits(const GrpcOptions& options, grpc::ServerBuilder* builder) {
+  builder->SetMaxReceiveMessageSize(options.max_input_size);
+  if (options.max_concurrent_streams > 0) {
+    builder->AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, options.max_concurrent_streams);
+  }
+  if (options.memory_quota_bytes > 0) {
+    grpc::ResourceQuota quota("inferd-grpc");
+    quota.Resize(static_cast<size_t>(options.memory_quota_bytes));
+    builder->SetResourceQuota(quota);
+  }
 }
 
 void SetKeepalive(const GrpcOptions& options, grpc::ServerBuilder* builder) {
@@ -100,9 +114,9 @@ class GrpcServer::Impl {
     int bound_port = 0;
     builder.AddListeningPort(address, credentials, &bound_port);
     builder.RegisterService(&service_);
-    // Tensors are as large as the client sends them; gRPC's 4 MiB default is not.
-    builder.SetMaxReceiveMessageSize(INT_MAX);
+    // Responses are as large as the model makes them; gRPC's 4 MiB default is not.
     builder.SetMaxSendMessageSize(INT_MAX);
+    SetLimits(options_, &builder);
     SetKeepalive(options_, &builder);
     // Explicit either way: gRPC's own default on Linux is to allow it.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);

@@ -7,6 +7,7 @@
 #ifndef INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
 #define INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
 
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -58,6 +59,17 @@ struct GrpcOptions {
   // run. 0 leaves gRPC's default (no limit) in place, as Triton does.
   int max_connection_age_ms = 0;
   int max_connection_age_grace_ms = 0;
+  // Limits (README "Limits"). The largest request message accepted
+  // (--grpc-max-input-size; larger ones fail RESOURCE_EXHAUSTED): Triton's
+  // 2 GiB - 1 by default.
+  int max_input_size = INT_MAX;
+  // Streams (calls) one connection may have open at once
+  // (--grpc-max-concurrent-streams, HTTP/2 SETTINGS); 0: gRPC's default, no limit.
+  int max_concurrent_streams = 0;
+  // Bytes gRPC's buffers may take in all (--grpc-memory-quota, a gRPC
+  // ResourceQuota): past it gRPC stops reading from clients until memory is
+  // freed. 0: no quota.
+  int64_t memory_quota_bytes = 0;
   // The system shared memory regions (shared with the HTTP frontend); null
   // turns the extension off. Not owned; must outlive the server.
   SharedMemoryRegistry* shared_memory = nullptr;

@@ -116,7 +116,8 @@ HttpError Inflate(std::string_view input, Encoding encoding, size_t max_output_b
   }
   if (too_large) {
     return HttpError(413, Status::InvalidArg("decompressed request body exceeds " +
-                                             std::to_string(max_output_bytes) + " bytes"));
+                                             std::to_string(max_output_bytes) +
+                                             " bytes (--http-max-input-size)"));
   }
   if (rc != Z_OK) {
     return Status::InvalidArg("failed to decompress the " + std::string(EncodingName(encoding)) +

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -39,6 +40,16 @@ constexpr std::chrono::milliseconds kExitFlushBound{1000};
 // Pause after a failed accept (e.g. out of file descriptors) before retrying.
 constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
 
+// The whole answer to a connection past --http-max-connections.
+std::string ConnectionRefusal(size_t limit) {
+  const std::string body = "{\"error\":\"the server has " + std::to_string(limit) +
+                           " connections open, the most --http-max-connections allows; retry "
+                           "later\"}";
+  return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+         "Connection: close\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
 }  // namespace
 
 class HttpServer::Impl {
@@ -50,8 +61,8 @@ class HttpServer::Impl {
         acceptor_(acceptor_strand_),
         retry_timer_(acceptor_strand_) {
     shared_.server = server;
-    shared_.max_body_bytes = options_.max_body_bytes;
     shared_.restrictions = options_.restrictions;
+    shared_.limits = options_.limits;
     if (options_.routes == nullptr) {
       if (options_.metrics_only) {
         options_.routes = std::make_shared<MetricsRouteMap>();
@@ -175,6 +186,10 @@ class HttpServer::Impl {
       return;
     }
     if (stopping_.load()) return;  // the socket closes as it goes out of scope
+    if (AtConnectionLimit()) {
+      RefuseConnection(socket);
+      return Accept();
+    }
     socket.set_option(tcp::no_delay(true), ec);
     if (shared_.tls != nullptr) {
       TlsTransport transport(std::move(socket), *shared_.tls);
@@ -183,6 +198,37 @@ class HttpServer::Impl {
       std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
     }
     Accept();
+  }
+
+  bool AtConnectionLimit() const {
+    const size_t limit = options_.limits.max_connections;
+    return limit > 0 && shared_.registry.size() >= limit;
+  }
+
+  // Answers a connection past --http-max-connections with 503 and closes it,
+  // without a session: a new socket's send buffer takes the few bytes at once.
+  // (Over HTTPS it is closed without an answer.)
+  void RefuseConnection(HttpSession::Socket& socket) {
+    if (!refusal_logged_) {
+      refusal_logged_ = true;
+      SPDLOG_WARN("HTTP: refusing connections past --http-max-connections={} with 503 (logged "
+                  "once)",
+                  options_.limits.max_connections);
+    }
+    const int fd = socket.native_handle();
+    // Over TLS there is no session to carry an HTTP answer: the close alone says it.
+    if (shared_.tls == nullptr) {
+      ::send(fd, refusal_.data(), refusal_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    }
+    ::shutdown(fd, SHUT_WR);
+    // What the client already sent is read away, so the close sends FIN, not
+    // a reset that could destroy the 503 before the client reads it (a
+    // bounded read: a client that keeps sending gets its reset).
+    char drain[4096];
+    for (int i = 0; i < 16 && ::recv(fd, drain, sizeof drain, MSG_DONTWAIT) > 0; ++i) {
+    }
+    error_code ignored;
+    socket.close(ignored);
   }
 
   // Constant after construction.
@@ -206,6 +252,9 @@ class HttpServer::Impl {
   bool started_ = false;
   bool stopped_ = false;
   std::atomic<bool> stopping_{false};  // read by the acceptor
+  // The 503 for connections past the limit.
+  const std::string refusal_ = ConnectionRefusal(options_.limits.max_connections);
+  bool refusal_logged_ = false;  // acceptor strand only
 };
 
 HttpServer::HttpServer(INFERD_Server* server, HttpOptions options)

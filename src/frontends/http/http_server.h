@@ -15,6 +15,7 @@
 #include "common/api_restrictions.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
+#include "http/http_limits.h"
 #include "http/route_map.h"
 #include "http/tls_context.h"
 #include "inferd/base/status.h"
@@ -38,7 +39,7 @@ struct HttpOptions {
   // HTTPS (--http-use-ssl and friends); off by default.
   HttpTlsOptions tls;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
-  size_t max_body_bytes = 64 << 20;  // larger request bodies get 413
+  HttpLimits limits;  // sizes, connections, timeouts
   // Serve only GET /metrics (Prometheus text): the --metrics-port server.
   bool metrics_only = false;
   // What the paths mean; null: the KServe v2 paths (or /metrics alone when

@@ -1,6 +1,7 @@
 // One HTTP/1.1 connection of the KServe v2 REST frontend.
 #include "http/http_session.h"
 
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <boost/asio/dispatch.hpp>
@@ -10,7 +11,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 #include "common/server_error.h"
 #include "http/binary_section.h"
@@ -67,7 +70,7 @@ class BeastHeaders final : public RequestHeaders {
 
 template <typename Transport>
 BasicHttpSession<Transport>::BasicHttpSession(Transport transport, SessionShared& shared)
-    : transport_(std::move(transport)), shared_(shared) {
+    : transport_(std::move(transport)), shared_(shared), deadline_timer_(transport_.get_executor()) {
   if constexpr (kTls) tls_timer_.emplace(transport_.get_executor());
 }
 
@@ -134,7 +137,10 @@ template <typename Transport>
 void BasicHttpSession<Transport>::ReadRequest() {
   if (closed_) return;
   parser_.emplace();
-  parser_->body_limit(shared_.max_body_bytes);
+  parser_->body_limit(shared_.limits.max_body_bytes);
+  parser_->header_limit(static_cast<uint32_t>(
+      std::min<size_t>(shared_.limits.max_header_bytes, UINT32_MAX)));
+  SetDeadline(TimedPhase::kHead);
   bhttp::async_read_header(transport_, buffer_, *parser_,
                            [self = this->shared_from_this()](error_code ec, size_t) {
                              self->OnHeader(ec);
@@ -145,6 +151,7 @@ template <typename Transport>
 void BasicHttpSession<Transport>::OnHeader(error_code ec) {
   if (ec) return OnReadError(ec);
   if (parser_->is_done()) return Dispatch();
+  SetDeadline(TimedPhase::kBody);
   if (beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) {
     asio::async_write(transport_, Buffer(kContinue),
                       [self = this->shared_from_this()](error_code ec, size_t) {
@@ -180,10 +187,8 @@ void BasicHttpSession<Transport>::OnReadError(error_code ec) {
   // The stream cannot be trusted past a bad message: answer, then close.
   busy_ = true;
   keep_alive_ = false;
-  if (ec == bhttp::error::body_limit) {
-    return WriteError(HttpError(413, Status::InvalidArg("request body exceeds " +
-                                                        std::to_string(shared_.max_body_bytes) +
-                                                        " bytes")));
+  if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
+    return WriteError(SizeLimitError(ec));
   }
   WriteError(Status::InvalidArg("malformed HTTP request: " + ec.message()));
 }
@@ -191,6 +196,7 @@ void BasicHttpSession<Transport>::OnReadError(error_code ec) {
 template <typename Transport>
 void BasicHttpSession<Transport>::Dispatch() {
   busy_ = true;
+  ClearDeadline();  // the server takes the time it needs; the client's disconnect is watched
   auto& request = parser_->get();
   http_version_ = request.version() == 10 ? 10 : 11;
   keep_alive_ = request.keep_alive();
@@ -235,7 +241,7 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
   if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.max_body_bytes, &body);
+                                          shared_.limits.max_body_bytes, &body);
       !e.ok()) {
     return WriteError(e);
   }
@@ -427,6 +433,7 @@ void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse> answer)
 
 template <typename Transport>
 void BasicHttpSession<Transport>::Send() {
+  SetDeadline(TimedPhase::kWrite);
   asio::async_write(transport_, buffers_, [self = this->shared_from_this()](error_code ec, size_t) {
     self->OnWrite(ec);
   });
@@ -480,9 +487,70 @@ void BasicHttpSession<Transport>::Close() {
     registered_ = false;
     shared_.registry.Remove(registration_);
   }
+  deadline_.Stop();
+  deadline_timer_.cancel();
   error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::TimedOut() {
+  if (!shared_.timeout_logged[static_cast<int>(phase_)].exchange(true)) {
+    SPDLOG_INFO("HTTP: closed a connection that ran past {}={} {} (further ones are not logged)",
+                TimeoutFlag(phase_), TimeoutOf(shared_.limits, phase_).count(),
+                phase_ == TimedPhase::kWrite  ? "without reading its response"
+                : phase_ == TimedPhase::kBody ? "waiting for its request body"
+                                              : "waiting for a request line and headers");
+  }
+  // A slow reader or writer: its pending read or write ends aborted.
+  if (inflight_ != nullptr) inflight_->Cancel();
+  Close();
+}
+
+template <typename Transport>
+HttpError BasicHttpSession<Transport>::SizeLimitError(error_code ec) const {
+  if (ec == bhttp::error::header_limit) {
+    // 431 (RFC 6585) says which part was too large; 413 would blame the body.
+    return HttpError(431, Status::InvalidArg(
+                              "request line and headers exceed " +
+                              std::to_string(shared_.limits.max_header_bytes) +
+                              " bytes (--http-max-header-size)"));
+  }
+  return HttpError(413, Status::InvalidArg("request body exceeds " +
+                                           std::to_string(shared_.limits.max_body_bytes) +
+                                           " bytes (--http-max-input-size)"));
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::SetDeadline(TimedPhase phase) {
+  if (closed_) return;
+  phase_ = phase;
+  if (deadline_.Set(TimeoutOf(shared_.limits, phase), std::chrono::steady_clock::now())) {
+    WaitForDeadline();
+  }
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::WaitForDeadline() {
+  deadline_timer_.expires_at(deadline_.wake_at());
+  // Weak: a pending wake-up must not keep a finished session alive.
+  deadline_timer_.async_wait([weak = this->weak_from_this()](error_code ec) {
+    if (auto self = weak.lock()) self->OnDeadline(ec);
+  });
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::OnDeadline(error_code ec) {
+  if (ec || closed_) return;  // re-armed (a new wait is pending) or closed
+  switch (deadline_.OnWake(std::chrono::steady_clock::now())) {
+    case ConnectionDeadline::Wake::kWait:
+      return WaitForDeadline();
+    case ConnectionDeadline::Wake::kIdle:
+      return;
+    case ConnectionDeadline::Wake::kExpired:
+      return TimedOut();
+  }
 }
 
 template class BasicHttpSession<PlainTransport>;

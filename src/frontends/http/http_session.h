@@ -17,11 +17,13 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/stream_traits.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include <chrono>
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -37,6 +39,8 @@
 #include "http/compression.h"
 #include "http/endpoints.h"
 #include "http/http_errors.h"
+#include "http/http_limits.h"
+#include "http/connection_deadline.h"
 #include "http/infer_context.h"
 #include "http/route_map.h"
 #include "http/router.h"
@@ -53,7 +57,7 @@ struct SessionShared {
   INFERD_ResponseAllocator* allocator = nullptr;
   SharedMemoryRegistry* shared_memory = nullptr;  // null: the extension is off
   BlockingWorker* worker = nullptr;  // runs model loads and unloads; null on the metrics port
-  size_t max_body_bytes = 0;
+  HttpLimits limits;
   const RouteMap* routes = nullptr;  // what the paths mean; owned by the server
   // The headers infer requests forward as parameters; null: none. Owned by the server.
   const HeaderForwarder* header_forwarder = nullptr;
@@ -65,6 +69,9 @@ struct SessionShared {
   // How long a TLS client may take to finish its handshake before the
   // connection is closed, so idle connections cannot pile up.
   std::chrono::milliseconds tls_handshake_timeout{10000};
+  // The first connection each timeout closes is logged (not each: a flood of
+  // slow clients must not flood the log), indexed by TimedPhase.
+  std::atomic<bool> timeout_logged[3] = {false, false, false};
 };
 
 // A connection as the server, its registry and InferContext see it, whatever
@@ -172,6 +179,17 @@ class BasicHttpSession final : public HttpSession,
   // After the last answer of a connection: over TLS, close_notify, then close.
   void EndConnection();
   void Close();
+
+  // Limits (http_limits.h). `phase` is now under way and must end within its
+  // timeout (zero: no deadline); past it the connection closes.
+  void SetDeadline(TimedPhase phase);
+  void ClearDeadline() { deadline_.Clear(); }
+  void WaitForDeadline();
+  void OnDeadline(boost::system::error_code ec);
+  void TimedOut();
+  // The answer to a request past a size limit (body: 413, head: 431).
+  HttpError SizeLimitError(boost::system::error_code ec) const;
+
   bool KeepAlive() const { return keep_alive_ && !stopping_; }
 
   Transport transport_;
@@ -223,6 +241,13 @@ class BasicHttpSession final : public HttpSession,
     std::deque<SseEvent> events;  // queued and being written, in order
   };
   Stream stream_;
+
+  // The current phase's deadline and the timer that enforces it.
+  ConnectionDeadline deadline_;
+  TimedPhase phase_ = TimedPhase::kHead;  // the phase the deadline bounds
+  boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                    boost::asio::wait_traits<std::chrono::steady_clock>, Strand>
+      deadline_timer_;
 };
 
 extern template class BasicHttpSession<PlainTransport>;

@@ -35,7 +35,7 @@ void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
   auto& request = parser_->get();
   std::string body = std::move(request.body());
   if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.max_body_bytes, &body);
+                                          shared_.limits.max_body_bytes, &body);
       !e.ok()) {
     return WriteError(e);
   }
@@ -179,6 +179,7 @@ void BasicHttpSession<Transport>::WriteStream() {
     return;
   }
   stream_.writing = true;
+  SetDeadline(TimedPhase::kWrite);
   asio::async_write(transport_, buffers_, [self = this->shared_from_this()](error_code ec, size_t) {
     self->OnStreamWrite(ec);
   });
@@ -194,7 +195,8 @@ void BasicHttpSession<Transport>::OnStreamWrite(error_code ec) {
     return OnWrite(ec);
   }
   if (!stream_.ended) {
-    if (!stream_.events.empty() || stream_.final) WriteStream();
+    if (!stream_.events.empty() || stream_.final) return WriteStream();
+    ClearDeadline();  // the model is working on the next event
     return;
   }
   EndStream(ec);

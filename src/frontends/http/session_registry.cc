@@ -7,12 +7,14 @@ namespace inferd::http {
 
 SessionRegistry::Handle SessionRegistry::Add(std::weak_ptr<HttpSession> session) {
   MutexLock lock(&mu_);
+  size_.fetch_add(1, std::memory_order_relaxed);
   return sessions_.insert(sessions_.end(), std::move(session));
 }
 
 void SessionRegistry::Remove(Handle handle) {
   MutexLock lock(&mu_);
   sessions_.erase(handle);
+  size_.fetch_sub(1, std::memory_order_relaxed);
   if (sessions_.empty()) empty_.SignalAll();
 }
 

@@ -4,7 +4,9 @@
 #ifndef INFERD_FRONTENDS_HTTP_SESSION_REGISTRY_H_
 #define INFERD_FRONTENDS_HTTP_SESSION_REGISTRY_H_
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <list>
 #include <memory>
@@ -32,11 +34,14 @@ class SessionRegistry {
   void ForEach(const std::function<void(HttpSession&)>& fn) EXCLUDES(mu_);
   // Waits until no session is left; false when `timeout` ran out first.
   bool WaitUntilEmpty(std::chrono::milliseconds timeout) EXCLUDES(mu_);
+  // Sessions registered now (--http-max-connections counts them); lock-free.
+  size_t size() const { return size_.load(std::memory_order_relaxed); }
 
  private:
   Mutex mu_;
   CondVar empty_;  // signalled when sessions_ empties
   std::list<std::weak_ptr<HttpSession>> sessions_ GUARDED_BY(mu_);
+  std::atomic<size_t> size_{0};  // sessions_.size(), readable without the lock
 };
 
 }  // namespace inferd::http

@@ -72,6 +72,11 @@ GROUPS: dict[str, set[str]] = {
     # Beyond Triton: HTTPS on the HTTP port.
     "https": {"http-use-ssl", "http-use-ssl-mutual", "http-server-cert", "http-server-key",
               "http-root-cert"},
+    # inferd's own limits (README "Limits") and Triton's --http-max-input-size.
+    "limits": {"http-max-input-size", "http-max-header-size", "http-max-connections",
+               "http-idle-timeout-secs", "http-body-timeout-secs", "http-write-timeout-secs",
+               "model-max-inflight-requests", "grpc-max-input-size",
+               "grpc-max-concurrent-streams", "grpc-memory-quota"},
 }
 
 
@@ -149,7 +154,7 @@ def test_lifecycle_flags(tmp_path):
         assert not fail_file.exists()
         config = server.get("/v2/models/custom/config").json()
         assert config["max_batch_size"] == 8  # --model-config-name
-        assert infer_echo(server.url) == []
+        infer_echo(server.url)
         # --trace-*: the first request is traced and written out.
         assert first_trace(trace_file)["model_name"] == "echo"
     finally:
@@ -412,3 +417,29 @@ def test_cache_flags(tmp_path):
             assert stats["execution_count"] == 1, stats
         finally:
             assert server.stop() == 0
+
+
+def test_limit_flags(tmp_path):
+    """The limits side by side (tests/integration/limits goes deeper): each size limit
+    answers with its status and flag, the rest are taken and the server serves."""
+    repo = write_repository(tmp_path / "repo", {"echo": ECHO})
+    args = ["--http-max-input-size=2048", "--http-max-header-size=1024",
+            "--http-max-connections=64", "--http-idle-timeout-secs=60",
+            "--http-body-timeout-secs=60", "--http-write-timeout-secs=60",
+            "--model-max-inflight-requests=16", "--grpc-max-input-size=4096",
+            "--grpc-max-concurrent-streams=8", "--grpc-memory-quota=67108864"]
+    assert flag_names(args) == GROUPS["limits"]
+    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=args)
+    try:
+        infer_echo(server.url)
+        resp = server.post("/v2/models/echo/infer", data=b"x" * 4096)
+        assert resp.status_code == 413 and "--http-max-input-size" in resp.text, resp.text
+        resp = server.get("/v2/health/live", headers={"X-Big": "b" * 2048})
+        assert resp.status_code == 431 and "--http-max-header-size" in resp.text, resp.text
+        client = grpcclient.InferenceServerClient(url=f"127.0.0.1:{server.grpc_port}")
+        tensor = grpcclient.InferInput("INPUT0", [2], "FP32")
+        tensor.set_data_from_numpy(np.array([3, 4], dtype=np.float32))
+        assert client.infer("echo", [tensor]).as_numpy("OUTPUT0").tolist() == [3.0, 4.0]
+        client.close()
+    finally:
+        assert server.stop() == 0
