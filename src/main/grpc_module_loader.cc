@@ -7,9 +7,8 @@
 
 namespace inferd {
 
-StatusOr<std::unique_ptr<Frontend>> LoadGrpcFrontend(const std::string& folder,
-                                                     INFERD_Server* server,
-                                                     const grpc_frontend::GrpcOptions& options) {
+StatusOr<std::unique_ptr<ConnectionFrontend>> LoadGrpcFrontend(
+    const std::string& folder, INFERD_Server* server, const grpc_frontend::GrpcOptions& options) {
   const std::string path = folder + "/" + grpc_frontend::kGrpcModuleFile;
   // Never unloaded: gRPC keeps threads and static state for the process's
   // life, and the frontend's code must outlive the frontend.
@@ -25,7 +24,7 @@ StatusOr<std::unique_ptr<Frontend>> LoadGrpcFrontend(const std::string& folder,
   if (create == nullptr) {
     return Status::Unavailable(path + " lacks the gRPC frontend's entry point; rebuild inferd");
   }
-  std::unique_ptr<Frontend> frontend(create(server, options));
+  std::unique_ptr<ConnectionFrontend> frontend(create(server, options));
   if (frontend == nullptr) return Status::Internal(path + " created no gRPC frontend");
   return frontend;
 }

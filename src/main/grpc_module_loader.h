@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "common/frontend.h"
+#include "common/connection_frontend.h"
 #include "grpc/grpc_server.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
@@ -16,10 +16,9 @@ namespace inferd {
 // Loads the module from `folder` (it stays loaded for the process's life) and
 // creates its frontend for `server` and `options`, not started yet.
 // UNAVAILABLE when the module is missing, cannot be loaded or lacks its
-// entry point.
-StatusOr<std::unique_ptr<Frontend>> LoadGrpcFrontend(const std::string& folder,
-                                                     INFERD_Server* server,
-                                                     const grpc_frontend::GrpcOptions& options);
+// entry point. Any thread.
+StatusOr<std::unique_ptr<ConnectionFrontend>> LoadGrpcFrontend(
+    const std::string& folder, INFERD_Server* server, const grpc_frontend::GrpcOptions& options);
 
 }  // namespace inferd
 

@@ -24,6 +24,7 @@
 #include "grpc_module_loader.h"
 #include "http/http_server.h"
 #include "inert_flags.h"
+#include "lazy_grpc_frontend.h"
 #include "inferd/server.h"
 #include "server_flags.h"
 
@@ -60,6 +61,26 @@ std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
     listeners.push_back({"Vertex AI", "0.0.0.0", flags.cloud.vertex_ai_port});
   }
   return listeners;
+}
+
+// Creates and starts the gRPC frontend: the binary's lazy listener where the
+// settings allow it, else the module's own listener, loaded now.
+bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
+               std::unique_ptr<Frontend>& grpc) {
+  if (inferd::CanLoadGrpcLazily(flags.grpc)) {
+    grpc = std::make_unique<inferd::LazyGrpcFrontend>(ExecutableDirectory(), server, flags.grpc);
+  } else {
+    inferd::StatusOr<std::unique_ptr<inferd::ConnectionFrontend>> loaded =
+        inferd::LoadGrpcFrontend(ExecutableDirectory(), server, flags.grpc);
+    if (!loaded.ok()) {
+      SPDLOG_ERROR("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
+                   flags.grpc.port, loaded.status().message());
+      return false;
+    }
+    grpc = std::move(loaded).value();
+  }
+  return StartFrontend(*grpc, "GRPCInferenceService", "gRPC service", flags.grpc.address,
+                       flags.grpc.port);
 }
 
 }  // namespace
@@ -173,21 +194,11 @@ int main(int argc, char** argv) {
       return fail();
     }
   }
-  // Last: HTTP already serves while gRPC's libraries load.
+  // Last: HTTP already serves while gRPC's libraries load. Where it can,
+  // gRPC loads on its first connection instead (lazy_grpc_frontend.h).
   if (flags.allow_grpc) {
     flags.grpc.shared_memory = &shared_memory;
-    inferd::StatusOr<std::unique_ptr<Frontend>> loaded =
-        inferd::LoadGrpcFrontend(ExecutableDirectory(), server, flags.grpc);
-    if (!loaded.ok()) {
-      SPDLOG_ERROR("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
-                   flags.grpc.port, loaded.status().message());
-      return fail();
-    }
-    grpc = std::move(loaded).value();
-    if (!StartFrontend(*grpc, "GRPCInferenceService", "gRPC service", flags.grpc.address,
-                       flags.grpc.port)) {
-      return fail();
-    }
+    if (!StartGrpc(flags, server, grpc)) return fail();
   }
 
   int signal_number = 0;

@@ -4,7 +4,7 @@
 namespace inferd::grpc_frontend {
 namespace {
 
-Frontend* New(INFERD_Server* server, const GrpcOptions& options) {
+ConnectionFrontend* New(INFERD_Server* server, const GrpcOptions& options) {
   return new GrpcServer(server, options);
 }
 
@@ -14,7 +14,7 @@ Frontend* New(INFERD_Server* server, const GrpcOptions& options) {
 }  // namespace
 }  // namespace inferd::grpc_frontend
 
-extern "C" __attribute__((visibility("default"))) inferd::Frontend* InferdGrpcFrontendNew(
+extern "C" __attribute__((visibility("default"))) inferd::ConnectionFrontend* InferdGrpcFrontendNew(
     INFERD_Server* server, const inferd::grpc_frontend::GrpcOptions& options) {
   return inferd::grpc_frontend::New(server, options);
 }

@@ -6,11 +6,12 @@
 //
 // The boundary is internal (module and binary come from one build), so C++
 // types cross it; the entry point has C linkage only to be found by dlsym.
-// What it returns is a Frontend, started and stopped as the binary's others.
+// What it returns is a Frontend, started and stopped as the binary's others,
+// that also serves connections the binary accepted (ConnectionFrontend).
 #ifndef INFERD_FRONTENDS_GRPC_GRPC_MODULE_H_
 #define INFERD_FRONTENDS_GRPC_GRPC_MODULE_H_
 
-#include "common/frontend.h"
+#include "common/connection_frontend.h"
 #include "grpc/grpc_server.h"
 #include "inferd/server.h"
 
@@ -22,7 +23,8 @@ inline constexpr const char* kGrpcModuleFile = "libinferd_grpc_frontend.so";
 // Creates a GrpcServer for `server` with `options`, not started yet. The
 // caller owns it and deletes it through Frontend (which stops it); the module
 // must stay loaded until then.
-using NewGrpcFrontendFn = Frontend* (*)(INFERD_Server* server, const GrpcOptions& options);
+using NewGrpcFrontendFn = ConnectionFrontend* (*)(INFERD_Server* server,
+                                                 const GrpcOptions& options);
 
 inline constexpr const char* kNewGrpcFrontendSymbol = "InferdGrpcFrontendNew";
 

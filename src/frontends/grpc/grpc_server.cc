@@ -5,6 +5,8 @@
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <grpcpp/server_posix.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <climits>
@@ -107,12 +109,14 @@ class GrpcServer::Impl {
                                                "--grpc-header-forward-pattern"));
       context_.header_forwarder = header_forwarder_.get();
     }
-    ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
-                     MakeServerCredentials(options_));
     grpc::ServerBuilder builder;
     const std::string address = options_.address + ":" + std::to_string(options_.port);
     int bound_port = 0;
-    builder.AddListeningPort(address, credentials, &bound_port);
+    if (options_.listen) {
+      ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                       MakeServerCredentials(options_));
+      builder.AddListeningPort(address, credentials, &bound_port);
+    }
     builder.RegisterService(&service_);
     // Responses are as large as the model makes them; gRPC's 4 MiB default is not.
     builder.SetMaxSendMessageSize(INT_MAX);
@@ -121,6 +125,7 @@ class GrpcServer::Impl {
     // Explicit either way: gRPC's own default on Linux is to allow it.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);
     server_ = builder.BuildAndStart();
+    if (server_ != nullptr && !options_.listen) return Status::Ok();
     if (server_ == nullptr || bound_port == 0) {
       server_.reset();
       return Status::Unavailable(
@@ -134,6 +139,14 @@ class GrpcServer::Impl {
   }
 
   uint16_t port() const { return port_; }
+
+  void ServeConnection(int fd) {
+    if (server_ == nullptr) {
+      close(fd);
+      return;
+    }
+    grpc::AddInsecureChannelFromFd(server_.get(), fd);
+  }
 
   void Stop() {
     if (server_ == nullptr) return;
@@ -166,6 +179,8 @@ GrpcServer::~GrpcServer() = default;
 Status GrpcServer::Start() { return impl_->Start(); }
 
 uint16_t GrpcServer::port() const { return impl_->port(); }
+
+void GrpcServer::ServeConnection(int fd) { impl_->ServeConnection(fd); }
 
 void GrpcServer::Stop() { impl_->Stop(); }
 

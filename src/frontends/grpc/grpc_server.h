@@ -13,7 +13,7 @@
 #include <string>
 
 #include "common/api_restrictions.h"
-#include "common/frontend.h"
+#include "common/connection_frontend.h"
 #include "common/shared_memory_registry.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
@@ -27,6 +27,10 @@ enum class CompressionLevel { kNone, kLow, kMedium, kHigh };
 struct GrpcOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8001;  // 0 binds an ephemeral port
+  // False: the server binds nothing (address and port are ignored) and serves
+  // only the connections handed to ServeConnection, accepted by the binary's
+  // lazy listener (src/main/lazy_grpc_frontend.h). Plaintext only.
+  bool listen = true;
   // SO_REUSEPORT on the listening socket (--reuse-grpc-port): several servers
   // that all set it share the port. Off unless set, though gRPC turns it on
   // by default on Linux.
@@ -75,7 +79,7 @@ struct GrpcOptions {
   SharedMemoryRegistry* shared_memory = nullptr;
 };
 
-class GrpcServer final : public Frontend {
+class GrpcServer final : public ConnectionFrontend {
  public:
   // Does not take ownership of server; it must outlive this object.
   GrpcServer(INFERD_Server* server, GrpcOptions options);
@@ -86,7 +90,11 @@ class GrpcServer final : public Frontend {
   // when the address cannot be listened on.
   Status Start() override;
 
-  uint16_t port() const override;
+  uint16_t port() const override;  // 0 when options.listen is false
+
+  // Serves `fd` on this server's channel settings (keepalive, limits,
+  // connection age: gRPC applies its server channel arguments to it).
+  void ServeConnection(int fd) override;
 
   // Stops accepting calls, lets calls in progress finish for a grace period,
   // then cancels the rest (a cancelled call cancels its queued requests) and
