@@ -67,7 +67,7 @@ std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
 // settings allow it, else the module's own listener, loaded now.
 bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
                std::unique_ptr<Frontend>& grpc) {
-  if (inferd::CanLoadGrpcLazily(flags.grpc)) {
+  if (flags.grpc_load_on_first_connection && inferd::CanLoadGrpcLazily(flags.grpc)) {
     grpc = std::make_unique<inferd::LazyGrpcFrontend>(ExecutableDirectory(), server, flags.grpc);
   } else {
     inferd::StatusOr<std::unique_ptr<inferd::ConnectionFrontend>> loaded =

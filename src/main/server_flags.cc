@@ -179,6 +179,9 @@ void AddGrpcFlags(CLI::App& app, Flags& f) {
   app.add_option("--allow-grpc", f.allow_grpc, "Serve gRPC (default true)");
   app.add_option("--grpc-address", g.address, "Address the gRPC server binds (default 0.0.0.0)");
   app.add_option("--grpc-port", g.port, "gRPC port (default 8001; 0 picks a free port)");
+  app.add_option("--grpc-load-on-first-connection", f.grpc_load_on_first_connection,
+                 "Load gRPC's libraries when the first gRPC client connects, not at start "
+                 "(not with TLS or --reuse-grpc-port; default true)");
   app.add_option("--reuse-grpc-port", g.reuse_port,
                  "Let several servers listen on the gRPC port, each started with this flag "
                  "(SO_REUSEPORT; default false)");

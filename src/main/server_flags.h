@@ -73,6 +73,9 @@ struct Flags {
   std::string metrics_address = "0.0.0.0";
   int metrics_port = 8002;
   bool allow_grpc = true;
+  // --grpc-load-on-first-connection: load the gRPC module when the first
+  // client connects (lazy_grpc_frontend.h) where the settings allow it.
+  bool grpc_load_on_first_connection = true;
   grpc_frontend::GrpcOptions grpc;
   // Tracing: --trace-config entries, then the older single-setting flags as
   // (setting, value) pairs.

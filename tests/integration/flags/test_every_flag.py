@@ -52,6 +52,7 @@ GROUPS: dict[str, set[str]] = {
     "http": {"allow-http", "http-address", "http-port", "reuse-http-port",
              "http-header-forward-pattern", "http-thread-count", "http-restricted-api"},
     "grpc": {"allow-grpc", "grpc-address", "grpc-port", "reuse-grpc-port",
+             "grpc-load-on-first-connection",
              "grpc-header-forward-pattern", "grpc-use-ssl", "grpc-use-ssl-mutual",
              "grpc-server-cert", "grpc-server-key", "grpc-root-cert",
              "grpc-infer-response-compression-level", "grpc-keepalive-time",
@@ -244,6 +245,7 @@ def test_grpc_flags(tmp_path):
     repo = write_repository(tmp_path / "repo", {"echo": ECHO})
     args = ["--allow-grpc=true", "--grpc-address=127.0.0.1", "--grpc-port=0",
             "--reuse-grpc-port=false", "--grpc-header-forward-pattern=^x-fwd-",
+            "--grpc-load-on-first-connection=true",  # TLS loads at start all the same
             "--grpc-use-ssl=true", "--grpc-use-ssl-mutual=true",
             f"--grpc-server-cert={tmp_path / 'server.crt'}",
             f"--grpc-server-key={tmp_path / 'server.key'}",
