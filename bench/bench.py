@@ -19,7 +19,9 @@
    from nginx on the same machine.
 3. perf_analyzer (from tritonclient) against inferd at concurrency 16, when its
    libraries are there (libb64, libcudart.so.12 from nvidia-cuda-runtime-cu12).
-4. Idle RSS of inferd on an empty repository, and the time from start to
+4. Idle RSS of inferd on an empty repository (before any gRPC client, after
+   one gRPC call, with gRPC loaded at start), a new client's first gRPC call
+   (gRPC loads on the first connection), and the time from start to
    /v2/health/ready on an empty repository, with 100 identity models, and with
    100 small ONNX models when build/backends/onnxruntime exists.
 5. A decoupled model streaming 100 small responses over gRPC ModelStreamInfer
@@ -405,6 +407,31 @@ def startup_seconds(build, repo, runs=3, extra_args=()):
     return statistics.median(times), statistics.median(cpus), rss
 
 
+def first_grpc_call(build, repo, runs=3, extra_args=()):
+    """Median milliseconds of a new client's first gRPC call (channel set-up
+    and ServerLive; with gRPC loaded on the first connection, the load too),
+    and the idle RSS in MiB before that call and after it (last run)."""
+    import tritonclient.grpc as grpcclient
+
+    times, before, after = [], 0, 0
+    for _ in range(runs):
+        server = Inferd(build, repo, extra_args)
+        try:
+            server.wait_ready()
+            time.sleep(0.5)
+            before = server.rss_mib()
+            begin = time.perf_counter()
+            client = grpcclient.InferenceServerClient(url=f"127.0.0.1:{server.grpc_port}")
+            client.is_server_live()
+            times.append(time.perf_counter() - begin)
+            client.close()
+            time.sleep(0.5)
+            after = server.rss_mib()
+        finally:
+            server.stop()
+    return statistics.median(times) * 1000, before, after
+
+
 def section_startup(build, args):
     print(f"== 4. footprint and start-up (median of {args.starts} starts; CPU: user + system "
           "by ready) ==")
@@ -422,6 +449,15 @@ def section_startup(build, args):
         seconds, cpu, rss = startup_seconds(build, empty, runs, extra_args=["--allow-grpc=false"])
         print(f"   idle RSS, empty repository, no gRPC  {rss:8.1f} MiB (--allow-grpc=false)")
         print(f"   start to ready, the same             {seconds * 1000:8.1f} ms")
+        # gRPC loads on its first connection: the RSS once a client has come,
+        # and what that first call costs against gRPC loaded at start.
+        ms, before, after = first_grpc_call(build, empty, runs)
+        print(f"   idle RSS, after one gRPC call        {after:8.1f} MiB (before it {before:.1f}; "
+              f"first call {ms:.1f} ms, gRPC loaded by it)")
+        ms, before, _ = first_grpc_call(build, empty, runs,
+                                        extra_args=["--grpc-load-on-first-connection=false"])
+        print(f"   idle RSS, gRPC loaded at start       {before:8.1f} MiB "
+              f"(--grpc-load-on-first-connection=false; first call {ms:.1f} ms)")
 
         identity = os.path.join(workdir, "identity")
         for i in range(100):
