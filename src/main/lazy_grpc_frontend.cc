@@ -67,8 +67,9 @@ void LazyGrpcFrontend::AcceptLoop() {
   int timeout_ms = -1;
   while (true) {
     if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
-      SPDLOG_ERROR("gRPC listener: poll failed: {}", std::strerror(errno));
-      return;
+      SPDLOG_ERROR("gRPC listener: poll failed: {}; gRPC connections are refused from now on",
+                   std::strerror(errno));
+      return CloseListener();
     }
     if (fds[1].revents != 0) return;  // Stop
     timeout_ms = -1;
@@ -76,6 +77,7 @@ void LazyGrpcFrontend::AcceptLoop() {
       const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd >= 0) {
         Serve(fd);
+        if (load_failed_) return CloseListener();
         continue;
       }
       if (IsOutOfFds(errno)) {
@@ -85,6 +87,13 @@ void LazyGrpcFrontend::AcceptLoop() {
       break;  // EAGAIN: none left; ECONNABORTED and the like: the client gave up
     }
   }
+}
+
+// Clients then get "connection refused" at once rather than a connection
+// nobody serves.
+void LazyGrpcFrontend::CloseListener() {
+  close(listen_fd_);
+  listen_fd_ = -1;
 }
 
 void LazyGrpcFrontend::Serve(int fd) {
@@ -108,7 +117,7 @@ bool LazyGrpcFrontend::EnsureLoaded() {
   Status status = loaded.status();
   if (status.ok()) status = (*loaded)->Start();
   if (!status.ok()) {
-    // Logged once; every gRPC connection is closed from now on, HTTP serves on.
+    // Logged once; the listener closes (connections are refused), HTTP serves on.
     SPDLOG_ERROR("cannot serve gRPC: loading the gRPC frontend on the first connection failed: {}",
                  status.message());
     load_failed_ = true;

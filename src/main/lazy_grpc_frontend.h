@@ -51,6 +51,7 @@ class LazyGrpcFrontend final : public Frontend {
  private:
   void AcceptLoop();
   void Serve(int fd);
+  void CloseListener();
   // Loads and starts the module's frontend once; false if that failed.
   bool EnsureLoaded();
 
@@ -58,11 +59,11 @@ class LazyGrpcFrontend final : public Frontend {
   const std::string module_folder_;
   INFERD_Server* const server_;
   const grpc_frontend::GrpcOptions options_;
-  int listen_fd_ = -1;
   int wake_fd_ = -1;  // an eventfd: Stop's signal to the accept loop
   uint16_t port_ = 0;
   // Written only by the accept thread until Stop joins it; the controlling
   // thread reads them after that.
+  int listen_fd_ = -1;  // closed early (-1) when gRPC cannot be served
   std::unique_ptr<ConnectionFrontend> grpc_;
   bool load_failed_ = false;
   // grpc_ once started, for AnswerInFlightAtExit from any thread.

@@ -33,6 +33,10 @@ namespace {
 
 // Larger reusable response buffers are given back after use.
 constexpr size_t kKeepBufferBytes = 1 << 20;
+// How long a TLS connection that ends waits for the client's close_notify.
+constexpr std::chrono::milliseconds kCloseNotifyWait{1000};
+// The first byte of a TLS alert record (RFC 8446 5.1, ContentType alert).
+constexpr char kTlsAlertRecord = 21;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
@@ -95,10 +99,11 @@ void BasicHttpSession<Transport>::Begin() {
     // A client that connects and never finishes its handshake is closed.
     tls_timer_->expires_after(shared_.tls_handshake_timeout);
     tls_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
-      if (!ec) self->Close();
+      if (!ec && !self->handshake_done_) self->Close();
     });
     transport_.async_handshake(asio::ssl::stream_base::server,
                                [self = this->shared_from_this()](error_code ec) {
+                                 self->handshake_done_ = true;
                                  self->tls_timer_->cancel();
                                  // Not TLS (a plain HTTP client), a certificate refused,
                                  // or the timeout: nothing to answer, only to close.
@@ -302,7 +307,12 @@ void BasicHttpSession<Transport>::OnReadable(error_code ec) {
   // peek: 0 is end of stream, EAGAIN means nothing happened.
   char byte;
   const ssize_t peeked = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (peeked > 0) return;  // the client pipelined its next request; it waits in the socket
+  // Over TLS the bytes are records: a TLS 1.2 alert record (content type 21,
+  // the close_notify that clients send before their FIN) is a hang-up too.
+  // TLS 1.3 hides alerts as application data, which cannot be told from a
+  // pipelined request without decrypting it (so there only the FIN is seen).
+  const bool alert = kTls && peeked > 0 && byte == kTlsAlertRecord;
+  if (peeked > 0 && !alert) return;  // the client pipelined its next request; it waits
   if (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
     return WatchForDisconnect();
   }
@@ -460,9 +470,12 @@ template <typename Transport>
 void BasicHttpSession<Transport>::EndConnection() {
   if constexpr (kTls) {
     // close_notify first, so the client can tell the end of an answer (an
-    // HTTP/1.0 stream ends with the connection) from a cut; bounded as the
-    // handshake is, for a client that never answers it.
-    tls_timer_->expires_after(shared_.tls_handshake_timeout);
+    // HTTP/1.0 stream ends with the connection) from a cut. Waiting for the
+    // client's own close_notify is only politeness: a pooled keep-alive
+    // client reads its socket only at its next request, so the wait is
+    // short (it would otherwise hold the connection, and a stop, for long).
+    tls_timer_->expires_after(std::min<std::chrono::milliseconds>(kCloseNotifyWait,
+                                                                  shared_.tls_handshake_timeout));
     tls_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
       if (!ec) self->Close();
     });

@@ -218,6 +218,9 @@ class BasicHttpSession final : public HttpSession,
   bool stopping_ = false;  // Shutdown was called
   bool closed_ = false;
   bool watching_ = false;  // a disconnect watch is pending on the socket
+  // Over TLS: the handshake ended, so a timer expiry already queued when it
+  // was cancelled must not close the connection.
+  bool handshake_done_ = false;
 
   // The response being written; reused from request to request.
   std::string head_;

@@ -36,6 +36,9 @@ StatusOr<std::unique_ptr<ssl::context>> MakeTlsContext(const HttpTlsOptions& opt
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
                        ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
                        ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  // A TLS 1.2 client asking to renegotiate again and again costs the server
+  // a handshake each time; nothing inferd serves needs renegotiation.
+  SSL_CTX_set_options(context->native_handle(), SSL_OP_NO_RENEGOTIATION);
   error_code ec;
   if (context->use_certificate_chain_file(options.server_cert, ec)) {
     return FileError("--http-server-cert", options.server_cert, ec);

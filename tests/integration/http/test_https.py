@@ -19,7 +19,7 @@ from tritonclient.utils import InferenceServerException
 
 from certs import make_test_certs
 from util import (REPO_ROOT, REQUEST_TIMEOUT_S, backend_directory, inferd_binary,
-                  single_identity, wait_until)
+                  pending_count, single_identity, wait_until)
 
 REPO = {"identity_fp32": single_identity("identity_fp32", "FP32", [4])}
 DATA = np.array([1, 2, 3, 4], dtype=np.float32)
@@ -209,3 +209,64 @@ def test_bad_tls_files_fail_at_start_naming_the_flag_and_file(certs, tmp_path, a
     assert result.returncode == 1
     for needle in needles:
         assert needle in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+# -- a client hanging up over TLS ---------------------------------------------------------
+
+SLOW_REPO = {"slow": single_identity(
+    "slow", "FP32", [4], max_batch_size=1,
+    extra='dynamic_batching { }\n'
+          'parameters { key: "execute_delay_ms" value { string_value: "3000" } }\n')}
+INFER_BODY = b'{"inputs":[{"name":"INPUT0","shape":[1,4],"datatype":"FP32","data":[1,2,3,4]}]}'
+
+
+def tls_infer_socket(server, certs, version=ssl.TLSVersion.MAXIMUM_SUPPORTED) -> ssl.SSLSocket:
+    """A TLS connection that has sent one infer request for `slow`, unanswered yet."""
+    context = ssl.create_default_context(cafile=str(certs / "ca.crt"))
+    context.maximum_version = version
+    sock = context.wrap_socket(socket.create_connection(("localhost", server.port)),
+                               server_hostname="localhost")
+    sock.sendall(b"POST /v2/models/slow/infer HTTP/1.1\r\nHost: localhost\r\n"
+                 b"Content-Type: application/json\r\n"
+                 b"Content-Length: " + str(len(INFER_BODY)).encode() + b"\r\n\r\n" + INFER_BODY)
+    return sock
+
+
+def test_a_tls12_client_hanging_up_cancels_its_queued_request(inferd, certs):
+    """A TLS 1.2 client's close_notify (sent before its FIN) is seen while its
+    request waits behind a busy instance: the request leaves the queue and never
+    runs. (TLS 1.3 encrypts the alert: there the request runs, as README says.)"""
+    server = inferd(SLOW_REPO, wait_for="none", extra_args=[
+        "--http-use-ssl=true", f"--http-server-cert={certs / 'server.crt'}",
+        f"--http-server-key={certs / 'server.key'}"])
+    wait_until(lambda: https_get(server, certs, "/v2/health/ready").status_code == 200,
+               what="HTTPS ready", ignore=(requests.RequestException,))
+    blocker = tls_infer_socket(server, certs)
+    wait_until(lambda: slow_stats(server, certs)["queue"]["count"] == 1,
+               what="the blocker executing")
+    queued = tls_infer_socket(server, certs, ssl.TLSVersion.TLSv1_2)
+    wait_until(lambda: pending_count(server, "slow") == 1, what="the second request queued")
+    send_close_notify_and_close(queued)
+    wait_until(lambda: pending_count(server, "slow") == 0, what="the hung-up request dropped")
+    # Queued after the one that hung up: had that one stayed, it would run first.
+    after = tls_infer_socket(server, certs)
+    for sock in (blocker, after):
+        assert b"200 OK" in sock.recv(4096)
+        sock.close()
+    assert slow_stats(server, certs)["success"]["count"] == 2  # blocker and after only
+
+
+def send_close_notify_and_close(sock: ssl.SSLSocket) -> None:
+    """What clients that shut TLS down send: close_notify, then FIN (not waiting
+    for the server's own close_notify, as a non-blocking unwrap)."""
+    sock.setblocking(False)
+    try:
+        sock.unwrap()
+    except (ssl.SSLWantReadError, ssl.SSLError):
+        pass  # close_notify is out; the server's reply is not awaited
+    sock.close()
+
+
+def slow_stats(server, certs) -> dict:
+    stats = https_get(server, certs, "/v2/models/slow/stats").json()["model_stats"][0]
+    return stats["inference_stats"]
