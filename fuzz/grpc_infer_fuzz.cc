@@ -5,14 +5,22 @@
 // datatypes, executed, and its response converted back
 // (grpc/infer_response_builder.h), exactly as a unary ModelInfer runs.
 //
-// The first byte picks the input's form: even, the rest is the serialized
-// message (ParseFromArray); odd, the rest drives a structured builder that
-// makes messages protobuf's parser would rarely reach (typed contents of a
-// given datatype, shapes near overflow, shared_memory_* parameters naming
-// registered regions with offsets and sizes around their bounds).
+// The first byte picks the input's form: bit 0 clear, the rest is the
+// serialized message (ParseFromArray); set, the rest drives a structured
+// builder that makes messages protobuf's parser would rarely reach (typed
+// contents of a given datatype, shapes near overflow, shared_memory_*
+// parameters naming registered regions with offsets and sizes around their
+// bounds). Bit 1 set sends the message instead over a ModelStreamInfer
+// stream to the frontend's own gRPC server on a loopback port
+// (grpc/stream_reactor.h, grpc/stream_request.h), which answers each
+// request on the stream.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -24,8 +32,10 @@
 #include "common/server_error.h"
 #include "fuzz/fuzz_server.h"
 #include "grpc/infer_request_builder.h"
+#include "grpc/grpc_server.h"
 #include "grpc/infer_response_builder.h"
 #include "grpc/output_destination.h"
+#include "grpc_service.grpc.pb.h"
 #include "grpc_service.pb.h"
 
 namespace {
@@ -40,6 +50,8 @@ constexpr int kRegions = 2;
 struct Setup {
   FuzzServer* fuzz = nullptr;
   inferd::OutputAllocator<OutputDestination> allocator;
+  std::unique_ptr<inferd::grpc_frontend::GrpcServer> grpc;
+  std::unique_ptr<inference::GRPCInferenceService::Stub> stub;
 };
 
 Setup& GetSetup() {
@@ -54,6 +66,14 @@ Setup& GetSetup() {
                       {"u64", inferd::fuzz::IdentityConfig("u64", "TYPE_UINT64", 0)}};
     s->fuzz = inferd::fuzz::StartFuzzServer(options, kRegions);
     if (!s->allocator.Init().ok()) __builtin_trap();
+    inferd::grpc_frontend::GrpcOptions grpc;
+    grpc.address = "127.0.0.1";
+    grpc.port = 0;
+    grpc.shared_memory = &s->fuzz->registry;
+    s->grpc = std::make_unique<inferd::grpc_frontend::GrpcServer>(s->fuzz->server, grpc);
+    if (!s->grpc->Start().ok()) __builtin_trap();
+    s->stub = inference::GRPCInferenceService::NewStub(grpc::CreateChannel(
+        "127.0.0.1:" + std::to_string(s->grpc->port()), grpc::InsecureChannelCredentials()));
     return s;
   }();
   return *setup;
@@ -218,6 +238,23 @@ void Run(const ModelInferRequest& message) {
   if (request != nullptr) inferd::DiscardServerError(INFERD_InferenceRequestDelete(request));
 }
 
+// One request on a ModelStreamInfer stream, every answer read until the
+// server ends the stream.
+void Stream(const ModelInferRequest& message) {
+  grpc::ClientContext context;
+  // A stream the server never ends is a bug: the deadline turns it into a
+  // timeout (libFuzzer's -timeout reports it) rather than a silent hang.
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  auto stream = GetSetup().stub->ModelStreamInfer(&context);
+  stream->Write(message);
+  stream->WritesDone();
+  inference::ModelStreamInferResponse response;
+  while (stream->Read(&response)) {
+  }
+  const grpc::Status status = stream->Finish();
+  if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -232,6 +269,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The identity backend's test hook: a request may ask it to sleep (up to a
   // day), which would only stall the fuzzer.
   message.mutable_parameters()->erase("execute_delay_ms");
-  Run(message);
+  if (data[0] & 2) {
+    Stream(message);
+  } else {
+    Run(message);
+  }
   return 0;
 }
