@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,9 +34,12 @@ void WriteFile(const std::filesystem::path& path, const std::string& text) {
 }
 
 std::vector<std::string> g_keys;  // unlinked at exit
+std::string g_root;               // removed at exit
 
-void UnlinkRegions() {
+void CleanUp() {
   for (const std::string& key : g_keys) shm_unlink(key.c_str());
+  std::error_code ec;
+  if (!g_root.empty()) std::filesystem::remove_all(g_root, ec);
 }
 
 // A shared memory object of kRegionBytes bytes, each byte its offset mod 251.
@@ -48,7 +53,6 @@ std::string CreateRegion(int index) {
   if (bytes == MAP_FAILED) Die("cannot map shared memory " + key);
   for (size_t i = 0; i < kRegionBytes; ++i) static_cast<unsigned char*>(bytes)[i] = i % 251;
   munmap(bytes, kRegionBytes);
-  if (g_keys.empty()) std::atexit(UnlinkRegions);
   g_keys.push_back(key);
   return key;
 }
@@ -65,11 +69,15 @@ std::string IdentityConfig(const std::string& name, const std::string& data_type
 }
 
 FuzzServer* StartFuzzServer(const FuzzServerOptions& options, int region_count) {
+  // Protobuf logs every string field with invalid UTF-8 it parses: noise here.
+  google::protobuf::SetLogHandler(nullptr);
   auto* fuzz = new FuzzServer;
   std::string pattern =
       (std::filesystem::temp_directory_path() / "inferd-fuzz-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) Die("cannot create a temporary folder");
   fuzz->root = pattern;
+  g_root = pattern;
+  std::atexit(CleanUp);
   fuzz->repository = fuzz->root + "/repository";
   fuzz->temp = fuzz->root + "/tmp";
   std::filesystem::create_directories(fuzz->repository);
