@@ -55,9 +55,12 @@ SANITIZE_FLAGS = -O0 -gline-tables-only -fsanitize=address,undefined -fno-saniti
 ASAN_OPTIONS_CI = detect_leaks=1:strict_string_checks=1:check_initialization_order=1
 SANITIZE_ENV = ASAN_OPTIONS=$(ASAN_OPTIONS_CI) UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0
+# Every test executable ctest runs (a new one must be added here) and every
+# library holding locks.
 CLANG_TARGETS = inferd_unit_tests inferd_frontend_tests inferd_loadgen_tests inferd_accumulate \
 	inferd_identity inferd_repeat inferd_onnxruntime inferd_python inferd_pytorch inferd_fil \
-	inferd_onnxruntime_tests inferd_python_tests inferd_pytorch_tests inferd_fil_tests
+	inferd_onnxruntime_tests inferd_python_tests inferd_pytorch_tests inferd_fil_tests \
+	inferd_backend_common_tests
 clang-configure: deps
 	@bash scripts/install-fuzz-deps.sh
 	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
