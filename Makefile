@@ -8,7 +8,8 @@ export CCACHE_NOHASHDIR := true
 HTTP_PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: all deps configure build models run test unit-test integration-test clang-check fuzz bench clean
+.PHONY: all deps configure build models run test unit-test integration-test clang-configure clang-check \
+	sanitize sanitize-integration tsan fuzz bench clean
 
 all: build
 
@@ -36,18 +37,78 @@ unit-test: build
 integration-test: build models
 	.venv/bin/python -m pytest tests/integration -q $(PYTEST_ARGS)
 
-# Clang's thread-safety analysis over every annotated lock, warnings as errors.
-# Compiles the code that holds locks (core, frontends, tools, backends); links
-# and tests nothing, so it costs CI only compile time (ccache keeps it small).
+# Clang, in one build of build-clang/ that CI runs (make test): the
+# thread-safety analysis over every annotated lock, warnings as errors, and
+# the unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+# (LeakSanitizer included) and run, the backends they load built alike.
+# -O0: the sanitized compile then costs CI about what the old compile-only
+# Release check did (537 vs 454 CPU seconds, fresh, no ccache; -O1 took 937)
+# and the unit tests still run in seconds; asserts stay on.
 CLANG_BUILD_DIR ?= build-clang
-CLANG_TARGETS = inferd_core inferd_frontend_common inferd_http inferd_cloud inferd_grpc \
-	inferd_loadgen_lib inferd_accumulate inferd_identity inferd_repeat inferd_onnxruntime \
-	inferd_python inferd_pytorch inferd_fil
-clang-check: deps
-	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DINFERD_BUILD_TESTS=OFF -DINFERD_WERROR=ON
-	cmake --build $(CLANG_BUILD_DIR) --target $(CLANG_TARGETS)
+# fuzz/sanitizer-ignorelist.txt: RapidJSON's own headers are not instrumented
+# (UB in Debian's 1.1.0 headers, fixed upstream; as in make fuzz).
+SANITIZE_FLAGS = -O0 -gline-tables-only -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fsanitize-ignorelist=$(CURDIR)/fuzz/sanitizer-ignorelist.txt
+# How the sanitized binaries run, in the build too (it runs the test binaries
+# to list their tests). LeakSanitizer is on; scripts/lsan-suppressions.txt
+# says what it ignores and why.
+ASAN_OPTIONS_CI = detect_leaks=1:strict_string_checks=1:check_initialization_order=1
+SANITIZE_ENV = ASAN_OPTIONS=$(ASAN_OPTIONS_CI) UBSAN_OPTIONS=print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0
+# Every test executable ctest runs (a new one must be added here) and every
+# library holding locks.
+CLANG_TARGETS = inferd_unit_tests inferd_frontend_tests inferd_loadgen_tests inferd_accumulate \
+	inferd_identity inferd_repeat inferd_onnxruntime inferd_python inferd_pytorch inferd_fil \
+	inferd_onnxruntime_tests inferd_python_tests inferd_pytorch_tests inferd_fil_tests \
+	inferd_backend_common_tests
+clang-configure: deps
+	@bash scripts/install-fuzz-deps.sh
+	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DINFERD_WERROR=ON -DINFERD_BUILD_TESTS=ON \
+	  "-DCMAKE_C_FLAGS_SANITIZE=$(SANITIZE_FLAGS)" "-DCMAKE_CXX_FLAGS_SANITIZE=$(SANITIZE_FLAGS)"
+clang-check: clang-configure
+	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR) --target $(CLANG_TARGETS)
+	cd $(CLANG_BUILD_DIR) && $(SANITIZE_ENV) ctest -j2 --output-on-failure
+sanitize: clang-check
+
+# The server binary of build-clang/ (ASan + UBSan) under a part of the
+# integration tests: HTTP, gRPC, shared memory, lifecycle and repository
+# loads. Not in CI (minutes more). The server's sanitizer reports go to
+# build-clang/sanitizer-logs/, and any there fail the run.
+SANITIZE_INTEGRATION_TESTS ?= tests/integration/http tests/integration/grpc \
+	tests/integration/shared_memory tests/integration/lifecycle
+# Not the Python backend's tests: it embeds CPython, whose 94 bytes still
+# held when the backend is unloaded LeakSanitizer reports from an unloaded
+# module, which no suppression can name (run 2026-11-27; all else clean).
+SANITIZE_INTEGRATION_SELECT ?= not python
+sanitize-integration: clang-configure models
+	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR) --target inferd inferd_grpc_frontend $(CLANG_TARGETS)
+	rm -rf $(CLANG_BUILD_DIR)/sanitizer-logs && mkdir -p $(CLANG_BUILD_DIR)/sanitizer-logs
+	$(SANITIZE_ENV) INFERD_BINARY=$(CLANG_BUILD_DIR)/inferd \
+	  INFERD_BACKEND_DIRECTORY=$(CLANG_BUILD_DIR)/backends \
+	  ASAN_OPTIONS=$(ASAN_OPTIONS_CI):log_path=$(CURDIR)/$(CLANG_BUILD_DIR)/sanitizer-logs/asan \
+	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/$(CLANG_BUILD_DIR)/sanitizer-logs/ubsan \
+	  .venv/bin/python -m pytest $(SANITIZE_INTEGRATION_TESTS) -q -p no:cacheprovider \
+	  -k "$(SANITIZE_INTEGRATION_SELECT)" $(PYTEST_ARGS)
+	@if ls $(CLANG_BUILD_DIR)/sanitizer-logs/* >/dev/null 2>&1; then \
+	  cat $(CLANG_BUILD_DIR)/sanitizer-logs/*; echo "sanitize-integration: reports above"; exit 1; fi
+
+# ThreadSanitizer over the unit tests of the threaded core: schedulers and
+# batchers, the rate limiter, the response cache, the model lifecycle, the
+# server API. Not in CI (a third build). scripts/tsan-suppressions.txt lists
+# what is suppressed and why.
+TSAN_BUILD_DIR ?= build-tsan
+TSAN_FLAGS = -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=thread
+TSAN_TESTS ?= Scheduler|Batcher|RateLimiter|RequestQueues|ResponseCach|ModelLifecycle|ResponseOrderer|ResponseSender|QueueSweeper|ServerApi|TraceManager|RepositoryCheck|Logging
+tsan: deps
+	@bash scripts/install-fuzz-deps.sh
+	cmake -S . -B $(TSAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Tsan \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DINFERD_BUILD_TESTS=ON \
+	  "-DCMAKE_C_FLAGS_TSAN=$(TSAN_FLAGS)" "-DCMAKE_CXX_FLAGS_TSAN=$(TSAN_FLAGS)"
+	cmake --build $(TSAN_BUILD_DIR) --target inferd_unit_tests inferd_identity
+	cd $(TSAN_BUILD_DIR) && \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
+	  ctest -j2 --output-on-failure -R '$(TSAN_TESTS)'
 
 test: unit-test clang-check integration-test
 
@@ -57,7 +118,8 @@ test: unit-test clang-check integration-test
 # crash stops with the input that caused it (build-fuzz/crash-*).
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = http_request_fuzz infer_body_fuzz model_config_fuzz
+FUZZ_TARGETS = http_request_fuzz infer_body_fuzz model_config_fuzz grpc_infer_fuzz \
+	shared_memory_fuzz repository_load_fuzz
 # fuzz/sanitizer-ignorelist.txt: RapidJSON's own headers are not instrumented.
 FUZZ_NO_SANITIZE = -fsanitize-ignorelist=$(CURDIR)/fuzz/sanitizer-ignorelist.txt
 fuzz: deps

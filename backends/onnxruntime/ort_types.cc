@@ -52,10 +52,11 @@ const ElementType* TypeFromDataType(INFERD_DataType datatype) {
   return nullptr;
 }
 
-std::string OnnxTypeName(ONNXTensorElementDataType onnx) {
-  const auto index = static_cast<size_t>(onnx);
-  if (index < kOnnxNames.size()) return std::string(kOnnxNames[index]);
-  return "element type " + std::to_string(index);
+std::string OnnxTypeName(int onnx) {
+  if (onnx >= 0 && static_cast<size_t>(onnx) < kOnnxNames.size()) {
+    return std::string(kOnnxNames[onnx]);
+  }
+  return "element type " + std::to_string(onnx);
 }
 
 }  // namespace inferd::onnxruntime

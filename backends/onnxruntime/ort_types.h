@@ -29,8 +29,11 @@ const ElementType* TypeFromConfigName(std::string_view config_name);
 const ElementType* TypeFromDataType(INFERD_DataType datatype);
 
 // ONNX's name of an element type ("FLOAT", "STRING", "COMPLEX64", ...), for
-// error messages; "element type <n>" for one it does not know.
-std::string OnnxTypeName(ONNXTensorElementDataType onnx);
+// error messages; "element type <n>" for one it does not know. Takes the
+// number, not the enum: an onnxruntime newer than its header here may report
+// a type the enum does not name, and such a value held in the enum is
+// undefined behaviour (UBSan's enum check, make clang-check).
+std::string OnnxTypeName(int onnx);
 
 }  // namespace inferd::onnxruntime
 

@@ -50,7 +50,8 @@ TEST(OrtTypesTest, NamesOnnxTypesForErrors) {
   EXPECT_EQ(OnnxTypeName(ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT), "FLOAT");
   EXPECT_EQ(OnnxTypeName(ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING), "STRING");
   EXPECT_EQ(OnnxTypeName(ONNX_TENSOR_ELEMENT_DATA_TYPE_COMPLEX64), "COMPLEX64");
-  EXPECT_EQ(OnnxTypeName(static_cast<ONNXTensorElementDataType>(99)), "element type 99");
+  EXPECT_EQ(OnnxTypeName(99), "element type 99");
+  EXPECT_EQ(OnnxTypeName(-1), "element type -1");
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ double First(std::string text) {
 // Found by make fuzz (infer_body_fuzz): RapidJSON 1.1.0's full-precision
 // reading crashed the server on this decimal (an out-of-bounds table read).
 TEST(ExactJsonTest, ADecimalWithHundredsOfZerosIsReadExactly) {
-  EXPECT_EQ(First("[0." + std::string(400, '0') + "1]"), 1e-401);
+  EXPECT_EQ(First("[0." + std::string(400, '0') + "1]"), 0.0);  // 1e-401 rounds to zero
   EXPECT_EQ(First("[0." + std::string(5000, '0') + "1]"), 0.0);
   EXPECT_EQ(First("[0." + std::string(300, '0') + "1]"), 1e-301);
 }
