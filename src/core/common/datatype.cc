@@ -62,8 +62,7 @@ inference::DataType ToConfigDataType(INFERD_DataType type) { return Info(type).c
 int64_t ElementCount(std::span<const int64_t> shape) {
   int64_t count = 1;
   for (int64_t dim : shape) {
-    if (dim < 0) return -1;
-    count *= dim;
+    if (dim < 0 || __builtin_mul_overflow(count, dim, &count)) return -1;
   }
   return count;
 }

@@ -24,7 +24,8 @@ uint32_t DataTypeByteSize(INFERD_DataType type);
 INFERD_DataType FromConfigDataType(inference::DataType type);
 inference::DataType ToConfigDataType(INFERD_DataType type);
 
-// Number of elements of a fully known shape; -1 when a dimension is negative.
+// Number of elements of a fully known shape; -1 when a dimension is negative
+// or the count does not fit in 64 bits (a shape no request can carry data for).
 int64_t ElementCount(std::span<const int64_t> shape);
 // "[2,16]".
 std::string ShapeToString(std::span<const int64_t> shape);

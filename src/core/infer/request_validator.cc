@@ -91,10 +91,16 @@ Status ValidateInput(const inference::ModelConfig& config, const inference::Mode
                               " does not match the model's " + ExpectedShape(config, want));
   }
   const int64_t elements = ElementCount(input->original_shape);
+  uint64_t need = 0;
+  if (elements < 0 ||
+      __builtin_mul_overflow(static_cast<uint64_t>(elements),
+                             uint64_t{DataTypeByteSize(input->datatype)}, &need)) {
+    return Status::InvalidArg(where + "shape " + ShapeToString(input->original_shape) +
+                              " has more elements than any request can hold");
+  }
   if (input->datatype == INFERD_TYPE_BYTES) {
     RETURN_IF_ERROR(ValidateBytesTensor(*input, elements));
   } else {
-    const uint64_t need = static_cast<uint64_t>(elements) * DataTypeByteSize(input->datatype);
     if (input->byte_size != need) {
       return Status::InvalidArg(where + "has " + std::to_string(input->byte_size) +
                                 " bytes of data but shape " +

@@ -82,6 +82,27 @@ TEST_F(RequestValidatorTest, RejectsDataSizeNotMatchingShape) {
   EXPECT_NE(status.message().find("needs 16"), std::string::npos) << status.message();
 }
 
+// Found by grpc_infer_fuzz: the element count of such a shape overflowed
+// (undefined behaviour), and a count that wrapped to a small number could
+// match the data sent.
+TEST_F(RequestValidatorTest, RejectsAShapeWhoseElementCountOverflows) {
+  const int64_t huge = int64_t{1} << 62;
+  AddInput("INPUT0", INFERD_TYPE_FP32, {4, huge, 4}, 0);
+  Status status = Validate(Config(kBatching));
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("more elements than any request can hold"), std::string::npos)
+      << status.message();
+}
+
+TEST_F(RequestValidatorTest, RejectsAShapeWhoseByteSizeOverflows) {
+  // 2^62 elements fit in 64 bits; their FP32 bytes do not (and wrap to 0).
+  AddInput("INPUT0", INFERD_TYPE_FP32, {1, int64_t{1} << 60, 4}, 0);
+  Status status = Validate(Config(kBatching));
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("more elements than any request can hold"), std::string::npos)
+      << status.message();
+}
+
 TEST_F(RequestValidatorTest, RejectsMissingAndUnknownInputs) {
   Status missing = Validate(Config(kBatching));
   EXPECT_NE(missing.message().find("missing input 'INPUT0'"), std::string::npos);

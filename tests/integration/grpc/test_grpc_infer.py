@@ -10,6 +10,7 @@ and model version echoed, variable dimensions, a tensor larger than gRPC's
 default 4 MiB message limit, and compressed requests and responses.
 """
 
+import grpc
 import numpy as np
 import pytest
 import tritonclient.grpc as grpcclient
@@ -202,3 +203,19 @@ def test_request_parameters_are_accepted(stub, stubs):
     request.parameters["flag"].bool_param = True
     assert_equal_tensors(outputs_of(stub.ModelInfer(request))["OUTPUT0"][2], values("INT8"),
                          "INT8")
+
+
+def test_a_shape_whose_element_count_overflows_is_refused(stub, stubs):
+    # Found by grpc_infer_fuzz: 2^62 x 4 elements overflowed the count (undefined
+    # behaviour); a count that wrapped could match the empty data sent.
+    request = stubs.pb.ModelInferRequest(model_name="variable_dims")
+    request.inputs.add(name="INPUT0", datatype="INT32", shape=[1 << 62, 4])
+    request.raw_input_contents.append(b"")
+    with pytest.raises(grpc.RpcError) as error:
+        stub.ModelInfer(request)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "more elements than any request can hold" in error.value.details()
+    # The server serves on.
+    data = np.array([[1, 2]], dtype=np.int32)
+    response = stub.ModelInfer(infer_request(stubs, "variable_dims", [("INPUT0", "INT32", data)]))
+    assert_equal_tensors(outputs_of(response)["OUTPUT0"][2], data, "INT32")
