@@ -135,8 +135,12 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
 }
 
 void InferenceResponse::ReleaseBuffer(OutputTensor& output) {
-  if (output.buffer == nullptr && output.byte_size == 0) return;
-  if (output.state) {
+  if (output.buffer == nullptr && output.byte_size == 0) {
+    // Nothing to free; the kind is reset below all the same: an empty scratch
+    // output that classification then gives the client's allocator must not
+    // be freed as scratch later (a crash grpc_infer_fuzz found: class_count
+    // on an output of 0 elements).
+  } else if (output.state) {
     // The sequence's memory: it stays with the sequence.
   } else if (output.scratch) {
     std::free(output.buffer);

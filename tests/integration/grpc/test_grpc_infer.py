@@ -219,3 +219,14 @@ def test_a_shape_whose_element_count_overflows_is_refused(stub, stubs):
     data = np.array([[1, 2]], dtype=np.int32)
     response = stub.ModelInfer(infer_request(stubs, "variable_dims", [("INPUT0", "INT32", data)]))
     assert_equal_tensors(outputs_of(response)["OUTPUT0"][2], data, "INT32")
+
+
+def test_classification_of_an_empty_output_is_served(client):
+    # Found by grpc_infer_fuzz: class_count on an output of 0 elements freed the
+    # client's output buffer as if it were the server's scratch memory (abort).
+    tensor = grpcclient.InferInput("INPUT0", [1, 0], "INT32")
+    tensor.set_data_from_numpy(np.zeros((1, 0), dtype=np.int32))
+    output = grpcclient.InferRequestedOutput("OUTPUT0", class_count=1)
+    result = client.infer("variable_dims", [tensor], outputs=[output])
+    assert result.as_numpy("OUTPUT0").size == 0
+    assert client.is_server_live()
