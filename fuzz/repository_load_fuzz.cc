@@ -23,6 +23,7 @@
 
 #include "common/server_error.h"
 #include "fuzz/fuzz_server.h"
+#include "fuzz/request_text.h"
 #include "grpc/repository_handlers.h"
 #include "grpc_service.pb.h"
 #include "http/base64.h"
@@ -32,6 +33,8 @@
 namespace {
 
 using inferd::fuzz::FuzzServer;
+using inferd::fuzz::JsonString;
+using inferd::fuzz::UrlEscape;
 
 FuzzServer& Server() {
   static FuzzServer* server = [] {
@@ -86,21 +89,6 @@ std::string ConfigJson(FuzzedDataProvider& in) {
   return json + "}";
 }
 
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string Base64(const std::string& bytes) {
   static const char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -113,17 +101,6 @@ std::string Base64(const std::string& bytes) {
     out += kAlphabet[(chunk >> 12) & 63];
     out += i + 1 < bytes.size() ? kAlphabet[(chunk >> 6) & 63] : '=';
     out += i + 2 < bytes.size() ? kAlphabet[chunk & 63] : '=';
-  }
-  return out;
-}
-
-std::string UrlEscape(const std::string& text) {
-  std::string out;
-  for (const unsigned char c : text) {
-    char escaped[4];
-    std::snprintf(escaped, sizeof escaped, "%%%02X", c);
-    out += (std::isalnum(c) || c == '_' || c == '-') ? std::string(1, static_cast<char>(c))
-                                                     : std::string(escaped);
   }
   return out;
 }

@@ -25,6 +25,7 @@
 
 #include "common/server_error.h"
 #include "fuzz/fuzz_server.h"
+#include "fuzz/request_text.h"
 #include "grpc/shared_memory_handlers.h"
 #include "grpc_service.pb.h"
 #include "http/infer_request_builder.h"
@@ -37,6 +38,8 @@ namespace {
 using inferd::SharedMemoryRegistry;
 using inferd::SharedMemorySlice;
 using inferd::fuzz::FuzzServer;
+using inferd::fuzz::JsonString;
+using inferd::fuzz::UrlEscape;
 using inferd::fuzz::kRegionBytes;
 
 FuzzServer& Server() {
@@ -114,32 +117,6 @@ std::string JsonNumber(FuzzedDataProvider& in) {
     case 3: return "18446744073709551616";  // 2^64
     default: return std::to_string(EdgyNumber(in));
   }
-}
-
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string UrlEscape(const std::string& text) {
-  std::string out;
-  for (const unsigned char c : text) {
-    char escaped[4];
-    std::snprintf(escaped, sizeof escaped, "%%%02X", c);
-    out += (std::isalnum(c) || c == '_' || c == '-') ? std::string(1, static_cast<char>(c))
-                                                     : std::string(escaped);
-  }
-  return out;
 }
 
 void HttpEndpoint(FuzzedDataProvider& in, SharedMemoryRegistry& registry) {
