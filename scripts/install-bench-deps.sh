@@ -7,18 +7,8 @@ cd "$(dirname "$0")/.."
 
 BENCH_APT_PACKAGES=(wrk nginx libb64-0d)
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-
-missing=()
-for p in "${BENCH_APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "install-bench-deps: apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/apt-install-missing.sh
+apt_install_missing install-bench-deps "${BENCH_APT_PACKAGES[@]}"
 
 stamp=.venv/.requirements-bench.sha
 want=$(sha256sum requirements-bench.txt | cut -d' ' -f1)

@@ -27,18 +27,8 @@ APT_PACKAGES=(
 # nodejs conflicts with Debian's npm package) is kept as it is.
 command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "install-deps: apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/apt-install-missing.sh
+apt_install_missing install-deps "${APT_PACKAGES[@]}"
 
 # Python virtual environment for tests and tools. It sees Debian's python packages
 # (python3-onnx, python3-torch), so numpy stays below 2 as they require.

@@ -8,15 +8,5 @@ cd "$(dirname "$0")/.."
 clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
 FUZZ_APT_PACKAGES=("libclang-rt-${clang_major}-dev")
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-
-missing=()
-for p in "${FUZZ_APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "install-fuzz-deps: apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/apt-install-missing.sh
+apt_install_missing install-fuzz-deps "${FUZZ_APT_PACKAGES[@]}"
