@@ -16,7 +16,7 @@
    HTTP (JSON and binary tensors) and gRPC: throughput and latency percentiles.
 2. The ratio the project tracks: wrk -c16 -t2 POSTing the JSON inference of that
    model to inferd, next to wrk fetching a static body of the response's size
-   from nginx on the same machine.
+   from nginx on the same machine; and the p50 latency of both at -c1 -t1.
 3. perf_analyzer (from tritonclient) against inferd at concurrency 16, when its
    libraries are there (libb64, libcudart.so.12 from nvidia-cuda-runtime-cu12).
 4. Idle RSS of inferd on an empty repository (before any gRPC client, after
@@ -208,9 +208,18 @@ def section_loadgen(build, args):
     return results
 
 
+def wrk_microseconds(text):
+    """wrk's latency text ("86.00us", "1.20ms", "2.00s") in microseconds."""
+    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    if not match:
+        return None
+    return float(match.group(1)) * {"us": 1, "ms": 1e3, "s": 1e6}[match.group(2)]
+
+
 def run_wrk(url, script=None, connections=16, seconds=5):
     """wrk's requests/s and its p50 and p99 latency text."""
-    command = ["wrk", f"-c{connections}", "-t2", f"-d{seconds}s", "--latency"]
+    threads = min(2, connections)
+    command = ["wrk", f"-c{connections}", f"-t{threads}", f"-d{seconds}s", "--latency"]
     if script:
         command += ["-s", script]
     output = subprocess.run(command + [url], capture_output=True, text=True).stdout
@@ -264,7 +273,8 @@ http {{
 
 
 def section_wrk(build, args, loadgen_results):
-    print("== 2. HTTP inference vs a static file: wrk -c16 -t2 -d5s, best of 2 alternating runs ==")
+    print("== 2. HTTP inference vs a static file: wrk -c16 -t2 and -c1 -t1, -d5s, best of 2 "
+          "alternating runs ==")
     if not shutil.which("wrk") or not shutil.which("nginx"):
         print("   skipped: wrk or nginx is not installed (scripts/install-bench-deps.sh)\n")
         return
@@ -301,7 +311,16 @@ def section_wrk(build, args, loadgen_results):
             print(f"   nginx static file      {static[0]:>10.0f} req/s   p50 {static[1]:>8}  p99 {static[2]:>8}")
             print(f"   inferd POST infer      {inferd[0]:>10.0f} req/s   p50 {inferd[1]:>8}  p99 {inferd[2]:>8}"
                   f"   non-2xx {inferd[3]}")
-            print(f"   ratio inferd / nginx   {inferd[0] / static[0]:>10.2f}")
+            print(f"   ratio inferd / nginx   {inferd[0] / static[0]:>10.2f}   (target >= 0.6)")
+        # One connection: latency, each side's best p50 of two alternating runs.
+        runs = [(run_wrk(static_url, connections=1), run_wrk(infer_url, script, connections=1))
+                for _ in range(2)]
+        p50 = lambda results: min((wrk_microseconds(r[1]) for r in results
+                                   if r and wrk_microseconds(r[1])), default=None)
+        static_p50, inferd_p50 = p50(r[0] for r in runs), p50(r[1] for r in runs)
+        if static_p50 and inferd_p50:
+            print(f"   c1 p50: nginx {static_p50:.0f} us, inferd {inferd_p50:.0f} us, ratio "
+                  f"{inferd_p50 / static_p50:.2f}   (target <= 1.2)")
         figure = loadgen_results.get(("off", "http json", 16))
         if figure:
             print(f"   (inferd-loadgen, same model, HTTP JSON, concurrency 16: {figure:.0f} infer/s)")

@@ -259,6 +259,13 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelFinalize(INFERD
   return nullptr;
 }
 
+// Execute keeps nothing per thread: the server may run it on the thread that
+// submitted the request when the instance is idle (its executions are short).
+__attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceInitialize(
+    INFERD_ModelInstance* instance) {
+  return INFERD_ModelInstanceSetExecuteOnAnyThread(instance, true);
+}
+
 __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute(
     INFERD_ModelInstance* instance, INFERD_Request** requests, uint32_t request_count) {
   INFERD_Model* model = nullptr;

@@ -120,6 +120,10 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceInitialize(INFERD_ModelInstance*
     if (auto* err = common::ModelStateOf(instance, &state)) return err;
     std::shared_ptr<OrtSession> session;
     if (auto* err = state->InstanceSession(&session)) return err;
+    // OrtSession::Run keeps nothing per calling thread (its pools belong to
+    // the session or the environment): a short model may run on the thread
+    // that submitted the request.
+    if (auto* err = INFERD_ModelInstanceSetExecuteOnAnyThread(instance, true)) return err;
     return common::GiveInstanceState(
         instance, std::make_unique<InstanceRunner>(state->settings(), std::move(session),
                                                    state->error_prefix()));

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 5
+#define INFERD_BACKEND_API_VERSION_MINOR 6
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -132,6 +132,15 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceSetState(INFERD_ModelInstance* i
                                                          void* state);
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceState(INFERD_ModelInstance* instance,
                                                       void** state);
+// Allows the server to run this instance's execute on a thread other than
+// the instance's own: the thread that submitted a request, when the instance
+// is idle and the model's executions are short (server.h
+// INFERD_InferenceRequestSetExecuteOnCaller). Executions of one instance never
+// overlap either way. Only for a backend whose execute keeps no per-thread
+// state (thread-local settings, an OpenMP team per calling thread). Call from
+// instance initialize; default false.
+INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceSetExecuteOnAnyThread(
+    INFERD_ModelInstance* instance, bool allowed);
 
 // Reports, from the thread running execute and before it returns, when the
 // computation proper of this execution began and ended, in nanoseconds of the

@@ -32,7 +32,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 11
+#define INFERD_API_VERSION_MINOR 12
 
 struct INFERD_Error;
 struct INFERD_Message;
@@ -568,6 +568,14 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetResponseCallback(
 // naming the policy and the streaming endpoints to use instead.
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetSingleResponse(
     INFERD_InferenceRequest* request, bool single_response);
+// Lets the server execute the request on the thread that calls
+// INFERD_ServerInferAsync, inside that call, when the model has an idle
+// instance whose backend allows it, no request waits, and the model's recent
+// executions were short (about 0.1 ms at most): the hand-over to an instance
+// thread and back would cost more than such an execution. The response and
+// release callbacks then run inside INFERD_ServerInferAsync. Default false.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetExecuteOnCaller(
+    INFERD_InferenceRequest* request, bool allowed);
 // Asks the server to drop the request if it has not started executing (the
 // response then carries a CANCELLED error), and tells a backend that is
 // executing it (backend.h INFERD_RequestIsCancelled) so that a long or

@@ -205,6 +205,15 @@ INFERD_Error* INFERD_ModelInstanceCopyBuffers(INFERD_ModelInstance* instance,
   });
 }
 
+INFERD_Error* INFERD_ModelInstanceSetExecuteOnAnyThread(INFERD_ModelInstance* instance,
+                                                       bool allowed) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(instance);
+    ModelInstance::FromHandle(instance)->AllowExecuteOnAnyThread(allowed);
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_ModelInstanceReportComputeTimes(INFERD_ModelInstance* instance,
                                                      uint64_t compute_start_ns,
                                                      uint64_t compute_end_ns) {

@@ -109,6 +109,14 @@ INFERD_Error* INFERD_InferenceRequestSetSingleResponse(INFERD_InferenceRequest* 
   });
 }
 
+INFERD_Error* INFERD_InferenceRequestSetExecuteOnCaller(INFERD_InferenceRequest* request,
+                                                       bool allowed) {
+  return WithRequest(request, [&](InferenceRequest& r) {
+    r.may_execute_on_caller = allowed;
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_InferenceRequestSetTimeoutMicroseconds(INFERD_InferenceRequest* request,
                                                             uint64_t timeout_us) {
   return WithRequest(request, [&](InferenceRequest& r) {

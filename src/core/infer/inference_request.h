@@ -97,6 +97,10 @@ class InferenceRequest {
   // The client can carry one response only (HTTP /infer, gRPC ModelInfer):
   // a decoupled model refuses the request.
   bool single_response = false;
+  // The submitting thread may execute the request itself when the model's
+  // scheduler finds an instance idle (scheduler/caller_execution.h): set for
+  // clients' unary calls, whose frontends take the response on any thread.
+  bool may_execute_on_caller = false;
   std::vector<RequestParameter> parameters;
   std::vector<std::string> requested_outputs;
   // Requested outputs to classify (the classification extension): output name

@@ -51,6 +51,17 @@ class ModelInstance {
   void ExecuteNow(std::vector<InferenceRequest*>& batch, bool record_stats) {
     Execute(batch, record_stats);
   }
+  // INFERD_ModelInstanceSetExecuteOnAnyThread, from instance initialize.
+  void AllowExecuteOnAnyThread(bool allowed) { any_thread_ = allowed; }
+  // Whether a caller's thread may execute this instance's batches
+  // (scheduler/caller_execution.h): its backend allows it, and neither a rate
+  // limiter ticket nor a host policy ties executions to the instance's thread.
+  bool MayExecuteOnCaller() const {
+    return any_thread_ && ticket_ == nullptr && host_policy_ == nullptr;
+  }
+  // Executes `batch` on the calling thread while the scheduler keeps the
+  // instance's own thread away from it.
+  void ExecuteOnCaller(std::vector<InferenceRequest*>& batch) { Execute(batch); }
 
   ModelVersion* model() const { return model_; }
   const std::string& name() const { return name_; }
@@ -88,6 +99,7 @@ class ModelInstance {
   const int32_t device_id_;
   const bool passive_;
   bool initialized_ = false;
+  bool any_thread_ = false;
   RateLimiter* limiter_ = nullptr;
   const HostPolicy* host_policy_ = nullptr;  // null: no constraint
   RateLimiter::Ticket* ticket_ = nullptr;  // null: never waits

@@ -229,8 +229,10 @@ Status ModelVersion::CreateInstances() {
 
 void ModelVersion::StartScheduling() {
   BatchSource* source = nullptr;
-  size_t active = 0;
-  for (const auto& instance : instances_) active += instance->passive() ? 0 : 1;
+  for (const auto& instance : instances_) {
+    if (!instance->passive()) active_.Add(instance.get());
+  }
+  const size_t active = active_.size();
   if (config_.has_sequence_batching()) {
     auto batcher = std::make_unique<SequenceBatcher>(config_, active, clock(), sequence_states_);
     source = batcher.get();
@@ -240,19 +242,17 @@ void ModelVersion::StartScheduling() {
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else {
-    auto fifo = std::make_unique<DefaultScheduler>();
+    auto fifo = std::make_unique<DefaultScheduler>(active, &clock(), &active_);
     source = fifo.get();
     scheduler_ = std::move(fifo);
   }
-  size_t index = 0;
-  for (const auto& instance : instances_) {
-    if (!instance->passive()) instance->Start(source, index++);
-  }
+  for (size_t index = 0; index < active; ++index) active_[index]->Start(source, index);
 }
 
 void ModelVersion::FinalizeAll() {
   if (spec_.rate_limiter != nullptr) spec_.rate_limiter->RemoveModel(this);
   for (auto it = instances_.rbegin(); it != instances_.rend(); ++it) (*it)->Finalize();
+  active_.Clear();
   instances_.clear();
   if (model_initialized_) {
     model_initialized_ = false;

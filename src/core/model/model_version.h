@@ -20,6 +20,7 @@
 #include "core/config/config_context.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
+#include "core/model/active_instances.h"
 #include "core/model/host_policy.h"
 #include "core/model/inflight_limit.h"
 #include "core/scheduler/sequence_states.h"
@@ -200,6 +201,7 @@ class ModelVersion final : public BoundModel {
   std::shared_ptr<const std::vector<std::string>> all_outputs_;
   std::map<std::string, std::vector<std::string>, std::less<>> labels_;  // by output
   std::vector<std::unique_ptr<ModelInstance>> instances_;
+  ActiveInstances active_;  // the scheduler's view of instances_; outlives it
   std::unique_ptr<Scheduler> scheduler_;
   SequenceStates sequence_states_;  // sequence_batching state, read at Load
   std::unique_ptr<ModelStatistics> stats_;

@@ -240,8 +240,10 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
     DiscardTrace(request);
     return status;
   }
+  // `model` stays held through Enqueue: the scheduler may execute the request
+  // on this thread, and its release there may drop the request's hold.
   ModelVersion* version = model.get();
-  request->Bind(std::move(model));
+  request->Bind(model);
   request->queue_start_ns = clock_.NowNs();
   if (request->trace) request->trace->Record(TracePoint::kQueueStart, request->queue_start_ns);
   if (version->response_cache() != nullptr && from_client && request->counts_in_stats &&

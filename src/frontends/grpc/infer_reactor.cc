@@ -41,9 +41,11 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
                            &forwarded_};
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
-  // rather than cut short to its first response.
+  // rather than cut short to its first response. The reactor takes its
+  // response inside Submit too (pending_), so a short model may run on this
+  // gRPC thread instead of waking an instance thread.
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this,
-                                   /*single_response=*/true};
+                                   /*single_response=*/true, /*execute_on_caller=*/true};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;
   }

@@ -362,6 +362,12 @@ Status SubmitInferRequest(const BuildContext& build,
       return s;
     }
   }
+  if (callbacks.execute_on_caller) {
+    if (Status s = StatusFromServerError(INFERD_InferenceRequestSetExecuteOnCaller(*request, true));
+        !s.ok()) {
+      return s;
+    }
+  }
   return StatusFromServerError(INFERD_ServerInferAsync(build.server, *request));
 }
 

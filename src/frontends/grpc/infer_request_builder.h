@@ -64,6 +64,10 @@ struct RequestCallbacks {
   // The caller carries one response (unary ModelInfer): the server then
   // refuses a decoupled model at submission, naming the streaming RPC.
   bool single_response = false;
+  // The caller takes its response on any thread, inside the submission too:
+  // the server may execute a short model right there (server.h
+  // INFERD_InferenceRequestSetExecuteOnCaller).
+  bool execute_on_caller = false;
 };
 
 // BuildInferRequest, then the callbacks, then INFERD_ServerInferAsync. On
