@@ -99,7 +99,7 @@ sanitize-integration: clang-configure models
 # what is suppressed and why.
 TSAN_BUILD_DIR ?= build-tsan
 TSAN_FLAGS = -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=thread
-TSAN_TESTS ?= Scheduler|Batcher|RateLimiter|RequestQueues|ResponseCach|ModelLifecycle|ResponseOrderer|ResponseSender|QueueSweeper|ServerApi|TraceManager|RepositoryCheck|Logging
+TSAN_TESTS ?= Scheduler|CallerExecution|Batcher|RateLimiter|RequestQueues|ResponseCach|ModelLifecycle|ResponseOrderer|ResponseSender|QueueSweeper|ServerApi|TraceManager|RepositoryCheck|Logging
 tsan: deps
 	@bash scripts/install-fuzz-deps.sh
 	cmake -S . -B $(TSAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Tsan \
