@@ -124,9 +124,10 @@ class HttpServer::Impl {
     if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return failed("listen");
     port_ = acceptor_.local_endpoint(ec).port();
     started_ = true;
-    Accept();
     int threads = options_.thread_count;
     if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    shared_.execute_on_io_threads = threads >= 2;
+    Accept();
     threads_.reserve(threads);
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
     return Status::Ok();

@@ -270,6 +270,7 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto context = std::make_unique<InferContext>(this->shared_from_this(),
                                                 transport_.get_executor(), std::move(body));
   context->set_forwarded_headers(std::move(forwarded));
+  context->set_execute_on_caller(shared_.execute_on_io_threads);
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
       !s.ok()) {

@@ -62,6 +62,10 @@ struct SessionShared {
   // The headers infer requests forward as parameters; null: none. Owned by the server.
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --http-restricted-api; empty: none
+  // /infer may execute a short model on the I/O thread (INFERD_InferenceRequestSetExecuteOnCaller):
+  // only with two I/O threads or more, so that one held by an execution that
+  // turns out long never stalls every connection.
+  bool execute_on_io_threads = false;
   SessionRegistry registry;
   // TLS (--http-use-ssl): the server's context; null serves plain HTTP. Owned
   // by the server.

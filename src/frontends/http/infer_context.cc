@@ -79,8 +79,8 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
       StatusFromServerError(INFERD_InferenceRequestSetSingleResponse(self.request_, true)));
   // OnResponse posts to the session's strand from any thread: a short model
   // may run on this I/O thread rather than wake an instance thread.
-  RETURN_IF_ERROR(
-      StatusFromServerError(INFERD_InferenceRequestSetExecuteOnCaller(self.request_, true)));
+  RETURN_IF_ERROR(StatusFromServerError(
+      INFERD_InferenceRequestSetExecuteOnCaller(self.request_, self.execute_on_caller_)));
   // The response is rendered after the body is gone: keep the output names.
   self.output_format_.requested = std::move(parsed.outputs);
   self.output_format_.binary_by_default = parsed.binary_data_output;

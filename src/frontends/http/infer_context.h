@@ -74,6 +74,9 @@ class InferContext {
   void set_forwarded_headers(ForwardedHeaders headers) {
     forwarded_headers_ = std::move(headers);
   }
+  // Lets a short model execute this request on the calling I/O thread
+  // (server.h INFERD_InferenceRequestSetExecuteOnCaller); /infer only.
+  void set_execute_on_caller(bool allowed) { execute_on_caller_ = allowed; }
 
   // Asks the server to drop the request (best effort). On the strand, before
   // the session's Unref.
@@ -118,6 +121,7 @@ class InferContext {
   std::string body_;
   ParsedInferRequest parsed_;
   ForwardedHeaders forwarded_headers_;
+  bool execute_on_caller_ = false;
   std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;
   SharedMemoryOutputs shared_memory_outputs_;  // constant after Submit
