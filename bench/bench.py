@@ -344,6 +344,11 @@ def find_perf_analyzer():
     return binary, cudart
 
 
+# Triton 2.51 (CPU build) under the same perf_analyzer run, gRPC, concurrency 16,
+# measured side by side on this box kind when issue 26 was filed.
+TRITON_GRPC_C16_PER_S = 11200
+
+
 def section_perf_analyzer(build, args):
     # 1 s windows: perf_analyzer summarizes each window on its main thread, which
     # takes minutes for 3 s windows at this rate on 2 shared cores.
@@ -383,9 +388,13 @@ def section_perf_analyzer(build, args):
                              output)
             p99 = re.search(r"p99 latency: (\d+) usec", output)
             if line:
-                print(f"   {model:22} {label:9} {float(line.group(1)):>10.0f} infer/s   "
+                rate = float(line.group(1))
+                print(f"   {model:22} {label:9} {rate:>10.0f} infer/s   "
                       f"avg {int(line.group(2)) / 1000:.3f} ms"
                       + (f"   p99 {int(p99.group(1)) / 1000:.3f} ms" if p99 else ""))
+                if (model, label) == ("identity_fp32", "grpc"):
+                    print(f"   {'':22} {'':9} Triton 2.51 {TRITON_GRPC_C16_PER_S:,}/s on this box "
+                          f"kind: ratio {rate / TRITON_GRPC_C16_PER_S:.2f} (target >= 2)")
             else:
                 tail = output.strip().splitlines()[-3:]
                 print(f"   {model:22} {label:9} no result: {' | '.join(tail)[:400]}")
