@@ -1,6 +1,8 @@
 // Session creation (see ort_session.h).
 #include "ort_session.h"
 
+#include <cstdlib>
+
 namespace inferd::onnxruntime {
 namespace {
 
@@ -45,6 +47,14 @@ INFERD_Error* ApplySettings(const SessionSettings& settings, OrtSessionOptions* 
 }  // namespace
 
 INFERD_Error* CreateSharedPoolsEnv(unsigned cores, OrtEnv** env) {
+  // ONNX Runtime (1.29 on Linux) starts a telemetry uploader when it creates
+  // the environment unless this says no: it writes a SQLite database under
+  // ~/.cache/Microsoft with fsyncs, a file in /tmp per process and one in the
+  // working folder, queues events for upload to Microsoft and may wait up to
+  // 10 s at exit to send them; ~2.5 ms of CPU and the fsyncs' waits before the
+  // first model can load. DisableTelemetryEvents below comes too late for
+  // that. An operator's own setting wins.
+  setenv("ORT_DISABLE_TELEMETRY", "1", /*overwrite=*/0);
   const OrtApi& ort = Ort();
   const std::string what = "onnxruntime backend: creating the ONNX Runtime environment";
   OrtThreadingOptions* raw_threading = nullptr;

@@ -22,16 +22,27 @@ StatusOr<std::shared_ptr<BackendLibrary>> BackendManager::Acquire(
   std::error_code ec;
   for (const std::filesystem::path& candidate : candidates) {
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+    {
+      MutexLock lock(&mu_);
+      auto seen = found_at_.find(candidate);
+      if (seen != found_at_.end()) {
+        if (std::shared_ptr<BackendLibrary> open = seen->second.lock()) return open;
+      }
+    }
     std::filesystem::path key = std::filesystem::canonical(candidate, ec);
     if (ec) key = candidate;
     MutexLock lock(&mu_);
-    if (std::shared_ptr<BackendLibrary> open = open_[key].lock()) return open;
+    if (std::shared_ptr<BackendLibrary> open = open_[key].lock()) {
+      found_at_[candidate] = open;
+      return open;
+    }
     auto found = settings_.find(name);
     auto library = BackendLibrary::Open(
         name, key, found == settings_.end() ? std::map<std::string, std::string>{} : found->second);
     if (!library.ok()) return library.status();
     std::shared_ptr<BackendLibrary> shared = std::move(library).value();
     open_[key] = shared;
+    found_at_[candidate] = shared;
     return shared;
   }
   std::string searched;

@@ -38,7 +38,12 @@ class BackendManager {
   const std::map<std::string, std::map<std::string, std::string>> settings_;
 
   Mutex mu_;
+  // By the library file's canonical path: one library per file, however named.
   std::map<std::filesystem::path, std::weak_ptr<BackendLibrary>> open_ GUARDED_BY(mu_);
+  // By the candidate path it was found at, so that the next model finding it
+  // there skips canonicalizing (a readlink per path component) while it is
+  // open: 100 models of one backend, a thousand syscalls.
+  std::map<std::filesystem::path, std::weak_ptr<BackendLibrary>> found_at_ GUARDED_BY(mu_);
 };
 
 }  // namespace inferd

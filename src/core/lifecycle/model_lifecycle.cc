@@ -97,16 +97,40 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
     for (const std::string& name : to_load) records_[name].aspired = true;
     PublishLocked();
   }
+  std::map<std::string, StartPrep> prepared = PrepareStart(to_load, models);
   ForEachParallel(to_load, [&](const std::string& name) {
-    auto location = std::find_if(models.begin(), models.end(), [&](const ModelLocation& m) {
-      return ModelKey(m.ns, m.name) == name;
-    });
+    const StartPrep& prep = prepared.at(name);
     // unless_ready: an ensemble loaded before may have loaded it already.
-    Status status = DoLoad(name, *location, {}, false, true);
+    Status status = DoLoad(name, prep.location, {}, false, true, false, &prep);
     (void)status;  // recorded in the index and logged
   });
   ReturnFreedMemory();
   return Status::Ok();
+}
+
+std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
+    const std::vector<std::string>& names, const std::vector<ModelLocation>& models) const {
+  const std::set<std::string> wanted(names.begin(), names.end());
+  std::map<std::string, StartPrep> prepared;
+  std::vector<std::string> keys;  // once each: --load-model may name a model twice
+  for (const ModelLocation& location : models) {
+    std::string key = ModelKey(location.ns, location.name);
+    if (wanted.count(key) == 0 || prepared.count(key) != 0) continue;
+    prepared[key].location = location;
+    keys.push_back(std::move(key));
+  }
+  // Opening a backend takes a while (dlopen, its initialize): one thread at a
+  // time does it while the others go on reading configs. A model whose
+  // backends were not opened here acquires them when it loads.
+  std::atomic<bool> opening{false};
+  ForEachParallel(keys, [&](const std::string& name) {
+    StartPrep& prep = prepared.at(name);  // each thread writes only its own entry
+    prep.fingerprint = options_.source->Fingerprint(prep.location);
+    const bool open = !opening.exchange(true, std::memory_order_acquire);
+    prep.load = std::make_shared<const PreparedLoad>(loader_.Prepare(prep.location, open));
+    if (open) opening.store(false, std::memory_order_release);
+  });
+  return prepared;
 }
 
 void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
@@ -286,7 +310,7 @@ bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
 
 Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
                               const LoadOverrides& overrides, bool reuse_unchanged,
-                              bool unless_ready, bool unless_unchanged) {
+                              bool unless_ready, bool unless_unchanged, const StartPrep* prep) {
   std::shared_ptr<Mutex> op_mu = OperationMutex(name);
   MutexLock op_lock(op_mu.get());
   // Loaded meanwhile as an ensemble's composing model.
@@ -304,8 +328,10 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
     location.dir = override_dir / location.name;
   }
   LOG_VERBOSE(1, "loading {} from {}", Describe(name), location.dir.string());
-  const ModelFingerprint fingerprint = options_.source->Fingerprint(location);
-  LoadRequest request{location, overrides.config_json, {}, {}, {}};
+  const ModelFingerprint fingerprint =
+      prep != nullptr ? prep->fingerprint : options_.source->Fingerprint(location);
+  LoadRequest request{location, overrides.config_json, {}, {}, {},
+                      prep != nullptr ? prep->load : nullptr};
   request.composing = [this, ns = location.ns](
                           const std::string& name,
                           int64_t version) -> StatusOr<std::shared_ptr<ModelVersion>> {

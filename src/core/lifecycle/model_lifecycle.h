@@ -135,10 +135,24 @@ class ModelLifecycle {
   // loaded first, unless READY (on this thread, so a cycle is an error).
   // `unless_unchanged`: nothing to do when every version serves and the files
   // are those of the last load (which was not from "file:" overrides).
-  // `name` is the model's key (ModelKey).
+  // `name` is the model's key (ModelKey). `prep`: what PrepareStart did for
+  // it (at start only; not with overrides).
+  struct StartPrep;
   Status DoLoad(const std::string& name, ModelLocation location,
                 const LoadOverrides& overrides, bool reuse_unchanged,
-                bool unless_ready = false, bool unless_unchanged = false) EXCLUDES(mu_);
+                bool unless_ready = false, bool unless_unchanged = false,
+                const StartPrep* prep = nullptr) EXCLUDES(mu_);
+  // A model's load worked out ahead at start, before any model loads.
+  struct StartPrep {
+    ModelLocation location;
+    ModelFingerprint fingerprint;  // taken before its config was read, as DoLoad does
+    std::shared_ptr<const PreparedLoad> load;
+  };
+  // Fingerprints and plans each of `names` (keys of `models`) on the load
+  // threads, opening the backends they name (ModelLoader::Prepare), so that
+  // a backend initializing in the background overlaps reading the configs.
+  std::map<std::string, StartPrep> PrepareStart(const std::vector<std::string>& names,
+                                                const std::vector<ModelLocation>& models) const;
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
   // Unload() of one model, by key.
   Status UnloadKey(const std::string& key, bool unload_dependents) EXCLUDES(mu_);

@@ -244,6 +244,7 @@ TEST_F(ModelLifecycleTest, AnExecutionRecordsItsWaitForTheRateLimiter) {
   {
     RequestFactory requests(alpha);
     alpha->OnRequestAdmitted();
+    alpha->EnsureInstancesRunning();  // as the server does before it enqueues
     ASSERT_TRUE(alpha->scheduler().Enqueue(requests.Make("a", 1, {3})).ok());
     for (int i = 0; i < 10'000 && limiter.Waiting() == 0; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));  // polls a state

@@ -31,12 +31,39 @@ Status ModelLoader::ValidateComposing(const LoadRequest& request,
   return Status::Ok();
 }
 
+PreparedLoad ModelLoader::Prepare(const ModelLocation& location, bool open_backends) const {
+  PreparedLoad prepared;
+  prepared.plan = PlanModel(location, std::nullopt, context_.strict_config, context_.config_name);
+  if (!open_backends || !prepared.plan.ok()) return prepared;
+  const inference::ModelConfig& config = prepared.plan->config;
+  if (config.platform() == kEnsemblePlatform) return prepared;
+  for (int64_t version : prepared.plan->load) {
+    prepared.backends.emplace(version,
+                              context_.backends->Acquire(config.backend(), location.dir, version));
+  }
+  return prepared;
+}
+
+StatusOr<std::shared_ptr<BackendLibrary>> ModelLoader::AcquireBackend(const LoadRequest& request,
+                                                                      const std::string& backend,
+                                                                      int64_t version) const {
+  if (request.prepared != nullptr) {
+    auto found = request.prepared->backends.find(version);
+    if (found != request.prepared->backends.end()) return found->second;
+  }
+  return context_.backends->Acquire(backend, request.location.dir, version);
+}
+
 ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
   const ModelLocation& location = request.location;
   ModelLoadResult result;
   result.name = location.name;
-  StatusOr<ModelPlan> planned = PlanModel(location, request.config_json, context_.strict_config,
-                                     context_.config_name);
+  std::optional<StatusOr<ModelPlan>> own_plan;
+  if (request.prepared == nullptr) {
+    own_plan.emplace(PlanModel(location, request.config_json, context_.strict_config,
+                               context_.config_name));
+  }
+  const StatusOr<ModelPlan>& planned = own_plan ? *own_plan : request.prepared->plan;
   if (!planned.ok()) {
     result.error = planned.status().message();
     return result;
@@ -68,7 +95,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
         continue;
       }
     } else {
-      auto acquired = context_.backends->Acquire(config.backend(), location.dir, version);
+      auto acquired = AcquireBackend(request, config.backend(), version);
       if (!acquired.ok()) {
         out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
                     acquired.status().message();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lifecycle/model_plan.h"
 #include "core/model/host_policy.h"
 #include "core/repository/model_repository.h"
 #include "inferd/base/status.h"
@@ -21,6 +22,7 @@
 namespace inferd {
 
 struct MetricsConfig;
+class BackendLibrary;
 class BackendManager;
 class InferenceServer;
 class ModelVersion;
@@ -28,6 +30,18 @@ class QueueSweeper;
 class RequestSubmitter;
 class ResponseCache;
 class TraceManager;
+
+// What a load of a model folder (from its own config, no override) can work
+// out before it starts: the plan, and the backend libraries its versions run
+// on. The server's start prepares every model before loading any
+// (ModelLoader::Prepare), so that the configs are read while a backend
+// initializes in the background (the onnxruntime backend's environment).
+struct PreparedLoad {
+  StatusOr<ModelPlan> plan = Status::Internal("the load was not planned");
+  // Version -> its backend library, or why there is none; versions not in it
+  // (ensembles, backends not opened ahead) acquire theirs when they load.
+  std::map<int64_t, StatusOr<std::shared_ptr<BackendLibrary>>> backends;
+};
 
 // What to load: a model folder, optionally with its configuration replaced.
 struct LoadRequest {
@@ -46,6 +60,9 @@ struct LoadRequest {
   // ensemble step naming `name` runs; the loader writes it into each step's
   // model_namespace. Unset: steps name models without a namespace.
   std::function<std::string(const std::string& name)> step_namespace;
+  // Prepare()'s work for `location`, done already; null: Load plans. Only
+  // for a load without `config_json`.
+  std::shared_ptr<const PreparedLoad> prepared;
 };
 
 struct ModelLoadResult {
@@ -92,6 +109,11 @@ class ModelLoader {
  public:
   explicit ModelLoader(LoaderContext context) : context_(context) {}
   ModelLoadResult Load(const LoadRequest& request) const;
+  // The plan of the model at `location` from its own config and, with
+  // `open_backends`, the backend library of each version it selects (opened
+  // and initialized as a load would; a failure is kept for the load to
+  // report). Loads nothing.
+  PreparedLoad Prepare(const ModelLocation& location, bool open_backends) const;
   const LoaderContext& context() const { return context_; }
 
  private:
@@ -99,6 +121,11 @@ class ModelLoader {
   // Fills `sequence_steps` (ModelVersionSpec) from the composing models.
   Status ValidateComposing(const LoadRequest& request, const inference::ModelConfig& config,
                            std::vector<bool>* sequence_steps) const;
+
+  // The backend library of `version`: the one Prepare opened, else acquired now.
+  StatusOr<std::shared_ptr<BackendLibrary>> AcquireBackend(const LoadRequest& request,
+                                                           const std::string& backend,
+                                                           int64_t version) const;
 
   const LoaderContext context_;
 };

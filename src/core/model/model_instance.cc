@@ -40,6 +40,7 @@ void ModelInstance::Finalize() {
 }
 
 void ModelInstance::Start(BatchSource* source, size_t index) {
+  if (thread_.joinable()) return;  // started by an earlier try that then failed
   thread_ = std::thread([this, source, index] { Run(source, index); });
 }
 

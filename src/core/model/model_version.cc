@@ -246,7 +246,16 @@ void ModelVersion::StartScheduling() {
     source = fifo.get();
     scheduler_ = std::move(fifo);
   }
-  for (size_t index = 0; index < active; ++index) active_[index]->Start(source, index);
+  batch_source_ = source;
+}
+
+void ModelVersion::StartInstances() {
+  MutexLock lock(&start_mu_);
+  if (instances_settled_.load(std::memory_order_relaxed)) return;
+  for (size_t index = 0; index < active_.size(); ++index) {
+    active_[index]->Start(batch_source_, index);
+  }
+  instances_settled_.store(true, std::memory_order_release);
 }
 
 void ModelVersion::FinalizeAll() {
@@ -296,6 +305,11 @@ void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
       LOG_WARNING("model '{}' version {}: unloading with {} request(s) still in flight", name(),
                   version(), inflight());
     }
+  }
+  {
+    // No thread starts after this: the ones that run are joined below.
+    MutexLock lock(&start_mu_);
+    instances_settled_.store(true, std::memory_order_release);
   }
   if (scheduler_) scheduler_->Stop();
   for (const auto& instance : instances_) instance->Join();

@@ -91,6 +91,8 @@ struct ModelVersionSpec {
   uint64_t max_inflight_requests = 0;
 };
 
+class BatchSource;
+
 class ModelVersion final : public BoundModel {
  public:
   // Initializes the model and its instances through the backend and starts its
@@ -166,6 +168,14 @@ class ModelVersion final : public BoundModel {
   }
   uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
 
+  // Starts the active instances' execution threads unless they run already:
+  // a version starts them at its first request, not at load (a model that is
+  // never asked costs the server's start no threads: 100 models, 200 of
+  // them). Call before the scheduler gets a request. After Unload, nothing.
+  void EnsureInstancesRunning() {
+    if (!instances_settled_.load(std::memory_order_acquire)) StartInstances();
+  }
+
   // Waits until no request is in flight or `deadline` passes, then stops the
   // scheduler (failing what is still queued), joins the instance threads,
   // finalizes instances and model, and ends with an error every request whose
@@ -181,9 +191,10 @@ class ModelVersion final : public BoundModel {
   explicit ModelVersion(ModelVersionSpec spec);
   static StatusOr<std::shared_ptr<ModelVersion>> LoadEnsemble(std::shared_ptr<ModelVersion> model);
   Status CreateInstances();
-  // Creates the scheduler the config asks for and starts the active
-  // instances' threads on it.
+  // Creates the scheduler the config asks for; the active instances'
+  // threads take work from it once started (EnsureInstancesRunning).
   void StartScheduling();
+  void StartInstances() EXCLUDES(start_mu_);
   // Recomputes what derives from config_.
   void OnConfigChanged();
   void FinalizeAll();
@@ -203,10 +214,16 @@ class ModelVersion final : public BoundModel {
   std::vector<std::unique_ptr<ModelInstance>> instances_;
   ActiveInstances active_;  // the scheduler's view of instances_; outlives it
   std::unique_ptr<Scheduler> scheduler_;
+  BatchSource* batch_source_ = nullptr;  // scheduler_ as its instances see it
   SequenceStates sequence_states_;  // sequence_batching state, read at Load
   std::unique_ptr<ModelStatistics> stats_;
   SenderRegistry senders_;
   bool model_initialized_ = false;
+
+  Mutex start_mu_;
+  // The instance threads run, or never will (the version is unloading);
+  // written under start_mu_.
+  std::atomic<bool> instances_settled_{false};
 
   std::atomic<uint64_t> inflight_{0};
   std::atomic<bool> unloading_{false};

@@ -250,6 +250,7 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
       AnswerFromCache(request, *version)) {
     return Status::Ok();
   }
+  version->EnsureInstancesRunning();
   status = version->scheduler().Enqueue(request);
   if (!status.ok()) {
     version->OnRequestReleased();

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "http/exact_json.h"
+#include "http/parse_buffers.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -21,8 +22,7 @@ using rapidjson::Value;
 // keeps full precision (FP64 values round-trip).
 using ParseAllocator = rapidjson::MemoryPoolAllocator<>;
 using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocator, ParseAllocator>;
-constexpr size_t kValueBufferBytes = 16 << 10;
-constexpr size_t kStackBufferBytes = 4 << 10;
+struct GenerateRequestParse;  // ThreadParseBuffers' key
 // Numbers are read exactly by ParseInsituExact (exact_json.h).
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
 
@@ -142,11 +142,10 @@ Status ParseGenerateRequest(char* body, size_t body_size, const std::vector<Mode
   if (std::string_view(body, body_size).find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Status::Ok();  // as Triton, an empty body is an empty request
   }
-  thread_local char value_buffer[kValueBufferBytes];
-  thread_local char stack_buffer[kStackBufferBytes];
-  ParseAllocator value_allocator(value_buffer, sizeof value_buffer);
-  ParseAllocator stack_allocator(stack_buffer, sizeof stack_buffer);
-  JsonDocument document(&value_allocator, kStackBufferBytes / 2, &stack_allocator);
+  ParseBuffers& buffers = ThreadParseBuffers<GenerateRequestParse>();
+  ParseAllocator value_allocator(buffers.values, sizeof buffers.values);
+  ParseAllocator stack_allocator(buffers.stack, sizeof buffers.stack);
+  JsonDocument document(&value_allocator, ParseBuffers::kStackBytes / 2, &stack_allocator);
   const rapidjson::ParseResult parsed = ParseInsituExact<kParseFlags>(body, &document,
                                                                       &stack_allocator);
   if (parsed.IsError()) {

@@ -10,6 +10,7 @@
 
 #include "http/binary_section.h"
 #include "http/exact_json.h"
+#include "http/parse_buffers.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -21,8 +22,7 @@ using rapidjson::Value;
 // from per-thread buffers so a small request costs no allocation for it.
 using ParseAllocator = rapidjson::MemoryPoolAllocator<>;
 using JsonDocument = rapidjson::GenericDocument<rapidjson::UTF8<>, ParseAllocator, ParseAllocator>;
-constexpr size_t kValueBufferBytes = 16 << 10;
-constexpr size_t kStackBufferBytes = 4 << 10;
+struct InferRequestParse;  // ThreadParseBuffers' key
 // Iterative: a deeply nested body cannot exhaust the thread's stack.
 // Numbers are read by ParseInsituExact (exact_json.h): FP64 values must
 // round-trip exactly, and RapidJSON's own full precision is unsafe.
@@ -324,11 +324,10 @@ Status ShapeElementCount(const std::vector<int64_t>& shape, const char* input_na
 }
 
 Status ParseInferRequest(char* body, size_t body_size, size_t json_size, ParsedInferRequest* out) {
-  thread_local char value_buffer[kValueBufferBytes];
-  thread_local char stack_buffer[kStackBufferBytes];
-  ParseAllocator value_allocator(value_buffer, sizeof value_buffer);
-  ParseAllocator stack_allocator(stack_buffer, sizeof stack_buffer);
-  JsonDocument document(&value_allocator, kStackBufferBytes / 2, &stack_allocator);
+  ParseBuffers& buffers = ThreadParseBuffers<InferRequestParse>();
+  ParseAllocator value_allocator(buffers.values, sizeof buffers.values);
+  ParseAllocator stack_allocator(buffers.stack, sizeof buffers.stack);
+  JsonDocument document(&value_allocator, ParseBuffers::kStackBytes / 2, &stack_allocator);
 
   // The JSON ends where the binary data starts: end it there for the parser,
   // then put the byte back (strings are terminated inside the JSON part).

@@ -57,17 +57,20 @@ def thread_cpus(pid: int) -> list[str]:
 
 def test_host_policies_bind_instance_threads_to_their_cpus(inferd, tmp_path):
     """The two KIND_CPU instances of group 'plain' follow the default policy
-    'cpu' (CPU 1); the one of group 'pinned' follows 'mine' (CPU 0)."""
+    'cpu' (CPU 1); the one of group 'pinned' follows 'mine' (CPU 0). Instance
+    threads start at the model's first request, and the bound instances
+    serve."""
     if len(os.sched_getaffinity(0)) < 2 or not {0, 1} <= os.sched_getaffinity(0):
         pytest.skip("needs CPUs 0 and 1")
     server = inferd({"m": limited_model("m", tmp_path / "m.txt", [
         'name: "plain" count: 2 kind: KIND_CPU',
         'name: "pinned" count: 1 kind: KIND_CPU host_policy: "mine"',
     ])}, extra_args=["--host-policy=cpu,cpu-cores=1", "--host-policy=mine,cpu-cores=0"])
+    assert thread_cpus(server.process.pid).count("1") == 0, "no request yet, no instance thread"
+    flood(server, {"m": 8})
     cpus = wait_until(lambda: (lambda c: c if c.count("1") >= 2 and c.count("0") >= 1 else None)(
         thread_cpus(server.process.pid)), 10, "instance threads bound")
     assert cpus.count("1") == 2 and cpus.count("0") == 1, cpus
-    flood(server, {"m": 8})  # the bound instances still serve
 
 
 def test_without_host_policies_threads_keep_every_cpu(inferd, tmp_path):
