@@ -7,7 +7,9 @@ the ceiling.
 
 1. Ceiling: build/backends/onnxruntime/inferd_ort_bench runs the model with the
    same libonnxruntime at batch 64, with as many intra-op threads as the server's
-   single instance gets (every core), and reports rows per second.
+   single instance gets (every core), and reports rows per second. It runs twice,
+   with ORT's pool threads spinning (ORT's default) and blocking (what the server
+   configures), and the faster of the two is the ceiling.
 2. inferd: build/inferd serves only onnx_mlp (dynamic batching, max_batch_size
    64); build/backends/onnxruntime/inferd_http_load keeps `concurrency` one-row
    binary HTTP requests in flight (a C++ closed loop, so the client is not the
@@ -17,6 +19,12 @@ Prints both, their ratio, latency percentiles and, when the server offers model
 statistics, the average batch the dynamic batcher formed. The load generator
 runs on the same machine and takes some CPU from the server. $INFERD_BINARY
 overrides the server binary.
+
+Also the CPU time per row (user + system, every thread; steadier than rows per
+second on a shared box): in-process, the server's and the load generator's over
+the measured window. With every core busy, the served rate cannot pass
+in-process / (server + client) of the in-process rate: the "CPU bound" printed
+(in-process: the run without spinning, whose threads burn no CPU waiting).
 """
 
 from __future__ import annotations
@@ -51,11 +59,28 @@ def ensure_model() -> Path:
     return path
 
 
-def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int) -> dict:
+def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int, spin: str) -> dict:
     out = subprocess.run([str(bench_tool), str(model), "--batch", str(CEILING_BATCH),
-                          "--threads", str(threads), "--seconds", str(seconds)],
+                          "--threads", str(threads), "--seconds", str(seconds), "--spin", spin],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of every thread of process `pid` so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rows_served(port: int) -> int | None:
+    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
+    if status != 200:
+        return None
+    try:
+        return int(json.loads(body)["model_stats"][0]["inference_count"])
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
 
 
 def start_server(binary: Path, repo: Path, log_path: Path) -> tuple[subprocess.Popen, int]:
@@ -98,20 +123,31 @@ def request_body() -> tuple[bytes, int]:
     return header + row, len(header)
 
 
-def run_load(load_tool: Path, port: int, concurrency: int, warmup: float, seconds: float,
-             tmp: Path) -> dict:
+def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warmup: float,
+             seconds: float, tmp: Path) -> dict:
     body, header_length = request_body()
     body_file = tmp / "request.bin"
     body_file.write_bytes(body)
-    out = subprocess.run(
+    client = subprocess.Popen(
         [str(load_tool), "--port", str(port), "--path", f"/v2/models/{MODEL_NAME}/infer",
          "--body", str(body_file), "--header-length", str(header_length),
          "--concurrency", str(concurrency), "--warmup", str(warmup), "--seconds", str(seconds)],
-        capture_output=True, text=True)
-    if not out.stdout.strip():
-        raise RuntimeError(f"inferd_http_load failed: {out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # CPU per row over most of the measured window: both processes' CPU and the
+    # server's row count read together at its start and just before its end.
+    time.sleep(warmup + 0.2)
+    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port))
+    time.sleep(max(0.5, seconds - 0.6))
+    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port))
+    stdout, stderr = client.communicate()
+    if not stdout.strip():
+        raise RuntimeError(f"inferd_http_load failed: {stderr}")
+    result = json.loads(stdout.strip().splitlines()[-1])
     result["rows_per_s"] = result["requests_per_s"]  # one row per request
+    if start[2] is not None and end[2] is not None and end[2] > start[2]:
+        rows = end[2] - start[2]
+        result["server_cpu_us_per_row"] = 1e6 * (end[0] - start[0]) / rows
+        result["client_cpu_us_per_row"] = 1e6 * (end[1] - start[1]) / rows
     return result
 
 
@@ -143,7 +179,8 @@ def main() -> int:
             sys.exit(f"onnx_mlp: {path} not found; run `make build` first")
     model = ensure_model()
 
-    top = ceiling(bench_tool, model, args.seconds, cores)
+    tops = [ceiling(bench_tool, model, args.seconds, cores, spin) for spin in ("1", "0")]
+    top = max(tops, key=lambda t: t["rows_per_s"])
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         (repo / MODEL_NAME / "1").mkdir(parents=True)
@@ -151,8 +188,8 @@ def main() -> int:
         os.symlink(model, repo / MODEL_NAME / "1" / "model.onnx")
         server, port = start_server(binary, repo, Path(tmp) / "inferd.log")
         try:
-            load = run_load(load_tool, port, args.concurrency, args.warmup, args.seconds,
-                            Path(tmp))
+            load = run_load(load_tool, server.pid, port, args.concurrency, args.warmup,
+                            args.seconds, Path(tmp))
             batch = average_batch(port)
         finally:
             server.terminate()
@@ -164,9 +201,19 @@ def main() -> int:
     print(f"  inferd HTTP, concurrency {args.concurrency}, 1 row per request: "
           f"{load['rows_per_s']:9.1f} rows/s  (p50 {load['p50_ms']:.1f} ms, "
           f"p99 {load['p99_ms']:.1f} ms, {load['errors']} errors)")
-    print(f"  ONNX Runtime in-process, batch {CEILING_BATCH}, {top['threads']} threads:   "
-          f"{top['rows_per_s']:9.1f} rows/s  ({top['ms_per_batch']:.1f} ms per batch)")
-    print(f"  ratio inferd / in-process: {ratio:.2f}")
+    for t in tops:
+        print(f"  ONNX Runtime in-process, batch {CEILING_BATCH}, {t['threads']} threads, "
+              f"spin {t['spin']}: {t['rows_per_s']:9.1f} rows/s  ({t['ms_per_batch']:.1f} ms per "
+              f"batch, {t['cpu_us_per_row']:.0f} us CPU per row)")
+    print(f"  ratio inferd / in-process (spin {top['spin']}): {ratio:.2f}")
+    if "server_cpu_us_per_row" in load:
+        # Spinning threads burn CPU without computing: the leaner run is the
+        # compute's cost.
+        compute = min(t["cpu_us_per_row"] for t in tops)
+        served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
+        print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
+              f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute:.0f} us; "
+              f"CPU bound {compute / served:.2f}")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
     return 0 if load["errors"] == 0 else 1
