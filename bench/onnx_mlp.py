@@ -20,6 +20,10 @@ statistics, the average batch the dynamic batcher formed. The load generator
 runs on the same machine and takes some CPU from the server. $INFERD_BINARY
 overrides the server binary.
 
+3. When tritonclient's perf_analyzer is in .venv, the same server under it at
+   the same concurrency (HTTP, binary tensors, random data), after the above:
+   rows per second, ratio, average batch and CPU per row (`--skip-perf-analyzer`).
+
 Also the CPU time per row (user + system, every thread; steadier than rows per
 second on a shared box): in-process, the server's and the load generator's over
 the measured window. With every core busy, the served rate cannot pass
@@ -34,6 +38,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -162,6 +167,57 @@ def average_batch(port: int) -> float | None:
         return None
 
 
+def find_perf_analyzer() -> tuple[Path | None, list[str]]:
+    venv = REPO_ROOT / ".venv"
+    candidates = sorted(venv.glob("lib/python3*/site-packages/tritonclient/bin/perf_analyzer"))
+    candidates.append(venv / "bin" / "perf_analyzer")
+    binary = next((c for c in candidates if c.is_file()), None)
+    cudart = [str(p) for p in venv.glob("lib/python3*/site-packages/nvidia/cuda_runtime/lib")]
+    return binary, cudart
+
+
+def stats_counts(port: int) -> tuple[int, int] | None:
+    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
+    if status != 200:
+        return None
+    try:
+        stats = json.loads(body)["model_stats"][0]
+        return int(stats["inference_count"]), int(stats["execution_count"])
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
+def run_perf_analyzer(binary: Path, cudart: list[str], server_pid: int, port: int,
+                      concurrency: int, seconds: float) -> dict | None:
+    """perf_analyzer's throughput at `concurrency`; CPU per row and the average
+    batch over its whole run (its warm-up and trials), from /proc and statistics."""
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
+    command = [str(binary), "-m", MODEL_NAME, "-u", f"127.0.0.1:{port}", "-i", "http",
+               "--concurrency-range", str(concurrency),
+               "--measurement-interval", str(int(seconds * 1000 / 3)),
+               "--max-trials", "6", "--stability-percentage", "20"]
+    before, server_before = stats_counts(port), cpu_seconds(server_pid)
+    usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, env=env,
+                             timeout=30 + 10 * seconds)
+    except subprocess.TimeoutExpired:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    after, server_after = stats_counts(port), cpu_seconds(server_pid)
+    match = re.search(rf"Concurrency: {concurrency}, throughput: ([\d.]+) infer/sec",
+                      out.stdout + out.stderr)
+    if not match or before is None or after is None or after[0] <= before[0]:
+        return None
+    rows = after[0] - before[0]
+    client = (usage.ru_utime + usage.ru_stime) - (usage_before.ru_utime + usage_before.ru_stime)
+    return {"rows_per_s": float(match.group(1)),
+            "batch": rows / max(1, after[1] - before[1]),
+            "server_cpu_us_per_row": 1e6 * (server_after - server_before) / rows,
+            "client_cpu_us_per_row": 1e6 * client / rows}
+
+
 def main() -> int:
     cores = os.cpu_count() or 1
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -169,6 +225,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds first")
     parser.add_argument("--concurrency", type=int, default=64, help="requests in flight")
     parser.add_argument("--build-dir", type=Path, default=REPO_ROOT / "build")
+    parser.add_argument("--skip-perf-analyzer", action="store_true",
+                        help="no perf_analyzer run after inferd_http_load's")
     args = parser.parse_args()
 
     binary = Path(os.environ.get("INFERD_BINARY", args.build_dir / "inferd")).resolve()
@@ -191,6 +249,11 @@ def main() -> int:
             load = run_load(load_tool, server.pid, port, args.concurrency, args.warmup,
                             args.seconds, Path(tmp))
             batch = average_batch(port)
+            analyzer, cudart = find_perf_analyzer()
+            pa = None
+            if analyzer is not None and not args.skip_perf_analyzer:
+                pa = run_perf_analyzer(analyzer, cudart, server.pid, port, args.concurrency,
+                                       args.seconds)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -206,16 +269,23 @@ def main() -> int:
               f"spin {t['spin']}: {t['rows_per_s']:9.1f} rows/s  ({t['ms_per_batch']:.1f} ms per "
               f"batch, {t['cpu_us_per_row']:.0f} us CPU per row)")
     print(f"  ratio inferd / in-process (spin {top['spin']}): {ratio:.2f}")
+    # Spinning threads burn CPU without computing: the leaner run is the
+    # compute's cost.
+    compute = min(t["cpu_us_per_row"] for t in tops)
     if "server_cpu_us_per_row" in load:
-        # Spinning threads burn CPU without computing: the leaner run is the
-        # compute's cost.
-        compute = min(t["cpu_us_per_row"] for t in tops)
         served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
         print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
               f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute:.0f} us; "
               f"CPU bound {compute / served:.2f}")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
+    if pa is not None:
+        served = pa["server_cpu_us_per_row"] + pa["client_cpu_us_per_row"]
+        print(f"  inferd under perf_analyzer (HTTP, concurrency {args.concurrency}): "
+              f"{pa['rows_per_s']:9.1f} rows/s, ratio {pa['rows_per_s'] / top['rows_per_s']:.2f}, "
+              f"average batch {pa['batch']:.1f}")
+        print(f"  CPU per row: server {pa['server_cpu_us_per_row']:.0f} us + perf_analyzer "
+              f"{pa['client_cpu_us_per_row']:.0f} us; CPU bound {compute / served:.2f}")
     return 0 if load["errors"] == 0 else 1
 
 
