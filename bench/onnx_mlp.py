@@ -71,11 +71,32 @@ def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int, spin: s
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of every thread of process `pid` so far."""
-    with open(f"/proc/{pid}/stat") as f:
+def cpu_seconds(pid: int, tid: str | None = None) -> float:
+    """User + system CPU seconds so far of every thread of process `pid` (of one
+    thread `tid`)."""
+    with open(f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# Server threads by name: the model instance's execution thread (ORT's calling
+# thread, which also gathers inputs and scatters outputs), the HTTP I/O threads,
+# and the rest (ORT's pool threads, unnamed, and the server's own helpers).
+THREAD_GROUPS = {"inferd-instance": "instance", "inferd-http": "http"}
+
+
+def cpu_by_thread_group(pid: int) -> dict[str, float]:
+    """CPU seconds so far of the live threads of `pid`, summed by THREAD_GROUPS."""
+    groups: dict[str, float] = {"instance": 0.0, "http": 0.0, "other": 0.0}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            seconds = cpu_seconds(pid, tid)
+        except OSError:
+            continue  # the thread ended
+        groups[THREAD_GROUPS.get(name, "other")] += seconds
+    return groups
 
 
 def rows_served(port: int) -> int | None:
@@ -141,9 +162,11 @@ def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warm
     # CPU per row over most of the measured window: both processes' CPU and the
     # server's row count read together at its start and just before its end.
     time.sleep(warmup + 0.2)
-    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port))
+    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+             cpu_by_thread_group(server_pid))
     time.sleep(max(0.5, seconds - 0.6))
-    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port))
+    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+           cpu_by_thread_group(server_pid))
     stdout, stderr = client.communicate()
     if not stdout.strip():
         raise RuntimeError(f"inferd_http_load failed: {stderr}")
@@ -153,6 +176,8 @@ def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warm
         rows = end[2] - start[2]
         result["server_cpu_us_per_row"] = 1e6 * (end[0] - start[0]) / rows
         result["client_cpu_us_per_row"] = 1e6 * (end[1] - start[1]) / rows
+        result["server_threads_us_per_row"] = {
+            group: 1e6 * (end[3][group] - start[3][group]) / rows for group in end[3]}
     return result
 
 
@@ -277,6 +302,10 @@ def main() -> int:
         print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
               f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute:.0f} us; "
               f"CPU bound {compute / served:.2f}")
+        threads = load["server_threads_us_per_row"]
+        print(f"    server threads: instance {threads['instance']:.0f} us (ORT's calling thread, "
+              f"gather, scatter), other {threads['other']:.0f} us (ORT's pool, helpers), "
+              f"HTTP I/O {threads['http']:.0f} us")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
     if pa is not None:
