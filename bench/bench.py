@@ -41,7 +41,8 @@
    (bench/grpc_ceiling.py, bench/grpc_ceiling.cc).
 10. Compute: a compute-bound MLP under dynamic batching at concurrency 64,
     next to its runtime called in-process at batch 64: ONNX Runtime
-    (bench/onnx_mlp.py) and, when the pytorch backend was built, LibTorch
+    (bench/onnx_mlp.py: inferd_http_load and perf_analyzer as clients, CPU per
+    row and the CPU bound) and, when the pytorch backend was built, LibTorch
     (bench/torch_mlp.py).
 11. The response cache: the identity model with response_cache enabled (every
     request after the first a hit) next to the same model uncached, HTTP binary

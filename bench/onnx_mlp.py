@@ -7,7 +7,9 @@ the ceiling.
 
 1. Ceiling: build/backends/onnxruntime/inferd_ort_bench runs the model with the
    same libonnxruntime at batch 64, with as many intra-op threads as the server's
-   single instance gets (every core), and reports rows per second.
+   single instance gets (every core), and reports rows per second. It runs twice,
+   with ORT's pool threads spinning (ORT's default) and blocking (what the server
+   configures), and the faster of the two is the ceiling.
 2. inferd: build/inferd serves only onnx_mlp (dynamic batching, max_batch_size
    64); build/backends/onnxruntime/inferd_http_load keeps `concurrency` one-row
    binary HTTP requests in flight (a C++ closed loop, so the client is not the
@@ -17,6 +19,16 @@ Prints both, their ratio, latency percentiles and, when the server offers model
 statistics, the average batch the dynamic batcher formed. The load generator
 runs on the same machine and takes some CPU from the server. $INFERD_BINARY
 overrides the server binary.
+
+3. When tritonclient's perf_analyzer is in .venv, the same server under it at
+   the same concurrency (HTTP, binary tensors, random data), after the above:
+   rows per second, ratio, average batch and CPU per row (`--skip-perf-analyzer`).
+
+Also the CPU time per row (user + system, every thread; steadier than rows per
+second on a shared box): in-process, the server's and the load generator's over
+the measured window. With every core busy, the served rate cannot pass
+in-process / (server + client) of the in-process rate: the "CPU bound" printed
+(in-process: the run without spinning, whose threads burn no CPU waiting).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -51,11 +64,49 @@ def ensure_model() -> Path:
     return path
 
 
-def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int) -> dict:
+def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int, spin: str) -> dict:
     out = subprocess.run([str(bench_tool), str(model), "--batch", str(CEILING_BATCH),
-                          "--threads", str(threads), "--seconds", str(seconds)],
+                          "--threads", str(threads), "--seconds", str(seconds), "--spin", spin],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cpu_seconds(pid: int, tid: str | None = None) -> float:
+    """User + system CPU seconds so far of every thread of process `pid` (of one
+    thread `tid`)."""
+    with open(f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# Server threads by name: the model instance's execution thread (ORT's calling
+# thread, which also gathers inputs and scatters outputs), the HTTP I/O threads,
+# and the rest (ORT's pool threads, unnamed, and the server's own helpers).
+THREAD_GROUPS = {"inferd-instance": "instance", "inferd-http": "http"}
+
+
+def cpu_by_thread_group(pid: int) -> dict[str, float]:
+    """CPU seconds so far of the live threads of `pid`, summed by THREAD_GROUPS."""
+    groups: dict[str, float] = {"instance": 0.0, "http": 0.0, "other": 0.0}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            seconds = cpu_seconds(pid, tid)
+        except OSError:
+            continue  # the thread ended
+        groups[THREAD_GROUPS.get(name, "other")] += seconds
+    return groups
+
+
+def rows_served(port: int) -> int | None:
+    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
+    if status != 200:
+        return None
+    try:
+        return int(json.loads(body)["model_stats"][0]["inference_count"])
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
 
 
 def start_server(binary: Path, repo: Path, log_path: Path) -> tuple[subprocess.Popen, int]:
@@ -98,20 +149,35 @@ def request_body() -> tuple[bytes, int]:
     return header + row, len(header)
 
 
-def run_load(load_tool: Path, port: int, concurrency: int, warmup: float, seconds: float,
-             tmp: Path) -> dict:
+def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warmup: float,
+             seconds: float, tmp: Path) -> dict:
     body, header_length = request_body()
     body_file = tmp / "request.bin"
     body_file.write_bytes(body)
-    out = subprocess.run(
+    client = subprocess.Popen(
         [str(load_tool), "--port", str(port), "--path", f"/v2/models/{MODEL_NAME}/infer",
          "--body", str(body_file), "--header-length", str(header_length),
          "--concurrency", str(concurrency), "--warmup", str(warmup), "--seconds", str(seconds)],
-        capture_output=True, text=True)
-    if not out.stdout.strip():
-        raise RuntimeError(f"inferd_http_load failed: {out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # CPU per row over most of the measured window: both processes' CPU and the
+    # server's row count read together at its start and just before its end.
+    time.sleep(warmup + 0.2)
+    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+             cpu_by_thread_group(server_pid))
+    time.sleep(max(0.5, seconds - 0.6))
+    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+           cpu_by_thread_group(server_pid))
+    stdout, stderr = client.communicate()
+    if not stdout.strip():
+        raise RuntimeError(f"inferd_http_load failed: {stderr}")
+    result = json.loads(stdout.strip().splitlines()[-1])
     result["rows_per_s"] = result["requests_per_s"]  # one row per request
+    if start[2] is not None and end[2] is not None and end[2] > start[2]:
+        rows = end[2] - start[2]
+        result["server_cpu_us_per_row"] = 1e6 * (end[0] - start[0]) / rows
+        result["client_cpu_us_per_row"] = 1e6 * (end[1] - start[1]) / rows
+        result["server_threads_us_per_row"] = {
+            group: 1e6 * (end[3][group] - start[3][group]) / rows for group in end[3]}
     return result
 
 
@@ -126,6 +192,57 @@ def average_batch(port: int) -> float | None:
         return None
 
 
+def find_perf_analyzer() -> tuple[Path | None, list[str]]:
+    venv = REPO_ROOT / ".venv"
+    candidates = sorted(venv.glob("lib/python3*/site-packages/tritonclient/bin/perf_analyzer"))
+    candidates.append(venv / "bin" / "perf_analyzer")
+    binary = next((c for c in candidates if c.is_file()), None)
+    cudart = [str(p) for p in venv.glob("lib/python3*/site-packages/nvidia/cuda_runtime/lib")]
+    return binary, cudart
+
+
+def stats_counts(port: int) -> tuple[int, int] | None:
+    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
+    if status != 200:
+        return None
+    try:
+        stats = json.loads(body)["model_stats"][0]
+        return int(stats["inference_count"]), int(stats["execution_count"])
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
+def run_perf_analyzer(binary: Path, cudart: list[str], server_pid: int, port: int,
+                      concurrency: int, seconds: float) -> dict | None:
+    """perf_analyzer's throughput at `concurrency`; CPU per row and the average
+    batch over its whole run (its warm-up and trials), from /proc and statistics."""
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
+    command = [str(binary), "-m", MODEL_NAME, "-u", f"127.0.0.1:{port}", "-i", "http",
+               "--concurrency-range", str(concurrency),
+               "--measurement-interval", str(int(seconds * 1000 / 3)),
+               "--max-trials", "6", "--stability-percentage", "20"]
+    before, server_before = stats_counts(port), cpu_seconds(server_pid)
+    usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, env=env,
+                             timeout=30 + 10 * seconds)
+    except subprocess.TimeoutExpired:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    after, server_after = stats_counts(port), cpu_seconds(server_pid)
+    match = re.search(rf"Concurrency: {concurrency}, throughput: ([\d.]+) infer/sec",
+                      out.stdout + out.stderr)
+    if not match or before is None or after is None or after[0] <= before[0]:
+        return None
+    rows = after[0] - before[0]
+    client = (usage.ru_utime + usage.ru_stime) - (usage_before.ru_utime + usage_before.ru_stime)
+    return {"rows_per_s": float(match.group(1)),
+            "batch": rows / max(1, after[1] - before[1]),
+            "server_cpu_us_per_row": 1e6 * (server_after - server_before) / rows,
+            "client_cpu_us_per_row": 1e6 * client / rows}
+
+
 def main() -> int:
     cores = os.cpu_count() or 1
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -133,6 +250,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds first")
     parser.add_argument("--concurrency", type=int, default=64, help="requests in flight")
     parser.add_argument("--build-dir", type=Path, default=REPO_ROOT / "build")
+    parser.add_argument("--skip-perf-analyzer", action="store_true",
+                        help="no perf_analyzer run after inferd_http_load's")
     args = parser.parse_args()
 
     binary = Path(os.environ.get("INFERD_BINARY", args.build_dir / "inferd")).resolve()
@@ -143,7 +262,8 @@ def main() -> int:
             sys.exit(f"onnx_mlp: {path} not found; run `make build` first")
     model = ensure_model()
 
-    top = ceiling(bench_tool, model, args.seconds, cores)
+    tops = [ceiling(bench_tool, model, args.seconds, cores, spin) for spin in ("1", "0")]
+    top = max(tops, key=lambda t: t["rows_per_s"])
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         (repo / MODEL_NAME / "1").mkdir(parents=True)
@@ -151,9 +271,14 @@ def main() -> int:
         os.symlink(model, repo / MODEL_NAME / "1" / "model.onnx")
         server, port = start_server(binary, repo, Path(tmp) / "inferd.log")
         try:
-            load = run_load(load_tool, port, args.concurrency, args.warmup, args.seconds,
-                            Path(tmp))
+            load = run_load(load_tool, server.pid, port, args.concurrency, args.warmup,
+                            args.seconds, Path(tmp))
             batch = average_batch(port)
+            analyzer, cudart = find_perf_analyzer()
+            pa = None
+            if analyzer is not None and not args.skip_perf_analyzer:
+                pa = run_perf_analyzer(analyzer, cudart, server.pid, port, args.concurrency,
+                                       args.seconds)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -164,11 +289,32 @@ def main() -> int:
     print(f"  inferd HTTP, concurrency {args.concurrency}, 1 row per request: "
           f"{load['rows_per_s']:9.1f} rows/s  (p50 {load['p50_ms']:.1f} ms, "
           f"p99 {load['p99_ms']:.1f} ms, {load['errors']} errors)")
-    print(f"  ONNX Runtime in-process, batch {CEILING_BATCH}, {top['threads']} threads:   "
-          f"{top['rows_per_s']:9.1f} rows/s  ({top['ms_per_batch']:.1f} ms per batch)")
-    print(f"  ratio inferd / in-process: {ratio:.2f}")
+    for t in tops:
+        print(f"  ONNX Runtime in-process, batch {CEILING_BATCH}, {t['threads']} threads, "
+              f"spin {t['spin']}: {t['rows_per_s']:9.1f} rows/s  ({t['ms_per_batch']:.1f} ms per "
+              f"batch, {t['cpu_us_per_row']:.0f} us CPU per row)")
+    print(f"  ratio inferd / in-process (spin {top['spin']}): {ratio:.2f}")
+    # Spinning threads burn CPU without computing: the leaner run is the
+    # compute's cost.
+    compute = min(t["cpu_us_per_row"] for t in tops)
+    if "server_cpu_us_per_row" in load:
+        served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
+        print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
+              f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute:.0f} us; "
+              f"CPU bound {compute / served:.2f}")
+        threads = load["server_threads_us_per_row"]
+        print(f"    server threads: instance {threads['instance']:.0f} us (ORT's calling thread, "
+              f"gather, scatter), other {threads['other']:.0f} us (ORT's pool, helpers), "
+              f"HTTP I/O {threads['http']:.0f} us")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
+    if pa is not None:
+        served = pa["server_cpu_us_per_row"] + pa["client_cpu_us_per_row"]
+        print(f"  inferd under perf_analyzer (HTTP, concurrency {args.concurrency}): "
+              f"{pa['rows_per_s']:9.1f} rows/s, ratio {pa['rows_per_s'] / top['rows_per_s']:.2f}, "
+              f"average batch {pa['batch']:.1f}")
+        print(f"  CPU per row: server {pa['server_cpu_us_per_row']:.0f} us + perf_analyzer "
+              f"{pa['client_cpu_us_per_row']:.0f} us; CPU bound {compute / served:.2f}")
     return 0 if load["errors"] == 0 else 1
 
 

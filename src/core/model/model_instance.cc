@@ -1,5 +1,7 @@
 #include "core/model/model_instance.h"
 
+#include <pthread.h>
+
 #include <chrono>
 
 #include "core/common/c_error.h"
@@ -41,7 +43,12 @@ void ModelInstance::Finalize() {
 
 void ModelInstance::Start(BatchSource* source, size_t index) {
   if (thread_.joinable()) return;  // started by an earlier try that then failed
-  thread_ = std::thread([this, source, index] { Run(source, index); });
+  thread_ = std::thread([this, source, index] {
+    // Named so that per-thread CPU (top -H, /proc/PID/task/*/comm, bench/onnx_mlp.py)
+    // tells the execution threads from the frontends' and the runtimes' own.
+    pthread_setname_np(pthread_self(), "inferd-instance");
+    Run(source, index);
+  });
 }
 
 void ModelInstance::Join() {

@@ -10,6 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -129,7 +130,12 @@ class HttpServer::Impl {
     shared_.execute_on_io_threads = threads >= 2;
     Accept();
     threads_.reserve(threads);
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (int i = 0; i < threads; ++i) {
+      threads_.emplace_back([this] {
+        pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
+        ioc_.run();
+      });
+    }
     return Status::Ok();
   }
 

@@ -146,6 +146,9 @@ void BasicHttpSession<Transport>::ReadRequest() {
   parser_->header_limit(static_cast<uint32_t>(
       std::min<size_t>(shared_.limits.max_header_bytes, UINT32_MAX)));
   SetDeadline(TimedPhase::kHead);
+  // Beast reads as much as the buffer has room for (512 bytes into an empty
+  // one): with a page of room a small request is one recv, not five.
+  if (buffer_.capacity() < kMinReadRoom) buffer_.reserve(kMinReadRoom);
   bhttp::async_read_header(transport_, buffer_, *parser_,
                            [self = this->shared_from_this()](error_code ec, size_t) {
                              self->OnHeader(ec);
@@ -170,6 +173,12 @@ void BasicHttpSession<Transport>::OnHeader(error_code ec) {
 
 template <typename Transport>
 void BasicHttpSession<Transport>::ReadBody() {
+  // Room for the whole body (up to Beast's 64 KiB a read), so it comes in as
+  // few recvs as the socket allows.
+  if (const auto length = parser_->content_length()) {
+    const size_t room = static_cast<size_t>(std::min<uint64_t>(*length, kMaxReadRoom));
+    if (buffer_.capacity() - buffer_.size() < room) buffer_.reserve(buffer_.size() + room);
+  }
   bhttp::async_read(transport_, buffer_, *parser_,
                     [self = this->shared_from_this()](error_code ec, size_t) {
                       self->OnBody(ec);

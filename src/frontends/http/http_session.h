@@ -118,6 +118,8 @@ class BasicHttpSession final : public HttpSession,
                                public std::enable_shared_from_this<BasicHttpSession<Transport>> {
  public:
   static constexpr bool kTls = std::is_same_v<Transport, TlsTransport>;
+  static constexpr size_t kMinReadRoom = 4096;        // bytes a read may fill at least
+  static constexpr size_t kMaxReadRoom = 64 * 1024;   // Beast reads at most this much at once
 
   BasicHttpSession(Transport transport, SessionShared& shared);
   ~BasicHttpSession() override;
