@@ -23,6 +23,7 @@
 #include "exit_watchdog.h"
 #include "grpc_module_loader.h"
 #include "http/http_server.h"
+#include "https_module_loader.h"
 #include "inert_flags.h"
 #include "lazy_grpc_frontend.h"
 #include "inferd/server.h"
@@ -61,6 +62,25 @@ std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
     listeners.push_back({"Vertex AI", "0.0.0.0", flags.cloud.vertex_ai_port});
   }
   return listeners;
+}
+
+// Creates and starts the HTTP frontend: the binary's own, or for HTTPS the
+// module's (http/https_module.h), loaded now.
+bool StartHttp(const inferd::Flags& flags, INFERD_Server* server,
+               const inferd::http::HttpOptions& options, std::unique_ptr<Frontend>& http) {
+  if (flags.http_tls.enabled()) {
+    inferd::StatusOr<std::unique_ptr<Frontend>> loaded =
+        inferd::LoadHttpsFrontend(ExecutableDirectory(), server, options);
+    if (!loaded.ok()) {
+      SPDLOG_ERROR("failed to start the HTTP service on {}:{}: {}", flags.http_address,
+                   flags.http_port, loaded.status().message());
+      return false;
+    }
+    http = std::move(loaded).value();
+  } else {
+    http = std::make_unique<inferd::http::HttpServer>(server, options);
+  }
+  return StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port);
 }
 
 // Creates and starts the gRPC frontend: the binary's lazy listener where the
@@ -154,10 +174,7 @@ int main(int argc, char** argv) {
     options.tls = flags.http_tls;
     options.limits = flags.http_limits;
     options.shared_memory = &shared_memory;
-    http = std::make_unique<inferd::http::HttpServer>(server, options);
-    if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {
-      return fail();
-    }
+    if (!StartHttp(flags, server, options, http)) return fail();
     if (flags.http_tls.enabled()) {
       SPDLOG_INFO("HTTPService speaks HTTPS only{}",
                   flags.http_tls.use_mutual_ssl ? ", clients need a certificate (mutual TLS)" : "");

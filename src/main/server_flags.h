@@ -12,7 +12,7 @@
 #include "cloud_flags.h"
 #include "common/api_restrictions.h"
 #include "grpc/grpc_server.h"
-#include "http/tls_context.h"
+#include "http/tls_options.h"
 #include "http/http_limits.h"
 #include "inferd/server.h"
 
