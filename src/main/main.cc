@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -106,7 +107,6 @@ bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"inferd: a model-inference server for Triton-style model repositories"};
   inferd::Flags flags;
   // The cloud platforms' environment sets defaults; flags override them.
   if (!inferd::ReadCloudEnvironment(flags.cloud)) return 1;
@@ -114,8 +114,9 @@ int main(int argc, char** argv) {
     flags.allow_http = false;
     flags.allow_grpc = false;
   }
-  inferd::AddServerFlags(app, flags);
-  CLI11_PARSE(app, argc, argv);
+  if (std::optional<int> exit_status = inferd::ParseServerFlags(argc, argv, flags)) {
+    return *exit_status;
+  }
   // Before the log is set up, as Triton prints them.
   for (const std::string& warning : inferd::FlagWarnings(flags)) {
     std::fprintf(stderr, "Warning: %s\n", warning.c_str());
