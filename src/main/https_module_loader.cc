@@ -1,6 +1,8 @@
 // The HTTPS frontend module's entry point, called.
 #include "https_module_loader.h"
 
+#include <spdlog/spdlog.h>
+
 #include "http/https_module.h"
 #include "module_loader.h"
 
@@ -13,7 +15,7 @@ StatusOr<std::unique_ptr<Frontend>> LoadHttpsFrontend(const std::string& folder,
   ASSIGN_OR_RETURN(void* entry, LoadModuleEntryPoint(path, http::kNewHttpsFrontendSymbol,
                                                      "HTTPS frontend", ""));
   auto create = reinterpret_cast<http::NewHttpsFrontendFn>(entry);
-  std::unique_ptr<Frontend> frontend(create(server, options));
+  std::unique_ptr<Frontend> frontend(create(server, options, spdlog::default_logger()));
   if (frontend == nullptr) return Status::Internal(path + " created no HTTPS frontend");
   return frontend;
 }

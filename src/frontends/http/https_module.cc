@@ -1,10 +1,16 @@
 // The entry point of libinferd_https_frontend.so.
 #include "http/https_module.h"
 
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
 namespace inferd::http {
 namespace {
 
-Frontend* New(INFERD_Server* server, const HttpOptions& options) {
+Frontend* New(INFERD_Server* server, const HttpOptions& options,
+              std::shared_ptr<spdlog::logger> log) {
+  spdlog::set_default_logger(std::move(log));
   return new HttpServer(server, options);
 }
 
@@ -15,6 +21,7 @@ Frontend* New(INFERD_Server* server, const HttpOptions& options) {
 }  // namespace inferd::http
 
 extern "C" __attribute__((visibility("default"))) inferd::Frontend* InferdHttpsFrontendNew(
-    INFERD_Server* server, const inferd::http::HttpOptions& options) {
-  return inferd::http::New(server, options);
+    INFERD_Server* server, const inferd::http::HttpOptions& options,
+    std::shared_ptr<spdlog::logger> log) {
+  return inferd::http::New(server, options, std::move(log));
 }

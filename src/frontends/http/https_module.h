@@ -13,6 +13,10 @@
 #ifndef INFERD_FRONTENDS_HTTP_HTTPS_MODULE_H_
 #define INFERD_FRONTENDS_HTTP_HTTPS_MODULE_H_
 
+#include <spdlog/logger.h>
+
+#include <memory>
+
 #include "common/frontend.h"
 #include "http/http_server.h"
 #include "inferd/server.h"
@@ -24,8 +28,12 @@ inline constexpr const char* kHttpsModuleFile = "libinferd_https_frontend.so";
 
 // Creates an HttpServer for `server` with `options` (TLS on), not started
 // yet. The caller owns it and deletes it through Frontend (which stops it);
-// the module must stay loaded until then.
-using NewHttpsFrontendFn = Frontend* (*)(INFERD_Server* server, const HttpOptions& options);
+// the module must stay loaded until then. spdlog is header-only, so the
+// module has a registry of its own: `log` (the binary's default logger)
+// becomes its default logger, and the module's lines go where the binary's
+// go, filtered alike.
+using NewHttpsFrontendFn = Frontend* (*)(INFERD_Server* server, const HttpOptions& options,
+                                         std::shared_ptr<spdlog::logger> log);
 
 inline constexpr const char* kNewHttpsFrontendSymbol = "InferdHttpsFrontendNew";
 
