@@ -149,13 +149,14 @@ class Inferd:
 
     def wait_ready(self, timeout=120):
         """Seconds from launch to the first 200 on /v2/health/ready (asked over
-        a plain socket every 0.2 ms: the figure is the server's, not the poll's)."""
+        a plain socket every 0.5 ms: the figure is the server's, not the poll's;
+        a tighter poll takes measurable CPU from the server on two cores)."""
         while time.monotonic() - self.started < timeout:
             if self.process.poll() is not None:
                 break
             if ready_status(self.http_port) == 200:
                 return time.monotonic() - self.started
-            time.sleep(0.0002)
+            time.sleep(0.0005)
         self.log.seek(0)
         tail = self.log.read().decode(errors="replace").strip().splitlines()[-3:]
         self.stop()
