@@ -60,7 +60,7 @@ SANITIZE_ENV = ASAN_OPTIONS=$(ASAN_OPTIONS_CI) UBSAN_OPTIONS=print_stacktrace=1 
 CLANG_TARGETS = inferd_unit_tests inferd_frontend_tests inferd_loadgen_tests inferd_accumulate \
 	inferd_identity inferd_repeat inferd_onnxruntime inferd_python inferd_pytorch inferd_fil \
 	inferd_onnxruntime_tests inferd_python_tests inferd_pytorch_tests inferd_fil_tests \
-	inferd_backend_common_tests
+	inferd_backend_common_tests inferd_https_frontend
 clang-configure: deps
 	@bash scripts/install-fuzz-deps.sh
 	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \

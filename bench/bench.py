@@ -112,6 +112,26 @@ def http_get(url, timeout=2.0):
         return 0
 
 
+def ready_status(port, timeout=1.0):
+    """The status of GET /v2/health/ready on 127.0.0.1:`port` over a plain
+    socket (HTTP/1.1, one request, Connection: close); 0 when nothing answers.
+    For start-up timing: urllib's own set-up costs about a millisecond per try."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(b"GET /v2/health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+            head = b""
+            while b"\r\n" not in head:
+                chunk = s.recv(256)
+                if not chunk:
+                    break
+                head += chunk
+        fields = head.split(b" ", 2)
+        return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+    except OSError:
+        return 0
+
+
 class Inferd:
     """build/inferd on `repo` with free ports; `started` is when it was launched."""
 
@@ -128,14 +148,15 @@ class Inferd:
             stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout=120):
-        """Seconds from launch to the first 200 on /v2/health/ready."""
-        url = f"http://127.0.0.1:{self.http_port}/v2/health/ready"
+        """Seconds from launch to the first 200 on /v2/health/ready (asked over
+        a plain socket every 0.5 ms: the figure is the server's, not the poll's;
+        a tighter poll takes measurable CPU from the server on two cores)."""
         while time.monotonic() - self.started < timeout:
             if self.process.poll() is not None:
                 break
-            if http_get(url, timeout=1) == 200:
+            if ready_status(self.http_port) == 200:
                 return time.monotonic() - self.started
-            time.sleep(0.002)
+            time.sleep(0.0005)
         self.log.seek(0)
         tail = self.log.read().decode(errors="replace").strip().splitlines()[-3:]
         self.stop()

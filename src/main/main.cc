@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "exit_watchdog.h"
 #include "grpc_module_loader.h"
 #include "http/http_server.h"
+#include "https_module_loader.h"
 #include "inert_flags.h"
 #include "lazy_grpc_frontend.h"
 #include "inferd/server.h"
@@ -63,6 +65,25 @@ std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
   return listeners;
 }
 
+// Creates and starts the HTTP frontend: the binary's own, or for HTTPS the
+// module's (http/https_module.h), loaded now.
+bool StartHttp(const inferd::Flags& flags, INFERD_Server* server,
+               const inferd::http::HttpOptions& options, std::unique_ptr<Frontend>& http) {
+  if (flags.http_tls.enabled()) {
+    inferd::StatusOr<std::unique_ptr<Frontend>> loaded =
+        inferd::LoadHttpsFrontend(ExecutableDirectory(), server, options);
+    if (!loaded.ok()) {
+      SPDLOG_ERROR("failed to start the HTTP service on {}:{}: {}", flags.http_address,
+                   flags.http_port, loaded.status().message());
+      return false;
+    }
+    http = std::move(loaded).value();
+  } else {
+    http = std::make_unique<inferd::http::HttpServer>(server, options);
+  }
+  return StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port);
+}
+
 // Creates and starts the gRPC frontend: the binary's lazy listener where the
 // settings allow it, else the module's own listener, loaded now.
 bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
@@ -86,7 +107,6 @@ bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"inferd: a model-inference server for Triton-style model repositories"};
   inferd::Flags flags;
   // The cloud platforms' environment sets defaults; flags override them.
   if (!inferd::ReadCloudEnvironment(flags.cloud)) return 1;
@@ -94,8 +114,9 @@ int main(int argc, char** argv) {
     flags.allow_http = false;
     flags.allow_grpc = false;
   }
-  inferd::AddServerFlags(app, flags);
-  CLI11_PARSE(app, argc, argv);
+  if (std::optional<int> exit_status = inferd::ParseServerFlags(argc, argv, flags)) {
+    return *exit_status;
+  }
   // Before the log is set up, as Triton prints them.
   for (const std::string& warning : inferd::FlagWarnings(flags)) {
     std::fprintf(stderr, "Warning: %s\n", warning.c_str());
@@ -154,10 +175,7 @@ int main(int argc, char** argv) {
     options.tls = flags.http_tls;
     options.limits = flags.http_limits;
     options.shared_memory = &shared_memory;
-    http = std::make_unique<inferd::http::HttpServer>(server, options);
-    if (!StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port)) {
-      return fail();
-    }
+    if (!StartHttp(flags, server, options, http)) return fail();
     if (flags.http_tls.enabled()) {
       SPDLOG_INFO("HTTPService speaks HTTPS only{}",
                   flags.http_tls.use_mutual_ssl ? ", clients need a certificate (mutual TLS)" : "");

@@ -49,7 +49,7 @@ void AddRestrictionFlag(CLI::App& app, const std::string& flag, std::string_view
       help);
 }
 
-void AddFlags(CLI::App& app, Flags& f) {
+void AddRepositoryAndHttpFlags(CLI::App& app, Flags& f) {
   // Required, unless Vertex AI's AIP_STORAGE_URI names one (main checks).
   app.add_option("--model-repository,--model-store", f.model_repositories,
                  "Model repository folder; repeat the flag for several");
@@ -85,6 +85,9 @@ void AddFlags(CLI::App& app, Flags& f) {
                      "only requests with header <key>: <value> (403 otherwise); repeatable, one "
                      "group each. Categories: health, metadata, inference, shared-memory, "
                      "model-config, model-repository, statistics, trace, logging");
+}
+
+void AddLogAndExitFlags(CLI::App& app, Flags& f) {
   app.add_option("--log-verbose", f.log_verbose, "Verbose logging level (0 = off)");
   app.add_option("--log-info", f.log_info, "Print info lines (default true)");
   app.add_option("--log-warning", f.log_warning, "Print warning lines (default true)");
@@ -110,6 +113,9 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "(default true; false serves what loaded)");
   app.add_option("--strict-readiness", f.strict_readiness,
                  "Ready only when every model that should load is READY (default true)");
+}
+
+void AddModelFlags(CLI::App& app, Flags& f) {
   app.add_option("--model-control-mode", f.model_control_mode,
                  "none | explicit | poll (default none)")
       ->check(CLI::IsMember({"none", "explicit", "poll"}));
@@ -145,6 +151,9 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--rate-limit-resource", f.rate_limit_resources,
                  "<name>:<count>[:<device>]: copies of a rate limiter resource on one device, or "
                  "without a device on every device and in the global pool; repeatable");
+}
+
+void AddMetricsAndCacheFlags(CLI::App& app, Flags& f) {
   app.add_option("--allow-metrics", f.allow_metrics, "Serve Prometheus metrics (default true)");
   app.add_option("--metrics-address", f.metrics_address,
                  "Address the metrics server binds (default 0.0.0.0)");
@@ -450,15 +459,54 @@ bool AddRateLimitResource(INFERD_ServerOptions* options, const std::string& spec
                  "--rate-limit-resource");
 }
 
+// The flags in sections, in the order --help lists them.
+using AddFlagSection = void (*)(CLI::App& app, Flags& flags);
+constexpr AddFlagSection kFlagSections[] = {
+    AddRepositoryAndHttpFlags,
+    AddLogAndExitFlags,
+    AddModelFlags,
+    AddMetricsAndCacheFlags,
+    AddGrpcFlags,
+    AddLimitFlags,
+    AddTraceFlags,
+    [](CLI::App& app, Flags& f) { AddCloudFlags(app, f.cloud); },
+    [](CLI::App& app, Flags& f) { AddInertFlags(app, &f.inert_flags_given); },
+};
+
+constexpr const char* kAbout =
+    "inferd: a model-inference server for Triton-style model repositories";
+
 }  // namespace
 
 void AddServerFlags(CLI::App& app, Flags& flags) {
-  AddFlags(app, flags);
-  AddGrpcFlags(app, flags);
-  AddLimitFlags(app, flags);
-  AddTraceFlags(app, flags);
-  AddCloudFlags(app, flags.cloud);
-  AddInertFlags(app, &flags.inert_flags_given);
+  for (AddFlagSection add : kFlagSections) add(app, flags);
+}
+
+std::optional<int> ParseServerFlags(int argc, char** argv, Flags& flags) {
+  // CLI11 (2.1) checks each new option's names against every option already
+  // in its App, copying name lists as it goes: for the ~100 flags in one App
+  // that was a third of the instructions of a start to ready. So the parse
+  // uses an option group per section (CLI11 parses a nameless group's options
+  // as its App's own, in the same order; each checks only its own names),
+  // and --help prints the one flat App that lists them, built only then.
+  CLI::App app{kAbout};
+  for (AddFlagSection add : kFlagSections) {
+    CLI::App* section = app.add_option_group("");
+    section->set_help_flag();  // -h and --help stay the App's own
+    add(*section, flags);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    CLI::App listing{kAbout};
+    Flags unused;
+    AddServerFlags(listing, unused);
+    listing.name(app.get_name());
+    return listing.exit(help);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+  return std::nullopt;
 }
 
 bool CheckFrontendFlags(const Flags& f) {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,7 +13,7 @@
 #include "cloud_flags.h"
 #include "common/api_restrictions.h"
 #include "grpc/grpc_server.h"
-#include "http/tls_context.h"
+#include "http/tls_options.h"
 #include "http/http_limits.h"
 #include "inferd/server.h"
 
@@ -89,6 +90,11 @@ struct Flags {
 
 // Declares every flag on `app`, to be parsed into `flags`.
 void AddServerFlags(CLI::App& app, Flags& flags);
+
+// Parses the command line into `flags` (which hold the defaults). The exit
+// status when the process should end (--help printed, or a bad flag
+// explained on stderr); nullopt to go on.
+std::optional<int> ParseServerFlags(int argc, char** argv, Flags& flags);
 
 // Checks what the parser cannot: the header forward patterns are regular
 // expressions. False (with the reason on stderr, naming the flag) when not.

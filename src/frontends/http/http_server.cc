@@ -25,6 +25,10 @@
 #include "common/header_forward.h"
 #include "common/output_allocator.h"
 #include "http/http_session.h"
+#include "http/https_module.h"
+#if INFERD_HTTP_TLS
+#include "http/tls_context.h"
+#endif
 
 namespace inferd::http {
 namespace asio = boost::asio;
@@ -91,8 +95,13 @@ class HttpServer::Impl {
       shared_.header_forwarder = header_forwarder_.get();
     }
     if (options_.tls.enabled()) {
+#if INFERD_HTTP_TLS
       ASSIGN_OR_RETURN(tls_, MakeTlsContext(options_.tls));
       shared_.tls = tls_.get();
+#else
+      return Status::Internal(std::string("HTTPS is served by ") + kHttpsModuleFile +
+                              ", not by the binary's HTTP frontend");
+#endif
     }
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
@@ -198,12 +207,14 @@ class HttpServer::Impl {
       return Accept();
     }
     socket.set_option(tcp::no_delay(true), ec);
+#if INFERD_HTTP_TLS
     if (shared_.tls != nullptr) {
       TlsTransport transport(std::move(socket), *shared_.tls);
       std::make_shared<BasicHttpSession<TlsTransport>>(std::move(transport), shared_)->Start();
-    } else {
-      std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
+      return Accept();
     }
+#endif
+    std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
     Accept();
   }
 
@@ -242,7 +253,9 @@ class HttpServer::Impl {
   HttpOptions options_;
   OutputAllocator<InferContext> allocator_;  // created by Start
   std::unique_ptr<const HeaderForwarder> header_forwarder_;  // created by Start; null: none
+#if INFERD_HTTP_TLS
   std::unique_ptr<asio::ssl::context> tls_;  // created by Start; null: plain HTTP
+#endif
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads

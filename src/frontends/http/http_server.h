@@ -17,7 +17,7 @@
 #include "common/shared_memory_registry.h"
 #include "http/http_limits.h"
 #include "http/route_map.h"
-#include "http/tls_context.h"
+#include "http/tls_options.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 

@@ -101,7 +101,7 @@ void BasicHttpSession<Transport>::Begin() {
     tls_timer_->async_wait([self = this->shared_from_this()](error_code ec) {
       if (!ec && !self->handshake_done_) self->Close();
     });
-    transport_.async_handshake(asio::ssl::stream_base::server,
+    transport_.async_handshake(Transport::server,
                                [self = this->shared_from_this()](error_code ec) {
                                  self->handshake_done_ = true;
                                  self->tls_timer_->cancel();
@@ -577,6 +577,8 @@ void BasicHttpSession<Transport>::OnDeadline(error_code ec) {
 }
 
 template class BasicHttpSession<PlainTransport>;
+#if INFERD_HTTP_TLS
 template class BasicHttpSession<TlsTransport>;
+#endif
 
 }  // namespace inferd::http

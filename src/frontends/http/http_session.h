@@ -14,8 +14,6 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -48,6 +46,17 @@
 #include "http/sse_event.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
+
+// HTTPS lives in libinferd_https_frontend.so (https_module.h), which builds
+// this file's .cc files again with INFERD_HTTP_TLS=1: the binary's copy has
+// no TLS transport and links no OpenSSL.
+#if INFERD_HTTP_TLS
+#include <boost/asio/ssl/stream.hpp>
+#endif
+
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
 
 namespace inferd::http {
 
@@ -106,9 +115,12 @@ class HttpSession {
                                uint32_t flags) = 0;
 };
 
-// The two transports: plain TCP, and TLS over it (--http-use-ssl).
+// The two transports: plain TCP, and TLS over it (--http-use-ssl; in the
+// HTTPS module only).
 using PlainTransport = HttpSession::Socket;
+#if INFERD_HTTP_TLS
 using TlsTransport = boost::asio::ssl::stream<HttpSession::Socket>;
+#endif
 
 // One implementation for both transports, so plain HTTP pays nothing for TLS:
 // reads and writes go to `Transport`, socket-level work (the disconnect
@@ -117,7 +129,7 @@ template <typename Transport>
 class BasicHttpSession final : public HttpSession,
                                public std::enable_shared_from_this<BasicHttpSession<Transport>> {
  public:
-  static constexpr bool kTls = std::is_same_v<Transport, TlsTransport>;
+  static constexpr bool kTls = !std::is_same_v<Transport, PlainTransport>;
   static constexpr size_t kMinReadRoom = 4096;        // bytes a read may fill at least
   static constexpr size_t kMaxReadRoom = 64 * 1024;   // Beast reads at most this much at once
 
@@ -260,7 +272,9 @@ class BasicHttpSession final : public HttpSession,
 };
 
 extern template class BasicHttpSession<PlainTransport>;
+#if INFERD_HTTP_TLS
 extern template class BasicHttpSession<TlsTransport>;
+#endif
 
 }  // namespace inferd::http
 

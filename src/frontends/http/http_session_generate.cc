@@ -222,7 +222,9 @@ void BasicHttpSession<Transport>::EndStream(error_code ec) {
   template void BasicHttpSession<Transport>::OnStreamWrite(error_code);                   \
   template void BasicHttpSession<Transport>::EndStream(error_code);
 INFERD_INSTANTIATE_GENERATE(PlainTransport)
+#if INFERD_HTTP_TLS
 INFERD_INSTANTIATE_GENERATE(TlsTransport)
+#endif
 #undef INFERD_INSTANTIATE_GENERATE
 
 }  // namespace inferd::http

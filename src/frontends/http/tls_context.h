@@ -1,27 +1,18 @@
-// HTTPS on the HTTP port (--http-use-ssl, a beyond-Triton feature): the TLS
-// settings, in the style of Triton's gRPC SSL flags, and the OpenSSL context
-// they make. The context is built once at start and shared, read-only, by
-// every connection.
+// HTTPS on the HTTP port (--http-use-ssl, a beyond-Triton feature): the
+// OpenSSL context that the TLS settings (tls_options.h) make. The context is
+// built once at start and shared, read-only, by every connection. Built into
+// the HTTPS module only (https_module.h).
 #ifndef INFERD_FRONTENDS_HTTP_TLS_CONTEXT_H_
 #define INFERD_FRONTENDS_HTTP_TLS_CONTEXT_H_
 
 #include <boost/asio/ssl/context.hpp>
 
 #include <memory>
-#include <string>
 
+#include "http/tls_options.h"
 #include "inferd/base/status.h"
 
 namespace inferd::http {
-
-struct HttpTlsOptions {
-  bool use_ssl = false;         // serve HTTPS with server_cert and server_key
-  bool use_mutual_ssl = false;  // implies use_ssl; clients need a certificate signed by root_cert
-  std::string server_cert;      // PEM: the server's certificate chain
-  std::string server_key;       // PEM: its private key
-  std::string root_cert;        // PEM: the CA that signs client certificates
-  bool enabled() const { return use_ssl || use_mutual_ssl; }
-};
 
 // The server-side TLS context (TLS 1.2 or later). INVALID_ARG naming the flag
 // and the file when a file is missing, unreadable or not PEM, or the key does
