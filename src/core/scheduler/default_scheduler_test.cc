@@ -211,16 +211,20 @@ class CallerExecutionTest : public testing::Test {
     request->may_execute_on_caller = true;
     return request;
   }
-  // `count` executions of `length` on instance 0's thread (played here), as
-  // the scheduler sees them before it trusts callers with the model.
-  void ExecuteOnInstanceThread(size_t count, std::chrono::nanoseconds length) {
+  // `count` executions of `length` on `instance`'s thread (played here), as
+  // `scheduler` sees them before it trusts callers with the model.
+  void ExecuteOnInstanceThread(DefaultScheduler& scheduler, size_t instance, size_t count,
+                               std::chrono::nanoseconds length) {
     for (size_t i = 0; i < count; ++i) {
-      ASSERT_TRUE(scheduler_.Enqueue(requests_.Make("learn" + std::to_string(i))).ok());
+      ASSERT_TRUE(scheduler.Enqueue(requests_.Make("learn" + std::to_string(i))).ok());
       std::vector<InferenceRequest*> batch;
-      ASSERT_TRUE(scheduler_.NextBatch(0, &batch));
+      ASSERT_TRUE(scheduler.NextBatch(instance, &batch));
       clock_.Advance(length);
-      scheduler_.BatchDone(0, batch.size());
+      scheduler.BatchDone(instance, batch.size());
     }
+  }
+  void ExecuteOnInstanceThread(size_t count, std::chrono::nanoseconds length) {
+    ExecuteOnInstanceThread(scheduler_, 0, count, length);
   }
 
   FakeClock clock_;
@@ -308,13 +312,8 @@ TEST_F(CallerExecutionTest, AModelThatTurnsLongStopsRunningOnCallers) {
 TEST_F(CallerExecutionTest, OnlyInstancesWhoseBackendAllowsItRunOnCallers) {
   FakeCallerExecutor executor(&clock_, {false, true});
   DefaultScheduler scheduler(2, &clock_, &executor);
-  for (size_t i = 0; i < RecentExecutionTime::kSamplesBeforeTrust; ++i) {
-    ASSERT_TRUE(scheduler.Enqueue(requests_.Make("learn" + std::to_string(i))).ok());
-    std::vector<InferenceRequest*> batch;
-    ASSERT_TRUE(scheduler.NextBatch(1, &batch));
-    clock_.Advance(std::chrono::microseconds(20));
-    scheduler.BatchDone(1, 1);
-  }
+  ExecuteOnInstanceThread(scheduler, 1, RecentExecutionTime::kSamplesBeforeTrust,
+                          std::chrono::microseconds(20));
   InstanceThread first(&scheduler, &scheduler, 0);
   ASSERT_TRUE(first.AwaitBlocked());
   InstanceThread second(&scheduler, &scheduler, 1);
@@ -330,13 +329,8 @@ TEST_F(CallerExecutionTest, OnlyInstancesWhoseBackendAllowsItRunOnCallers) {
 TEST_F(CallerExecutionTest, WorkQueuedBehindAClaimedInstanceGoesToItWhenTheCallerIsDone) {
   FakeCallerExecutor executor(&clock_, {true});
   DefaultScheduler scheduler(1, &clock_, &executor);
-  for (size_t i = 0; i < RecentExecutionTime::kSamplesBeforeTrust; ++i) {
-    ASSERT_TRUE(scheduler.Enqueue(requests_.Make("learn" + std::to_string(i))).ok());
-    std::vector<InferenceRequest*> batch;
-    ASSERT_TRUE(scheduler.NextBatch(0, &batch));
-    clock_.Advance(std::chrono::microseconds(20));
-    scheduler.BatchDone(0, 1);
-  }
+  ExecuteOnInstanceThread(scheduler, 0, RecentExecutionTime::kSamplesBeforeTrust,
+                          std::chrono::microseconds(20));
   InstanceThread instance(&scheduler, &scheduler, 0);
   ASSERT_TRUE(instance.AwaitBlocked());
   executor.Hold();

@@ -51,21 +51,12 @@ def values(client, i):
     return np.array([client, i, -i, 7 * client + i], dtype=np.int32)
 
 
-def http_client_loop(server, model, client):
-    with httpclient.InferenceServerClient(server.address) as triton:
+def client_loop(triton_module, address, model, client):
+    """One client's requests, one after the other, each checked against its own data."""
+    with triton_module.InferenceServerClient(address) as triton:
         for i in range(REQUESTS_PER_CLIENT):
             data = values(client, i)
-            tensor = httpclient.InferInput("INPUT0", [4], "INT32")
-            tensor.set_data_from_numpy(data)
-            result = triton.infer(model, [tensor], request_id=f"c{client}-{i}")
-            np.testing.assert_array_equal(result.as_numpy("OUTPUT0"), data)
-
-
-def grpc_client_loop(server, model, client):
-    with grpcclient.InferenceServerClient(server.grpc_address) as triton:
-        for i in range(REQUESTS_PER_CLIENT):
-            data = values(client, i)
-            tensor = grpcclient.InferInput("INPUT0", [4], "INT32")
+            tensor = triton_module.InferInput("INPUT0", [4], "INT32")
             tensor.set_data_from_numpy(data)
             result = triton.infer(model, [tensor], request_id=f"c{client}-{i}")
             np.testing.assert_array_equal(result.as_numpy("OUTPUT0"), data)
@@ -83,10 +74,12 @@ def executions(path):
 @pytest.mark.parametrize("model", ["one", "two"])
 def test_concurrent_clients_each_get_their_answer_and_each_request_runs_once(server, records,
                                                                               model):
-    loops = [(http_client_loop, c) for c in range(CLIENTS_PER_PROTOCOL)]
-    loops += [(grpc_client_loop, CLIENTS_PER_PROTOCOL + c) for c in range(CLIENTS_PER_PROTOCOL)]
+    loops = [((httpclient, server.address), c) for c in range(CLIENTS_PER_PROTOCOL)]
+    loops += [((grpcclient, server.grpc_address), CLIENTS_PER_PROTOCOL + c)
+              for c in range(CLIENTS_PER_PROTOCOL)]
     with ThreadPoolExecutor(len(loops)) as pool:
-        for future in [pool.submit(loop, server, model, client) for loop, client in loops]:
+        for future in [pool.submit(client_loop, *protocol, model, client)
+                       for protocol, client in loops]:
             future.result()
 
     total = len(loops) * REQUESTS_PER_CLIENT
