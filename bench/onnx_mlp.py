@@ -99,13 +99,22 @@ def cpu_by_thread_group(pid: int) -> dict[str, float]:
     return groups
 
 
-def rows_served(port: int) -> int | None:
+def model_stats(port: int) -> dict | None:
+    """The model's entry of /v2/models/<model>/stats, or None."""
     status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
     if status != 200:
         return None
     try:
-        return int(json.loads(body)["model_stats"][0]["inference_count"])
+        return json.loads(body)["model_stats"][0]
     except (KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
+def rows_served(port: int) -> int | None:
+    stats = model_stats(port)
+    try:
+        return int(stats["inference_count"]) if stats else None
+    except (KeyError, ValueError, TypeError):
         return None
 
 
@@ -182,13 +191,11 @@ def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warm
 
 
 def average_batch(port: int) -> float | None:
-    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
-    if status != 200:
-        return None
+    stats = model_stats(port)
     try:
-        stats = json.loads(body)["model_stats"][0]
-        return int(stats["inference_count"]) / max(1, int(stats["execution_count"]))
-    except (KeyError, IndexError, ValueError, TypeError):
+        return int(stats["inference_count"]) / max(1, int(stats["execution_count"])) \
+            if stats else None
+    except (KeyError, ValueError, TypeError):
         return None
 
 

@@ -402,6 +402,27 @@ class InferdServer:
 # Server observations: statistics and metrics
 
 
+def lone_binary(folder: Path) -> Path:
+    """A copy of the inferd binary in `folder`/bin, beside none of the modules
+    (gRPC, HTTPS) it loads from its own folder."""
+    lone = folder / "bin" / "inferd"
+    lone.parent.mkdir()
+    lone.write_bytes(inferd_binary().read_bytes())
+    lone.chmod(0o755)
+    return lone
+
+
+def assert_serves_plain_http(binary: Path, repo: Path, log_path: Path, monkeypatch) -> None:
+    """`binary` serves `repo` over plain HTTP with gRPC off: ready, then exits 0."""
+    monkeypatch.setenv("INFERD_BACKEND_DIRECTORY", str(backend_directory()))
+    monkeypatch.setenv("INFERD_BINARY", str(binary))
+    server = InferdServer([repo], log_path, extra_args=["--allow-grpc=false"])
+    try:
+        assert server.get("/v2/health/ready").status_code == 200
+    finally:
+        assert server.stop() == 0
+
+
 def model_stats(server: InferdServer, model: str) -> dict:
     """The one entry of /v2/models/<model>/stats."""
     resp = server.get(f"/v2/models/{model}/stats")

@@ -11,6 +11,7 @@ DefaultScheduler::DefaultScheduler(size_t instances, const Clock* clock, CallerE
       instance_count_(instances),
       batch_start_ns_(new uint64_t[instances]()),
       may_run_on_caller_(instances, false),
+      caller_batches_(new std::vector<InferenceRequest*>[instances]),
       wake_(new CondVar[instances]),
       instances_(instances) {
   for (size_t i = 0; i < instance_count_; ++i) {
@@ -59,7 +60,8 @@ bool DefaultScheduler::ClaimForCaller(const InferenceRequest& request, size_t* i
 
 void DefaultScheduler::ExecuteOnCaller(size_t instance, InferenceRequest* request) {
   const uint64_t start_ns = clock_->NowNs();
-  std::vector<InferenceRequest*> batch{request};
+  std::vector<InferenceRequest*>& batch = caller_batches_[instance];
+  batch.assign(1, request);
   caller_->ExecuteOnCaller(instance, batch);
   recent_.Record(clock_->NowNs() - start_ns);
   executing_.fetch_sub(1, std::memory_order_relaxed);

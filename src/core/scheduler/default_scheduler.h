@@ -64,6 +64,10 @@ class DefaultScheduler : public Scheduler, public BatchSource {
   // touched only by its instance's thread (NextBatch, then BatchDone).
   std::unique_ptr<uint64_t[]> batch_start_ns_;
   std::vector<bool> may_run_on_caller_;  // by instance; constant
+  // By instance: the one-request batch a caller executes, reused so that a
+  // request run on its caller's thread allocates nothing here; touched only
+  // by the caller holding that instance's claim.
+  std::unique_ptr<std::vector<InferenceRequest*>[]> caller_batches_;
   // By instance: signalled when it has work or must stop.
   std::unique_ptr<CondVar[]> wake_;
   mutable Mutex mu_;

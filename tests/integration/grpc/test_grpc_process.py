@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 import tritonclient.grpc as grpcclient
 
-from util import REPO_ROOT, InferdServer, backend_directory, executions_started, inferd_binary, \
-    single_identity, wait_until, write_repository
+from util import REPO_ROOT, InferdServer, assert_serves_plain_http, backend_directory, \
+    executions_started, inferd_binary, lone_binary, single_identity, wait_until, write_repository
 
 REPO = {
     "identity_fp32": single_identity("identity_fp32", "FP32", [4]),
@@ -93,23 +93,14 @@ def test_port_in_use_fails_the_start(tmp_path):
 def test_binary_without_its_grpc_module(tmp_path, monkeypatch):
     # gRPC is a module beside the binary: a lone copy of the binary says what
     # is missing when asked to serve gRPC, and runs without it when not.
-    lone = tmp_path / "bin" / "inferd"
-    lone.parent.mkdir()
-    lone.write_bytes(inferd_binary().read_bytes())
-    lone.chmod(0o755)
+    lone = lone_binary(tmp_path)
     repo = write_repository(tmp_path / "repo", REPO)
     args = [str(lone), f"--model-repository={repo}", "--http-port=0", "--metrics-port=0",
             f"--backend-directory={backend_directory()}"]
     result = subprocess.run([*args, "--grpc-port=0"], capture_output=True, text=True, timeout=20)
     assert result.returncode == 1
     assert "libinferd_grpc_frontend.so" in result.stderr
-    monkeypatch.setenv("INFERD_BACKEND_DIRECTORY", str(backend_directory()))
-    monkeypatch.setenv("INFERD_BINARY", str(lone))
-    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=["--allow-grpc=false"])
-    try:
-        assert server.get("/v2/health/ready").status_code == 200
-    finally:
-        assert server.stop() == 0
+    assert_serves_plain_http(lone, repo, tmp_path / "inferd.log", monkeypatch)
 
 
 def test_sigterm_answers_the_request_in_flight_and_exits_0(tmp_path):

@@ -18,8 +18,9 @@ import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
 from certs import make_test_certs
-from util import (REPO_ROOT, REQUEST_TIMEOUT_S, InferdServer, backend_directory, inferd_binary,
-                  pending_count, single_identity, wait_until, write_repository)
+from util import (REPO_ROOT, REQUEST_TIMEOUT_S, assert_serves_plain_http,
+                  backend_directory, inferd_binary, lone_binary, pending_count, single_identity,
+                  wait_until, write_repository)
 
 REPO = {"identity_fp32": single_identity("identity_fp32", "FP32", [4])}
 DATA = np.array([1, 2, 3, 4], dtype=np.float32)
@@ -215,10 +216,7 @@ def test_binary_without_its_https_module(certs, tmp_path, monkeypatch):
     # HTTPS is a module beside the binary (OpenSSL is linked there only): a
     # lone copy of the binary says what is missing when asked for HTTPS, and
     # serves plain HTTP without it.
-    lone = tmp_path / "bin" / "inferd"
-    lone.parent.mkdir()
-    lone.write_bytes(inferd_binary().read_bytes())
-    lone.chmod(0o755)
+    lone = lone_binary(tmp_path)
     repo = write_repository(tmp_path / "repo", REPO)
     result = subprocess.run(
         [str(lone), f"--model-repository={repo}", "--http-port=0", "--allow-grpc=false",
@@ -229,13 +227,7 @@ def test_binary_without_its_https_module(certs, tmp_path, monkeypatch):
     assert result.returncode == 1
     assert "failed to start the HTTP service" in result.stderr, result.stderr
     assert "libinferd_https_frontend.so" in result.stderr, result.stderr
-    monkeypatch.setenv("INFERD_BACKEND_DIRECTORY", str(backend_directory()))
-    monkeypatch.setenv("INFERD_BINARY", str(lone))
-    server = InferdServer([repo], tmp_path / "inferd.log", extra_args=["--allow-grpc=false"])
-    try:
-        assert server.get("/v2/health/ready").status_code == 200
-    finally:
-        assert server.stop() == 0
+    assert_serves_plain_http(lone, repo, tmp_path / "inferd.log", monkeypatch)
 
 
 # -- a client hanging up over TLS ---------------------------------------------------------
