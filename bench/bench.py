@@ -464,6 +464,23 @@ def startup_seconds(build, repo, runs=3, extra_args=()):
     return statistics.median(times), statistics.median(cpus), rss
 
 
+def ort_load_floor_ms(build, model, runs, sessions=100, threads=4):
+    """Median milliseconds from launching inferd_ort_load_bench to its exit:
+    ONNX Runtime linked and started, its environment made as the backend makes
+    it, `sessions` sessions of `model` created on `threads` threads (the
+    server's default --model-load-thread-count). None when it is not built."""
+    tool = os.path.join(build, "backends", "onnxruntime", "inferd_ort_load_bench")
+    if not os.path.isfile(tool):
+        return None
+    times = []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        subprocess.run([tool, model, "--sessions", str(sessions), "--threads", str(threads)],
+                       check=True, capture_output=True)
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times) * 1000
+
+
 def first_grpc_call(build, repo, runs=3, extra_args=()):
     """Median milliseconds of a new client's first gRPC call (channel set-up
     and ServerLive; with gRPC loaded on the first connection, the load too),
@@ -545,6 +562,11 @@ def section_startup(build, args):
                   f"Triton {TRITON_ONNX_READY_MS} ms: ratio {ms / TRITON_ONNX_READY_MS:.2f}")
             print(f"                                        (onnx_add_sub copies; CPU {cpu:.1f} ms; "
                   f"RSS then {rss:.1f} MiB)")
+            floor = ort_load_floor_ms(build, onnx_model, runs)
+            if floor is not None:
+                print(f"   ONNX Runtime alone, the same 100      {floor:8.1f} ms    inferd's ratio to it "
+                      f"{ms / floor:.2f} (floor: a process of its own, launch to 100 sessions, "
+                      "bench/ort_load_bench.cc)")
         print()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -37,7 +37,12 @@ std::optional<bool> BoolParameter(const ModelSettings& model, const std::string&
 
 }  // namespace
 
-unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+unsigned MachineCores() {
+  // Asked once: glibc reads /sys/devices/system/cpu/online on every call, and
+  // each model's load asks twice.
+  static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return cores;
+}
 
 std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
                                    SessionSettings* settings) {
