@@ -540,6 +540,13 @@ def section_startup(build, args):
         seconds, cpu, rss = startup_seconds(build, identity, runs)
         print(f"   start to ready, 100 identity models  {seconds * 1000:8.1f} ms   "
               f"(CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
+        # Ten times the models should take about ten times as long.
+        for i in range(100, 1000):
+            name = f"identity_{i:03d}"
+            write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
+        thousand, cpu, rss = startup_seconds(build, identity, runs)
+        print(f"   start to ready, 1000 identity models {thousand * 1000:8.1f} ms   "
+              f"({thousand / seconds:.1f}x the 100; CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
 
         onnx_model = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "1", "model.onnx")
         onnx_config = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "config.pbtxt")

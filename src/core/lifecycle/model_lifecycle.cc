@@ -96,6 +96,7 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
     }
     for (const std::string& name : to_load) records_[name].aspired = true;
     PublishLocked();
+    publish_deferred_ = true;
   }
   std::map<std::string, StartPrep> prepared = PrepareStart(to_load, models);
   ForEachParallel(to_load, [&](const std::string& name) {
@@ -104,6 +105,11 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
     Status status = DoLoad(name, prep.location, {}, false, true, false, &prep);
     (void)status;  // recorded in the index and logged
   });
+  {
+    MutexLock lock(&mu_);
+    publish_deferred_ = false;
+    PublishLocked();
+  }
   ReturnFreedMemory();
   return Status::Ok();
 }
@@ -314,7 +320,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
   std::shared_ptr<Mutex> op_mu = OperationMutex(name);
   MutexLock op_lock(op_mu.get());
   // Loaded meanwhile as an ensemble's composing model.
-  if (unless_ready && GetByKey(name, -1).ok()) return Status::Ok();
+  if (unless_ready && LoadedByKey(name, -1).ok()) return Status::Ok();
   // This thread loads `name` until the end of this call: an ensemble among
   // the models it loads first that needs `name` again is a cycle, not a wait.
   thread_local std::vector<std::string> loading;
@@ -343,7 +349,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
       for (const std::string& model : loading) chain += "'" + model + "' -> ";
       return Status::InvalidArg("ensembles form a cycle: " + chain + "'" + composing + "'");
     }
-    if (!GetByKey(composing, -1).ok()) {
+    if (!LoadedByKey(composing, -1).ok()) {
       ASSIGN_OR_RETURN(ModelLocation where, LocateKey(composing));
       // Before waiting on its operation mutex: another thread loading an
       // ensemble of the same cycle would wait on ours.
@@ -354,7 +360,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
       LOG_INFO("loading {}, which an ensemble being loaded uses", Describe(composing));
       RETURN_IF_ERROR(DoLoad(composing, std::move(where), {}, false, true));
     }
-    return GetByKey(composing, version);
+    return LoadedByKey(composing, version);
   };
   if (options_.namespacing) {
     request.step_namespace = [this, ns = location.ns](const std::string& step) {
@@ -605,6 +611,7 @@ std::string MissingComposing(const ModelVersion& model,
 }  // namespace
 
 void ModelLifecycle::PublishLocked() {
+  if (publish_deferred_) return;
   auto table = std::make_shared<ServingTable>();
   for (const auto& [name, record] : records_) {
     for (const auto& [version, v] : record.versions) {
@@ -666,6 +673,26 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::GetByKey(std::string_vie
     if (found != model->second.end()) return found->second;
   }
   return ExplainMissing(name, version);
+}
+
+StatusOr<std::shared_ptr<ModelVersion>> ModelLifecycle::LoadedByKey(const std::string& key,
+                                                                     int64_t version) const {
+  {
+    MutexLock lock(&mu_);
+    if (publish_deferred_) {
+      auto record = records_.find(key);
+      if (record != records_.end()) {
+        const auto& versions = record->second.versions;
+        for (auto v = versions.rbegin(); v != versions.rend(); ++v) {
+          const bool wanted = version < 0 || v->first == version;
+          if (wanted && v->second.model && v->second.state == ModelState::kReady) {
+            return v->second.model;
+          }
+        }
+      }
+    }
+  }
+  return GetByKey(key, version);  // or why not
 }
 
 Status ModelLifecycle::ExplainMissing(std::string_view name, int64_t version) const {

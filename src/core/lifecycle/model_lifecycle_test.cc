@@ -442,6 +442,33 @@ void WriteIdentity(TempDir& root, const std::string& name, int dims) {
   root.MakeDir(name + "/1");
 }
 
+// The start's loads run on several threads and publish once, at their end:
+// an ensemble still finds the composing models that other threads loaded, and
+// one whose composing model failed does not serve.
+TEST_F(ModelLifecycleTest, AtStartEnsemblesFindTheComposingModelsOtherThreadsLoaded) {
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    WriteIdentity(repo_, "m" + n, 3);  // "e*" sort first: ensembles race their models
+    repo_.WriteFile("e" + n + "/config.pbtxt", EnsembleConfig("e" + n, "m" + n, 3));
+    repo_.MakeDir("e" + n + "/1");
+  }
+  repo_.WriteFile("e_broken/config.pbtxt", EnsembleConfig("e_broken", "m_broken", 3));
+  repo_.MakeDir("e_broken/1");
+  WriteConfig("m_broken", "name: \"m_broken\" max_batch_size: [oops");
+  repo_.MakeDir("m_broken/1");
+  Start(ModelControlMode::kNone);
+
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    EXPECT_NE(Ready("e" + n), nullptr) << "e" << n;
+    EXPECT_NE(Ready("m" + n), nullptr) << "m" << n;
+  }
+  EXPECT_EQ(lifecycle_->Loaded().size(), 12u);
+  const auto blocked = lifecycle_->Get("e_broken", -1);
+  EXPECT_EQ(blocked.status().code(), Status::Code::kUnavailable);
+  EXPECT_THAT(blocked.status().message(), HasSubstr("m_broken"));
+}
+
 TEST_F(ModelLifecycleTest, WithoutNamespacingTheSameNameInTwoRepositoriesIsUnavailable) {
   TempDir second;
   WriteIdentity(repo_, "shared", 3);

@@ -43,7 +43,7 @@ TraceManager::~TraceManager() { Flush(); }
 TraceEntry* TraceManager::EntryFor(const std::string& model) {
   MutexLock lock(&mu_);
   ModelTrace& trace = ModelFor(model);
-  Republish();
+  PublishEntry(trace);  // not every model's: each load asks, so that was quadratic
   return &trace.entry;
 }
 
@@ -172,11 +172,13 @@ Status TraceManager::Update(const std::string& model, const TraceSettingsUpdate&
 }
 
 void TraceManager::Republish() {
-  for (auto& [name, trace] : models_) {
-    TraceSampler* sampler = trace->overrides.empty() ? &global_ : &trace->own;
-    const bool sampling = sampler->rate_.load(std::memory_order_relaxed) > 0;
-    trace->entry.active_.store(sampling ? sampler : nullptr, std::memory_order_release);
-  }
+  for (auto& [name, trace] : models_) PublishEntry(*trace);
+}
+
+void TraceManager::PublishEntry(ModelTrace& trace) {
+  TraceSampler* sampler = trace.overrides.empty() ? &global_ : &trace.own;
+  const bool sampling = sampler->rate_.load(std::memory_order_relaxed) > 0;
+  trace.entry.active_.store(sampling ? sampler : nullptr, std::memory_order_release);
 }
 
 void TraceManager::Flush() {

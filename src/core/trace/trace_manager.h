@@ -123,6 +123,8 @@ class TraceManager {
                              bool keep_count) const REQUIRES(mu_);
   // Points every entry at the sampler in force for its model.
   void Republish() REQUIRES(mu_);
+  // The same for one model's entry.
+  void PublishEntry(ModelTrace& trace) REQUIRES(mu_);
   ModelTrace& ModelFor(const std::string& model) REQUIRES(mu_);
 
   const TraceSettings defaults_;
