@@ -179,11 +179,7 @@ Status ModelLifecycle::CheckNoEnsembleCycle(std::vector<std::string>* chain,
 }
 
 StatusOr<std::vector<ModelLocation>> ModelLifecycle::LocateAll(const std::string& name) const {
-  ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());
-  std::vector<ModelLocation> found;
-  for (ModelLocation& location : models) {
-    if (location.name == name) found.push_back(std::move(location));
-  }
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> found, options_.source->Find(name));
   if (found.empty()) return Status::NotFound("model '" + name + "' is not in any model repository");
   return found;
 }

@@ -37,6 +37,14 @@ std::string NameOfKey(const std::string& key);
 StatusOr<std::vector<ModelLocation>> ScanRepositories(
     const std::vector<std::filesystem::path>& roots, bool namespacing = false);
 
+// ScanRepositories's locations of model `name` only, found by looking at
+// <root>/<name> in each root instead of listing every folder: a load asks for
+// one model, and in a repository of thousands each load listed them all. A
+// name no model folder can have ("", ".hidden", "a/b", "..") finds none.
+StatusOr<std::vector<ModelLocation>> FindModelFolders(
+    const std::vector<std::filesystem::path>& roots, const std::string& name,
+    bool namespacing = false);
+
 // The numeric version folders inside `model_dir`, ascending. Other entries are
 // ignored, as Triton does.
 std::vector<int64_t> ListVersionFolders(const std::filesystem::path& model_dir);

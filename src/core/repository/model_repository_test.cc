@@ -65,6 +65,40 @@ TEST(ModelRepositoryTest, MissingRepositoryIsAnErrorNamingIt) {
   EXPECT_NE(models.status().message().find("/nonexistent/inferd-repo"), std::string::npos);
 }
 
+// FindModelFolders answers as the scan's entries of one name would.
+TEST(ModelRepositoryTest, FindingOneModelAgreesWithTheScan) {
+  TempDir first, second;
+  first.MakeDir("shared/1");
+  first.MakeDir("only_first/1");
+  first.MakeDir(".hidden/1");
+  first.WriteFile("a_file", "x");
+  second.MakeDir("shared/1");
+  for (bool namespacing : {false, true}) {
+    const std::vector<std::filesystem::path> roots{first.path(), second.path()};
+    auto scanned = ScanRepositories(roots, namespacing);
+    ASSERT_TRUE(scanned.ok());
+    const std::string escape = "../" + first.path().filename().string();
+    for (const std::string& name : std::vector<std::string>{
+             "shared", "only_first", ".hidden", "a_file", "missing", "", "..", escape, "shared/1"}) {
+      auto found = FindModelFolders(roots, name, namespacing);
+      ASSERT_TRUE(found.ok()) << name;
+      std::vector<ModelLocation> expected;
+      for (const ModelLocation& location : *scanned) {
+        if (location.name == name) expected.push_back(location);
+      }
+      ASSERT_EQ(found->size(), expected.size()) << name << " namespacing " << namespacing;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ((*found)[i].dir, expected[i].dir) << name;
+        EXPECT_EQ((*found)[i].ns, expected[i].ns) << name;
+        EXPECT_EQ((*found)[i].error, expected[i].error) << name;
+      }
+    }
+  }
+  auto missing_root = FindModelFolders({"/nonexistent/inferd-repo"}, "shared");
+  ASSERT_FALSE(missing_root.ok());
+  EXPECT_NE(missing_root.status().message().find("/nonexistent/inferd-repo"), std::string::npos);
+}
+
 TEST(ModelRepositoryTest, VersionFoldersAreNumericAndSorted) {
   TempDir model;
   model.MakeDir("10");

@@ -8,6 +8,7 @@
 #define INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "core/repository/model_fingerprint.h"
@@ -22,6 +23,8 @@ class ModelSource {
   // Every model the source offers now, sorted by name. An error means the
   // source as a whole cannot be read.
   virtual StatusOr<std::vector<ModelLocation>> List() const = 0;
+  // List()'s entries of model `name` only (none: an empty list).
+  virtual StatusOr<std::vector<ModelLocation>> Find(const std::string& name) const = 0;
   // A summary of `location`'s files; equal summaries mean nothing changed.
   virtual ModelFingerprint Fingerprint(const ModelLocation& location) const = 0;
 };
@@ -35,6 +38,9 @@ class FolderSource final : public ModelSource {
 
   StatusOr<std::vector<ModelLocation>> List() const override {
     return ScanRepositories(roots_, namespacing_);
+  }
+  StatusOr<std::vector<ModelLocation>> Find(const std::string& name) const override {
+    return FindModelFolders(roots_, name, namespacing_);
   }
   ModelFingerprint Fingerprint(const ModelLocation& location) const override {
     return FingerprintModel(location.dir);
