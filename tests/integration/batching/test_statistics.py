@@ -173,8 +173,11 @@ def test_failures_are_counted_and_never_executed(env):
     """A request rejected by its timeout and one cancelled by its client count
     as failures; neither adds to inference or execution counts."""
     model = "failing"
-    # One attempt only: the counts below are absolute.
-    ex, futures, before = env.queue_behind_blocker(model, [], attempts=1)
+    # One attempt only: the counts below are absolute. The blocker executes
+    # four times the model's delay, so that a loaded machine still queues the
+    # three requests below (and polls the gauge) before it ends.
+    ex, futures, before = env.queue_behind_blocker(model, [], attempts=1,
+                                                   blocker_delay_ms=4 * DELAY_MS)
     with ex:
         # The abandoned request is queued first: the expiring one may leave the
         # queue (its 50 ms run out) before a slow machine has polled the gauge.
