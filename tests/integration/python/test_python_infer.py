@@ -14,6 +14,8 @@
   backend's copying before and after as compute_input and compute_output.
 """
 
+import concurrent.futures
+
 import numpy as np
 import pytest
 import tritonclient.grpc as grpcclient
@@ -125,21 +127,27 @@ def test_exception_in_execute_names_the_model_and_the_error(server, protocol):
 
 
 def test_dynamic_batcher_hands_several_requests_to_one_execute(server, folders):
-    client = httpclient.InferenceServerClient(server.address, concurrency=8)
-
+    # Each request on a thread of its own with a client of its own: the
+    # client's async_infer runs on gevent, which never got to send while this
+    # test polled with blocking calls on a loaded machine.
     def send(gate):
-        return client.async_infer("batcher", http_inputs(
-            [("GATE", "INT32", np.array([[gate]], dtype=np.int32))]))
+        client = httpclient.InferenceServerClient(server.address)
+        try:
+            return client.infer("batcher", http_inputs(
+                [("GATE", "INT32", np.array([[gate]], dtype=np.int32))]))
+        finally:
+            client.close()
 
-    first = send(1)  # holds the only instance until the gate opens
-    wait_until(lambda: pending_count(server, "batcher") == 0 and
-               server.get("/v2/models/batcher/stats").json()["model_stats"][0]
-               ["execution_count"] >= 1, what="the gated request executing")
-    queued = [send(0) for _ in range(5)]
-    wait_until(lambda: pending_count(server, "batcher") == 5, what="5 requests queued")
-    (folders / "gate").touch()
-    assert first.get_result().as_numpy("SEEN")[0][0] == 1
-    seen = [q.get_result().as_numpy("SEEN")[0] for q in queued]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=6) as pool:
+        first = pool.submit(send, 1)  # holds the only instance until the gate opens
+        wait_until(lambda: pending_count(server, "batcher") == 0 and
+                   server.get("/v2/models/batcher/stats").json()["model_stats"][0]
+                   ["execution_count"] >= 1, what="the gated request executing")
+        queued = [pool.submit(send, 0) for _ in range(5)]
+        wait_until(lambda: pending_count(server, "batcher") == 5, what="5 requests queued")
+        (folders / "gate").touch()
+        assert first.result(timeout=60).as_numpy("SEEN")[0][0] == 1
+        seen = [q.result(timeout=60).as_numpy("SEEN")[0] for q in queued]
     # All five were queued together behind the first: one execute() got them all.
     assert [s[0] for s in seen] == [5] * 5
     assert len({s[1] for s in seen}) == 1

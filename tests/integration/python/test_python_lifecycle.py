@@ -10,6 +10,7 @@
   are served by a new stub (another pid), and the model stays READY.
 """
 
+import concurrent.futures
 import os
 import signal
 
@@ -74,28 +75,34 @@ def test_killed_stub_fails_only_the_request_it_held_and_restarts(server, gate):
                what="model 'pid_echo' ready")
     first_pid = int(infer(server.client(), "pid_echo", "X",
                           np.array([1], np.float32)).as_numpy("PID")[0])
-    client = httpclient.InferenceServerClient(server.address, concurrency=4)
-
+    # Each request on a thread with a client of its own: tritonclient's
+    # async_infer runs on gevent, which may not send at all while this test
+    # polls with blocking calls on a loaded machine.
     def send(value):
         tensor = httpclient.InferInput("X", [1], "FP32")
         tensor.set_data_from_numpy(np.array([value], np.float32))
-        return client.async_infer("pid_echo", [tensor])
+        client = httpclient.InferenceServerClient(server.address)
+        try:
+            return client.infer("pid_echo", [tensor])
+        finally:
+            client.close()
 
     before = executions_started(server, "pid_echo")
-    held = send(-1)  # executes in the stub until the gate opens (it never does)
-    wait_until(lambda: executions_started(server, "pid_echo") > before,
-               what="the held request executing")
-    queued = [send(i) for i in range(3)]
-    wait_until(lambda: pending_count(server, "pid_echo") == 3, what="3 requests queued")
-    os.kill(first_pid, signal.SIGKILL)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        held = pool.submit(send, -1)  # executes in the stub until the gate opens (it never does)
+        wait_until(lambda: executions_started(server, "pid_echo") > before,
+                   what="the held request executing")
+        queued = [pool.submit(send, i) for i in range(3)]
+        wait_until(lambda: pending_count(server, "pid_echo") == 3, what="3 requests queued")
+        os.kill(first_pid, signal.SIGKILL)
 
-    with pytest.raises(InferenceServerException) as raised:
-        held.get_result()
-    message = str(raised.value)
-    assert "Python stub process" in message and f"pid {first_pid}" in message
-    assert "killed by signal 9 (SIGKILL)" in message
-    assert "'pid_echo'" in message
-    results = [q.get_result() for q in queued]
+        with pytest.raises(InferenceServerException) as raised:
+            held.result(timeout=60)
+        message = str(raised.value)
+        assert "Python stub process" in message and f"pid {first_pid}" in message
+        assert "killed by signal 9 (SIGKILL)" in message
+        assert "'pid_echo'" in message
+        results = [q.result(timeout=60) for q in queued]
     assert [float(r.as_numpy("Y")[0]) for r in results] == [0.0, 1.0, 2.0]
     new_pids = {int(r.as_numpy("PID")[0]) for r in results}
     assert len(new_pids) == 1 and first_pid not in new_pids

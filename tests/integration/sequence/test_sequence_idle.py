@@ -9,6 +9,8 @@ With one slot (max_batch_size 1, one instance), three sequences started at
 once run one after another in the order their STARTs arrived, none lost.
 """
 
+import concurrent.futures
+
 import pytest
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
@@ -35,19 +37,29 @@ def server(inferd, record_dir):
     })
 
 
-def async_client(server):
-    return httpclient.InferenceServerClient(url=server.address, concurrency=4,
-                                            connection_timeout=REQUEST_TIMEOUT_S,
-                                            network_timeout=3 * REQUEST_TIMEOUT_S)
+def request_threads():
+    """For requests in flight at once, each on a thread with a client of its
+    own (tritonclient's async_infer runs on gevent, which may not send at all
+    while the test polls with blocking calls on a loaded machine)."""
+    return concurrent.futures.ThreadPoolExecutor(max_workers=4)
 
 
-def start_async(client, model, sid, value):
-    return client.async_infer(model, http_inputs(value), sequence_id=sid, sequence_start=True,
-                              outputs=[httpclient.InferRequestedOutput("OUTPUT")])
+def start_async(pool, server, model, sid, value):
+    """Starts sequence `sid` of `model` with `value` on a thread of `pool`."""
+    def send():
+        client = httpclient.InferenceServerClient(
+            url=server.address, connection_timeout=REQUEST_TIMEOUT_S,
+            network_timeout=3 * REQUEST_TIMEOUT_S)
+        try:
+            return client.infer(model, http_inputs(value), sequence_id=sid, sequence_start=True,
+                                outputs=[httpclient.InferRequestedOutput("OUTPUT")])
+        finally:
+            client.close()
+    return pool.submit(send)
 
 
 def output_of(request):
-    return request.get_result(timeout=3 * REQUEST_TIMEOUT_S).as_numpy("OUTPUT").flatten().tolist()
+    return request.result(timeout=3 * REQUEST_TIMEOUT_S).as_numpy("OUTPUT").flatten().tolist()
 
 
 def test_idle_sequence_is_released_with_an_end_request(server, record_dir):
@@ -71,14 +83,14 @@ def test_idle_sequence_is_released_with_an_end_request(server, record_dir):
 
 def test_idle_release_frees_the_slot_for_a_waiting_sequence(server, record_dir):
     # One slot: 8102 waits behind 8101 until 8101 goes idle and is released.
-    client = async_client(server)
+    pool = request_threads()
     path = record_dir / "acc_idle_one.txt"
     try:
-        assert output_of(start_async(client, "acc_idle_one", 8101, 1)) == [1]
-        waiting = start_async(client, "acc_idle_one", 8102, 50)
+        assert output_of(start_async(pool, server, "acc_idle_one", 8101, 1)) == [1]
+        waiting = start_async(pool, server, "acc_idle_one", 8102, 50)
         assert output_of(waiting) == [50]
     finally:
-        client.close()
+        pool.shutdown()
     rows = records(path)
     ends = [i for i, r in enumerate(rows) if r["corrid"] == "8101" and r["end"]]
     starts = [i for i, r in enumerate(rows) if r["corrid"] == "8102" and r["start"]]
@@ -86,14 +98,14 @@ def test_idle_release_frees_the_slot_for_a_waiting_sequence(server, record_dir):
 
 
 def test_sequences_beyond_the_free_slots_wait_and_run_in_order(server, record_dir):
-    client = async_client(server)
+    pool = request_threads()
     try:
-        assert output_of(start_async(client, "acc_one", 8201, 1)) == [1]
+        assert output_of(start_async(pool, server, "acc_one", 8201, 1)) == [1]
         # 8202 and 8203 start while 8201 holds the only slot: they wait, in
         # that order (each seen queued before the next is sent).
-        second = start_async(client, "acc_one", 8202, 10)
+        second = start_async(pool, server, "acc_one", 8202, 10)
         wait_until(lambda: pending_count(server, "acc_one") == 1, what="8202 queued")
-        third = start_async(client, "acc_one", 8203, 100)
+        third = start_async(pool, server, "acc_one", 8203, 100)
         wait_until(lambda: pending_count(server, "acc_one") == 2, what="8203 queued")
         assert http_step(server.client(), "acc_one", 8201, 2) == {"OUTPUT": [3]}
         assert http_step(server.client(), "acc_one", 8201, 3, end=True) == {"OUTPUT": [6]}
@@ -102,7 +114,7 @@ def test_sequences_beyond_the_free_slots_wait_and_run_in_order(server, record_di
         assert output_of(third) == [100]
         assert http_step(server.client(), "acc_one", 8203, 200, end=True) == {"OUTPUT": [300]}
     finally:
-        client.close()
+        pool.shutdown()
     order = [(r["corrid"], r["input"]) for r in records(record_dir / "acc_one.txt")]
     assert order == [("8201", 1), ("8201", 2), ("8201", 3), ("8202", 10), ("8202", 20),
                      ("8203", 100), ("8203", 200)]
