@@ -286,7 +286,9 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
     return WriteError(s);
   }
   inflight_ = context.release();  // the server's callbacks own it now
-  WatchForDisconnect();
+  // Answered already (a short model executed on this thread): nothing to
+  // cancel, and arming the watch would cost an epoll_ctl per request.
+  if (!inflight_->answered()) WatchForDisconnect();
 }
 
 template <typename Transport>

@@ -127,6 +127,9 @@ void InferContext::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* use
 
 void InferContext::OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp) {
   auto* self = static_cast<InferContext*>(userp);
+  if ((flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0) {
+    self->answered_.store(true, std::memory_order_release);
+  }
   boost::asio::post(self->strand_, [self, response, flags] {
     self->session_->OnInferResponse(*self, response, flags);
   });

@@ -95,6 +95,9 @@ class InferContext {
   // How many responses arrived (the generate extension counts them); only on
   // the strand.
   uint32_t response_count = 0;
+  // The final response has arrived (its handling may still be queued on the
+  // strand); any thread.
+  bool answered() const { return answered_.load(std::memory_order_acquire); }
 
   // The OutputTarget half of the frontend's OutputAllocator (this context is
   // the request's allocator_userp): an output not bound for shared memory
@@ -127,6 +130,7 @@ class InferContext {
   SharedMemoryOutputs shared_memory_outputs_;  // constant after Submit
   INFERD_InferenceRequest* request_ = nullptr;  // deleted with the context
   std::atomic<int> refs_{2};
+  std::atomic<bool> answered_{false};
 };
 
 }  // namespace inferd::http
