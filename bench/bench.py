@@ -71,7 +71,7 @@ import urllib.request
 
 from cache import section_cache
 from ensembles import section_ensembles
-from grpc_ceiling import section_grpc_ceiling
+from grpc_ceiling import Ceiling, section_grpc_ceiling
 from memory import section_memory
 from sequences import section_sequences
 from python_tax import section_python
@@ -371,6 +371,26 @@ def find_perf_analyzer():
 TRITON_GRPC_C16_PER_S = 11200
 
 
+def run_perf_analyzer(binary, env, model, port, protocol, shm=False):
+    """One perf_analyzer run at concurrency 16: (infer/s, avg us, p99 us or None),
+    or (None, the output's last lines) when it gave no result."""
+    command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
+               "--concurrency-range", "16", "--measurement-interval", "1000",
+               "--max-trials", "10", "--stability-percentage", "20"]
+    if shm:
+        command.append("--shared-memory=system")
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+        output = result.stdout + result.stderr
+    except subprocess.TimeoutExpired:
+        output = "(timed out after 120 s)"
+    line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec", output)
+    p99 = re.search(r"p99 latency: (\d+) usec", output)
+    if not line:
+        return None, " | ".join(output.strip().splitlines()[-3:])[:400]
+    return float(line.group(1)), int(line.group(2)), int(p99.group(1)) if p99 else None
+
+
 def section_perf_analyzer(build, args):
     # 1 s windows: perf_analyzer summarizes each window on its main thread, which
     # takes minutes for 3 s windows at this rate on 2 shared cores.
@@ -386,6 +406,7 @@ def section_perf_analyzer(build, args):
     write_model(repo, "identity_fp32_dynamic",
                 IDENTITY_CONFIG.format(name="identity_fp32_dynamic", extra="dynamic_batching { }\n"))
     server = Inferd(build, repo)
+    grpc_rate = None
     try:
         server.wait_ready()
         runs = [(model, protocol, False) for model in ("identity_fp32", "identity_fp32_dynamic")
@@ -394,36 +415,35 @@ def section_perf_analyzer(build, args):
         runs += [("identity_fp32", protocol, True) for protocol in ("http", "grpc")]
         for model, protocol, shm in runs:
             port = server.http_port if protocol == "http" else server.grpc_port
-            command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
-                       "--concurrency-range", "16", "--measurement-interval", "1000",
-                       "--max-trials", "10", "--stability-percentage", "20"]
-            if shm:
-                command.append("--shared-memory=system")
             label = protocol + (" shm" if shm else "")
-            try:
-                result = subprocess.run(command, capture_output=True, text=True, env=env,
-                                        timeout=120)
-                output = result.stdout + result.stderr
-            except subprocess.TimeoutExpired:
-                output = "(timed out after 120 s)"
-            line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec",
-                             output)
-            p99 = re.search(r"p99 latency: (\d+) usec", output)
-            if line:
-                rate = float(line.group(1))
-                print(f"   {model:22} {label:9} {rate:>10.0f} infer/s   "
-                      f"avg {int(line.group(2)) / 1000:.3f} ms"
-                      + (f"   p99 {int(p99.group(1)) / 1000:.3f} ms" if p99 else ""))
-                if (model, label) == ("identity_fp32", "grpc"):
-                    print(f"   {'':22} {'':9} Triton 2.51 {TRITON_GRPC_C16_PER_S:,}/s on this box "
-                          f"kind: ratio {rate / TRITON_GRPC_C16_PER_S:.2f} (target >= 2)")
-            else:
-                tail = output.strip().splitlines()[-3:]
-                print(f"   {model:22} {label:9} no result: {' | '.join(tail)[:400]}")
-        print()
+            result = run_perf_analyzer(binary, env, model, port, protocol, shm)
+            if result[0] is None:
+                print(f"   {model:22} {label:9} no result: {result[1]}")
+                continue
+            rate, avg_us, p99_us = result
+            print(f"   {model:22} {label:9} {rate:>10.0f} infer/s   avg {avg_us / 1000:.3f} ms"
+                  + (f"   p99 {p99_us / 1000:.3f} ms" if p99_us else ""))
+            if (model, label) == ("identity_fp32", "grpc"):
+                grpc_rate = rate
+                print(f"   {'':22} {'':9} Triton 2.51 {TRITON_GRPC_C16_PER_S:,}/s on this box "
+                      f"kind: ratio {rate / TRITON_GRPC_C16_PER_S:.2f} (target >= 2)")
     finally:
         server.stop()
         shutil.rmtree(repo, ignore_errors=True)
+    ceiling_binary = os.path.join(build, "bench", "inferd-grpc-ceiling")
+    if grpc_rate and os.path.isfile(ceiling_binary):
+        # The same perf_analyzer against canned answers (section 9's ceiling):
+        # what perf_analyzer itself allows on these cores.
+        ceiling = Ceiling(ceiling_binary, free_port())
+        try:
+            result = run_perf_analyzer(binary, env, "identity_fp32", ceiling.grpc_port, "grpc")
+        finally:
+            ceiling.stop()
+        if result[0] is not None:
+            print(f"   {'gRPC ceiling':22} {'grpc':9} {result[0]:>10.0f} infer/s   (canned answers, "
+                  f"bench/grpc_ceiling.cc): inferd's ratio to it {grpc_rate / result[0]:.2f}; "
+                  f"Triton x2 would be {2 * TRITON_GRPC_C16_PER_S / result[0]:.2f} of it")
+    print()
 
 
 # Issue 26's start-up and memory targets, and Triton 2.51's figure on this box kind.
