@@ -73,11 +73,12 @@ sanitize: clang-check
 
 # The server binary of build-clang/ (ASan + UBSan) under a part of the
 # integration tests: HTTP, gRPC, shared memory, lifecycle and repository
-# loads. Not in CI (minutes more). The server's sanitizer reports go to
+# loads, ONNX Runtime and Python models. Not in CI (minutes more). The server's sanitizer reports go to
 # build-clang/sanitizer-logs/, and any there fail the run.
 SANITIZE_INTEGRATION_TESTS ?= tests/integration/http tests/integration/grpc \
-	tests/integration/shared_memory tests/integration/lifecycle
-# Every test of those folders (538 on 2026-11-27). Under AddressSanitizer the
+	tests/integration/shared_memory tests/integration/lifecycle tests/integration/onnx \
+	tests/integration/python
+# Every test of those folders (645 on 2026-11-27). Under AddressSanitizer the
 # server keeps backend libraries mapped after their last model unloads: what
 # ONNX Runtime's static objects keep (80 bytes, once blamed on the Python
 # backend) was otherwise reported as leaked from an unloaded module.
