@@ -73,8 +73,9 @@ sanitize: clang-check
 
 # The server binary of build-clang/ (ASan + UBSan) under a part of the
 # integration tests: HTTP, gRPC, shared memory, lifecycle and repository
-# loads, ONNX Runtime and Python models. Not in CI (minutes more). The server's sanitizer reports go to
-# build-clang/sanitizer-logs/, and any there fail the run.
+# loads, ONNX Runtime and Python models. Not in CI (minutes more). The
+# server's sanitizer reports go to build-clang/sanitizer-logs/, and any there
+# fail the run.
 SANITIZE_INTEGRATION_TESTS ?= tests/integration/http tests/integration/grpc \
 	tests/integration/shared_memory tests/integration/lifecycle tests/integration/onnx \
 	tests/integration/python
