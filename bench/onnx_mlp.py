@@ -99,9 +99,9 @@ def cpu_by_thread_group(pid: int) -> dict[str, float]:
     return groups
 
 
-def model_stats(port: int) -> dict | None:
+def model_stats(port: int, model: str = MODEL_NAME) -> dict | None:
     """The model's entry of /v2/models/<model>/stats, or None."""
-    status, body = _get(port, f"/v2/models/{MODEL_NAME}/stats")
+    status, body = _get(port, f"/v2/models/{model}/stats")
     if status != 200:
         return None
     try:
@@ -110,8 +110,8 @@ def model_stats(port: int) -> dict | None:
         return None
 
 
-def rows_served(port: int) -> int | None:
-    stats = model_stats(port)
+def rows_served(port: int, model: str = MODEL_NAME) -> int | None:
+    stats = model_stats(port, model)
     try:
         return int(stats["inference_count"]) if stats else None
     except (KeyError, ValueError, TypeError):
@@ -148,33 +148,38 @@ def _get(port: int, path: str) -> tuple[int, bytes]:
         return 0, b""
 
 
-def request_body() -> tuple[bytes, int]:
+def request_body(input_name: str = "INPUT0", output_name: str = "OUTPUT0") -> tuple[bytes, int]:
+    """One row of the MLP's input as a binary-tensor request, and its JSON header's length."""
     row = np.random.default_rng(0).standard_normal((1, INPUT_WIDTH)).astype("<f4").tobytes()
     header = json.dumps({
-        "inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [1, INPUT_WIDTH],
+        "inputs": [{"name": input_name, "datatype": "FP32", "shape": [1, INPUT_WIDTH],
                     "parameters": {"binary_data_size": len(row)}}],
-        "outputs": [{"name": "OUTPUT0", "parameters": {"binary_data": True}}],
+        "outputs": [{"name": output_name, "parameters": {"binary_data": True}}],
     }).encode()
     return header + row, len(header)
 
 
 def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warmup: float,
-             seconds: float, tmp: Path) -> dict:
-    body, header_length = request_body()
+             seconds: float, tmp: Path, model: str = MODEL_NAME,
+             request: tuple[bytes, int] | None = None) -> dict:
+    """inferd_http_load's closed loop of one-row requests (`request`: body and
+    header length, request_body() by default) against `model`, with the CPU
+    per row of the server, its thread groups and the client."""
+    body, header_length = request or request_body()
     body_file = tmp / "request.bin"
     body_file.write_bytes(body)
     client = subprocess.Popen(
-        [str(load_tool), "--port", str(port), "--path", f"/v2/models/{MODEL_NAME}/infer",
+        [str(load_tool), "--port", str(port), "--path", f"/v2/models/{model}/infer",
          "--body", str(body_file), "--header-length", str(header_length),
          "--concurrency", str(concurrency), "--warmup", str(warmup), "--seconds", str(seconds)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # CPU per row over most of the measured window: both processes' CPU and the
     # server's row count read together at its start and just before its end.
     time.sleep(warmup + 0.2)
-    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+    start = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port, model),
              cpu_by_thread_group(server_pid))
     time.sleep(max(0.5, seconds - 0.6))
-    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port),
+    end = (cpu_seconds(server_pid), cpu_seconds(client.pid), rows_served(port, model),
            cpu_by_thread_group(server_pid))
     stdout, stderr = client.communicate()
     if not stdout.strip():
@@ -190,8 +195,8 @@ def run_load(load_tool: Path, server_pid: int, port: int, concurrency: int, warm
     return result
 
 
-def average_batch(port: int) -> float | None:
-    stats = model_stats(port)
+def average_batch(port: int, model: str = MODEL_NAME) -> float | None:
+    stats = model_stats(port, model)
     try:
         return int(stats["inference_count"]) / max(1, int(stats["execution_count"])) \
             if stats else None

@@ -19,8 +19,10 @@ repository (dynamic batching up to 64 rows, a 4 ms queue delay, one instance).
    (a C++ closed loop, so the client is not the limit). Rows per second are
    counted after a warm-up.
 
-Prints both, their ratio, latency percentiles and the average batch the dynamic
-batcher formed. The load generator runs on the same machine and takes some CPU
+Prints both, their ratio, latency percentiles, the average batch the dynamic
+batcher formed, and as onnx_mlp.py the CPU per row of the server (by thread
+group) and of the load generator against LibTorch's in-process CPU per row:
+the "CPU bound", the best ratio two shared cores allow. The load generator runs on the same machine and takes some CPU
 from the server. $INFERD_BINARY overrides the server binary.
 """
 
@@ -34,11 +36,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import onnx_mlp  # noqa: E402  (its server start-up and HTTP helper)
+import onnx_mlp  # noqa: E402  (its server start-up, load run and statistics)
 
 MODEL_NAME = "torch_mlp"
 INPUT_WIDTH = onnx_mlp.INPUT_WIDTH
@@ -75,36 +76,6 @@ def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int) -> dict
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_load(load_tool: Path, port: int, concurrency: int, warmup: float, seconds: float,
-             tmp: Path) -> dict:
-    row = np.random.default_rng(0).standard_normal((1, INPUT_WIDTH)).astype("<f4").tobytes()
-    header = json.dumps({
-        "inputs": [{"name": "INPUT__0", "datatype": "FP32", "shape": [1, INPUT_WIDTH],
-                    "parameters": {"binary_data_size": len(row)}}],
-        "outputs": [{"name": "OUTPUT__0", "parameters": {"binary_data": True}}],
-    }).encode()
-    body_file = tmp / "request.bin"
-    body_file.write_bytes(header + row)
-    out = subprocess.run(
-        [str(load_tool), "--port", str(port), "--path", f"/v2/models/{MODEL_NAME}/infer",
-         "--body", str(body_file), "--header-length", str(len(header)),
-         "--concurrency", str(concurrency), "--warmup", str(warmup), "--seconds", str(seconds)],
-        capture_output=True, text=True)
-    if not out.stdout.strip():
-        raise RuntimeError(f"inferd_http_load failed: {out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    result["rows_per_s"] = result["requests_per_s"]  # one row per request
-    return result
-
-
-def average_batch(port: int) -> float | None:
-    status, body = onnx_mlp._get(port, f"/v2/models/{MODEL_NAME}/stats")
-    if status != 200:
-        return None
-    stats = json.loads(body)["model_stats"][0]
-    return int(stats["inference_count"]) / max(1, int(stats["execution_count"]))
-
-
 def main() -> int:
     cores = os.cpu_count() or 1
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -130,9 +101,10 @@ def main() -> int:
         top = ceiling(bench_tool, model, args.seconds, cores)
         server, port = onnx_mlp.start_server(binary, repo, Path(tmp) / "inferd.log")
         try:
-            load = run_load(load_tool, port, args.concurrency, args.warmup, args.seconds,
-                            Path(tmp))
-            batch = average_batch(port)
+            load = onnx_mlp.run_load(load_tool, server.pid, port, args.concurrency, args.warmup,
+                                     args.seconds, Path(tmp), MODEL_NAME,
+                                     onnx_mlp.request_body("INPUT__0", "OUTPUT__0"))
+            batch = onnx_mlp.average_batch(port, MODEL_NAME)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -144,8 +116,19 @@ def main() -> int:
           f"{load['rows_per_s']:9.1f} rows/s  (p50 {load['p50_ms']:.1f} ms, "
           f"p99 {load['p99_ms']:.1f} ms, {load['errors']} errors)")
     print(f"  LibTorch in-process, batch {onnx_mlp.CEILING_BATCH}, {top['threads']} threads:  "
-          f"{top['rows_per_s']:9.1f} rows/s  ({top['ms_per_batch']:.1f} ms per batch)")
+          f"{top['rows_per_s']:9.1f} rows/s  ({top['ms_per_batch']:.1f} ms per batch, "
+          f"{top['cpu_us_per_row']:.0f} us CPU per row)")
     print(f"  ratio inferd / in-process: {ratio:.2f}")
+    if "server_cpu_us_per_row" in load:
+        served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
+        print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
+              f"{load['client_cpu_us_per_row']:.0f} us; in-process {top['cpu_us_per_row']:.0f} "
+              f"us; CPU bound {top['cpu_us_per_row'] / served:.2f}")
+        threads = load["server_threads_us_per_row"]
+        # OpenMP's pool threads take the name of the instance thread that starts them.
+        print(f"    server threads: instance {threads['instance']:.0f} us (LibTorch's calling "
+              f"thread and its OpenMP pool, gather, scatter), other {threads['other']:.0f} us, "
+              f"HTTP I/O {threads['http']:.0f} us")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a'}")
     return 0 if load["errors"] == 0 else 1
