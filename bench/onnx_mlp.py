@@ -255,6 +255,21 @@ def run_perf_analyzer(binary: Path, cudart: list[str], server_pid: int, port: in
             "client_cpu_us_per_row": 1e6 * client / rows}
 
 
+def print_cpu_per_row(load: dict, compute_us: float, instance_work: str, other_work: str) -> None:
+    """run_load's CPU per row (server, load generator, the server's thread
+    groups) against `compute_us`, the in-process CPU per row, and their ratio:
+    the CPU bound. `instance_work`, `other_work`: what those thread groups run."""
+    if "server_cpu_us_per_row" not in load:
+        return
+    served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
+    print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
+          f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute_us:.0f} us; "
+          f"CPU bound {compute_us / served:.2f}")
+    threads = load["server_threads_us_per_row"]
+    print(f"    server threads: instance {threads['instance']:.0f} us ({instance_work}), "
+          f"other {threads['other']:.0f} us ({other_work}), HTTP I/O {threads['http']:.0f} us")
+
+
 def main() -> int:
     cores = os.cpu_count() or 1
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -309,15 +324,8 @@ def main() -> int:
     # Spinning threads burn CPU without computing: the leaner run is the
     # compute's cost.
     compute = min(t["cpu_us_per_row"] for t in tops)
-    if "server_cpu_us_per_row" in load:
-        served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
-        print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
-              f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute:.0f} us; "
-              f"CPU bound {compute / served:.2f}")
-        threads = load["server_threads_us_per_row"]
-        print(f"    server threads: instance {threads['instance']:.0f} us (ORT's calling thread, "
-              f"gather, scatter), other {threads['other']:.0f} us (ORT's pool, helpers), "
-              f"HTTP I/O {threads['http']:.0f} us")
+    print_cpu_per_row(load, compute, "ORT's calling thread, gather, scatter",
+                      "ORT's pool, helpers")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
     if pa is not None:

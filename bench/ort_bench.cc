@@ -11,7 +11,6 @@
 // Prints one JSON line: {"batch", "threads", "spin", "runs", "seconds", "rows_per_s",
 // "ms_per_batch", "cpu_us_per_row"} (cpu: the process's user + system time over
 // the timed runs, every thread). Exit status 1 with a message on stderr on any error.
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "onnxruntime_c_api.h"
+#include "process_cpu.h"
 
 namespace {
 
@@ -39,13 +39,6 @@ struct Input {
   std::vector<float> data;
   OrtValue* value = nullptr;
 };
-
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 }  // namespace
 
@@ -135,7 +128,7 @@ int main(int argc, char** argv) {
   };
   for (int i = 0; i < 3; ++i) run_once();  // warm-up
   const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = CpuSeconds();
+  const double cpu_start = ProcessCpuSeconds();
   int64_t runs = 0;
   double elapsed = 0;
   while (elapsed < seconds) {
@@ -143,7 +136,7 @@ int main(int argc, char** argv) {
     ++runs;
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  const double cpu = CpuSeconds() - cpu_start;
+  const double cpu = ProcessCpuSeconds() - cpu_start;
   const double rows = static_cast<double>(runs * batch);
   std::printf(
       "{\"batch\": %lld, \"threads\": %d, \"spin\": \"%s\", \"runs\": %lld, \"seconds\": %.3f, "

@@ -10,7 +10,6 @@
 // the timed runs, every thread). Exit status 1 with a message on stderr on any
 // error.
 #include <ATen/Parallel.h>
-#include <sys/resource.h>
 #include <torch/script.h>
 
 #include <chrono>
@@ -19,16 +18,7 @@
 #include <cstring>
 #include <thread>
 
-namespace {
-
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-}  // namespace
+#include "process_cpu.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -62,7 +52,7 @@ int main(int argc, char** argv) {
     auto run_once = [&] { (void)module.forward({input}); };
     for (int i = 0; i < 3; ++i) run_once();  // warm-up (and the profiling executor's runs)
     const auto start = std::chrono::steady_clock::now();
-    const double cpu_start = CpuSeconds();
+    const double cpu_start = ProcessCpuSeconds();
     int64_t runs = 0;
     double elapsed = 0;
     while (elapsed < seconds) {
@@ -70,7 +60,7 @@ int main(int argc, char** argv) {
       ++runs;
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    const double cpu = CpuSeconds() - cpu_start;
+    const double cpu = ProcessCpuSeconds() - cpu_start;
     const double rows = static_cast<double>(runs * batch);
     std::printf(
         "{\"batch\": %lld, \"threads\": %d, \"runs\": %lld, \"seconds\": %.3f, "

@@ -119,16 +119,10 @@ def main() -> int:
           f"{top['rows_per_s']:9.1f} rows/s  ({top['ms_per_batch']:.1f} ms per batch, "
           f"{top['cpu_us_per_row']:.0f} us CPU per row)")
     print(f"  ratio inferd / in-process: {ratio:.2f}")
-    if "server_cpu_us_per_row" in load:
-        served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
-        print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
-              f"{load['client_cpu_us_per_row']:.0f} us; in-process {top['cpu_us_per_row']:.0f} "
-              f"us; CPU bound {top['cpu_us_per_row'] / served:.2f}")
-        threads = load["server_threads_us_per_row"]
-        # OpenMP's pool threads take the name of the instance thread that starts them.
-        print(f"    server threads: instance {threads['instance']:.0f} us (LibTorch's calling "
-              f"thread and its OpenMP pool, gather, scatter), other {threads['other']:.0f} us, "
-              f"HTTP I/O {threads['http']:.0f} us")
+    # OpenMP's pool threads take the name of the instance thread that starts them.
+    onnx_mlp.print_cpu_per_row(load, top["cpu_us_per_row"],
+                               "LibTorch's calling thread and its OpenMP pool, gather, scatter",
+                               "helpers")
     print(f"  average batch formed by the server: "
           f"{'%.1f' % batch if batch is not None else 'n/a'}")
     return 0 if load["errors"] == 0 else 1
