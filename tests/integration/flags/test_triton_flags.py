@@ -1,5 +1,5 @@
 """Triton 2.51's launch flags (compat/triton-2.51-flags.txt): every one is known to
-`inferd --help`, has a status in the README's table that agrees with the help's
+`inferd --help`, has a status in docs/flags.md's table that agrees with the help's
 groups, and behaves as its status says: inert flags start the server and are
 logged once, unknown ones fail."""
 
@@ -43,10 +43,10 @@ def help_groups() -> dict[str, str]:
     return groups
 
 
-def readme_statuses() -> dict[str, str]:
-    """{flag name: status word} from the README's table of Triton's flags."""
-    text = (REPO_ROOT / "README.md").read_text()
-    section = text.split("### Triton 2.51's flags, one by one", 1)[1].split("\n#", 1)[0]
+def documented_statuses() -> dict[str, str]:
+    """{flag name: status word} from docs/flags.md's table of Triton's flags."""
+    text = (REPO_ROOT / "docs" / "flags.md").read_text()
+    section = text.split("## Triton 2.51's flags, one by one", 1)[1].split("\n#", 1)[0]
     statuses = {}
     for name, status in re.findall(r"^\| `--([a-z0-9-]+)` \| ([a-z ]+?)[:|]", section, re.M):
         statuses[name] = status.strip()
@@ -65,16 +65,16 @@ def test_help_lists_every_triton_flag():
     assert not missing, f"inferd --help lacks Triton flags: {missing}"
 
 
-def test_readme_gives_every_flag_the_status_its_help_group_says():
+def test_the_docs_give_every_flag_the_status_its_help_group_says():
     groups = help_groups()
-    statuses = readme_statuses()
+    statuses = documented_statuses()
     expected = {INERT_GROUP: "no effect"}
     wrong = {}
     for name in triton_flags():
         want = expected.get(groups.get(name), "implemented")
         if statuses.get(name) != want:
             wrong[name] = (statuses.get(name), want)
-    assert not wrong, f"README status (given, expected): {wrong}"
+    assert not wrong, f"docs/flags.md status (given, expected): {wrong}"
 
 
 def inert_flags() -> list[str]:
