@@ -73,7 +73,7 @@ GROUPS: dict[str, set[str]] = {
     # Beyond Triton: HTTPS on the HTTP port.
     "https": {"http-use-ssl", "http-use-ssl-mutual", "http-server-cert", "http-server-key",
               "http-root-cert"},
-    # inferd's own limits (README "Limits") and Triton's --http-max-input-size.
+    # inferd's own limits (docs/limits.md) and Triton's --http-max-input-size.
     "limits": {"http-max-input-size", "http-max-header-size", "http-max-connections",
                "http-idle-timeout-secs", "http-body-timeout-secs", "http-write-timeout-secs",
                "model-max-inflight-requests", "grpc-max-input-size",

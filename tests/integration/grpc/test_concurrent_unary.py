@@ -1,7 +1,7 @@
 """Concurrent unary calls, HTTP and gRPC at once, to models without a batcher.
 
 A short model's request may execute on the thread that received it when an
-instance is idle, or wait for an instance's own thread (README, instance_group);
+instance is idle, or wait for an instance's own thread (docs/scheduling.md, Instances);
 which one happens depends on timing. Either way:
 
 - every client gets the answer to its own request, and every request executes

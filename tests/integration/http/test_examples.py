@@ -1,8 +1,9 @@
 """The example repository (examples/models, what `make run` serves) loads, and
 one inference on each example model through tritonclient returns its input;
 the decoupled stream_words streams its words back over gRPC, one response each;
-the stateful running_sum sums each sequence's values, as the README's curl
-lines show; the ensemble ensemble_add_sub runs identity_fp32 then onnx_add_sub.
+the stateful running_sum sums each sequence's values, as the curl lines of
+docs/backends.md show; the ensemble ensemble_add_sub runs identity_fp32 then
+onnx_add_sub.
 """
 
 import queue
@@ -89,7 +90,7 @@ def test_stream_words_example(server):
 
 
 def test_running_sum_example(server):
-    # The README's curl lines, as JSON over HTTP: two sequences interleaved.
+    # The curl lines of docs/backends.md, as JSON over HTTP: two sequences interleaved.
     def step(sequence_id, value, **flags):
         resp = server.post("/v2/models/running_sum/infer", json={
             "parameters": {"sequence_id": sequence_id, **flags},

@@ -254,7 +254,7 @@ def tls_infer_socket(server, certs, version=ssl.TLSVersion.MAXIMUM_SUPPORTED) ->
 def test_a_tls12_client_hanging_up_cancels_its_queued_request(inferd, certs):
     """A TLS 1.2 client's close_notify (sent before its FIN) is seen while its
     request waits behind a busy instance: the request leaves the queue and never
-    runs. (TLS 1.3 encrypts the alert: there the request runs, as README says.)"""
+    runs. (TLS 1.3 encrypts the alert: there the request runs, as docs/http.md says.)"""
     server = inferd(SLOW_REPO, wait_for="none", extra_args=[
         "--http-use-ssl=true", f"--http-server-cert={certs / 'server.crt'}",
         f"--http-server-key={certs / 'server.key'}"])

@@ -1,4 +1,4 @@
-"""Overload (README "Limits"): far more concurrent requests than a slow model can
+"""Overload (docs/limits.md): far more concurrent requests than a slow model can
 serve. Each one either succeeds or is refused at once with 503 (HTTP) /
 UNAVAILABLE (gRPC) naming the model and --model-max-inflight-requests; the
 server's memory does not grow from one wave of overload to the next; a model whose

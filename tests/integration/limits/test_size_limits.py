@@ -1,4 +1,4 @@
-"""Request size limits (README "Limits"): a body past --http-max-input-size gets 413
+"""Request size limits (docs/limits.md): a body past --http-max-input-size gets 413
 and a request head past --http-max-header-size gets 431, each with a message naming
 the limit and its flag; shapes whose element count overflows or does not match the
 data get 400 naming the input; a gRPC message past --grpc-max-input-size fails

@@ -1,4 +1,4 @@
-"""Slow and hostile clients (README "Limits"): a connection that trickles its request
+"""Slow and hostile clients (docs/limits.md): a connection that trickles its request
 head, stalls in its body, or never reads a large response is closed after the
 configured timeout (set small here) while the server keeps serving others; a
 connection past --http-max-connections is answered 503 and closed, not left

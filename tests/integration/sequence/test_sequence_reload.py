@@ -1,7 +1,7 @@
 """A model reload (EXPLICIT mode, the same model loaded again) while sequences
 are active loses no request: every request gets its response or an error.
 
-As the README says: requests already queued finish on the version that took
+As docs/scheduling.md says: requests already queued finish on the version that took
 them, and live sequences do not move to the new version: their next request
 is refused with an error naming the model and the sequence, and the client
 starts them again. So after a reload has returned, a continuing request is
