@@ -16,6 +16,12 @@ inline INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& messag
   return INFERD_ErrorNew(code, message.c_str());
 }
 
+// A copy of `error` with `prefix` put before its message; `error` stays owned
+// by the caller.
+inline INFERD_Error* PrefixedError(INFERD_Error* error, const std::string& prefix) {
+  return MakeError(INFERD_ErrorCode(error), prefix + INFERD_ErrorMessage(error));
+}
+
 // Runs `fn` (returning INFERD_Error*), turning what it throws into an INTERNAL
 // error prefixed "<backend> backend: ".
 template <typename Fn>

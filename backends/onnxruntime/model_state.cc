@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "common/config_messages.h"
+#include "common/model_loading.h"
 #include "config_completion.h"
 #include "ort_session.h"
 #include "rapidjson/stringbuffer.h"
@@ -15,25 +15,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
-  if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
-  if (std::string problem = ParseModelSettings(*json, settings); !problem.empty()) {
-    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
-  }
-  return nullptr;
+  return backend_common::ReadSettings(model, &ParseModelSettings, settings, json);
 }
 
 // <model dir>/<version>/<file>, or model.onnx inside it when it is a folder.
 INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
                             std::string* path) {
-  const char* dir = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  const std::string file =
-      settings.default_model_filename.empty() ? "model.onnx" : settings.default_model_filename;
-  fs::path candidate = fs::path(dir) / std::to_string(version) / file;
+  fs::path candidate;
+  if (auto* err = backend_common::VersionFolder(model, &candidate)) return err;
+  candidate /= settings.default_model_filename.empty() ? "model.onnx"
+                                                       : settings.default_model_filename;
   std::error_code ec;
   if (fs::is_directory(candidate, ec)) candidate /= "model.onnx";
   if (!fs::exists(candidate, ec)) {
@@ -73,12 +65,7 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
                                  std::unique_ptr<ModelState>* state) {
   std::unique_ptr<ModelState> self(new ModelState());
   self->env_ = env;
-  const char* name = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelName(model, &name)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  self->error_prefix_ =
-      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+  if (auto* err = backend_common::RequestErrorPrefix(model, &self->error_prefix_)) return err;
 
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;

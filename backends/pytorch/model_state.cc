@@ -5,33 +5,21 @@
 #include <filesystem>
 #include <thread>
 
-#include "common/config_messages.h"
-#include "request_batch.h"
+#include "common/model_loading.h"
 
 namespace inferd::pytorch {
 namespace {
 
 namespace fs = std::filesystem;
-
-INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings) {
-  std::string json;
-  if (auto* err = backend_common::ReadModelConfigJson(model, &json)) return err;
-  if (std::string problem = ParseModelSettings(json, settings); !problem.empty()) {
-    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
-  }
-  return nullptr;
-}
+using backend_common::MakeError;
 
 // <model dir>/<version>/<default_model_filename or model.pt>.
 INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
                             std::string* path) {
-  const char* dir = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  const std::string file =
-      settings.default_model_filename.empty() ? "model.pt" : settings.default_model_filename;
-  const fs::path candidate = fs::path(dir) / std::to_string(version) / file;
+  fs::path candidate;
+  if (auto* err = backend_common::VersionFolder(model, &candidate)) return err;
+  candidate /= settings.default_model_filename.empty() ? "model.pt"
+                                                       : settings.default_model_filename;
   std::error_code ec;
   if (!fs::is_regular_file(candidate, ec)) {
     return MakeError(INFERD_ERROR_NOT_FOUND,
@@ -47,14 +35,12 @@ INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
 
 INFERD_Error* ModelState::Create(INFERD_Model* model, std::unique_ptr<ModelState>* state) {
   std::unique_ptr<ModelState> self(new ModelState());
-  const char* name = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelName(model, &name)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  self->error_prefix_ =
-      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
-
-  if (auto* err = ReadSettings(model, &self->settings_)) return err;
+  if (auto* err = backend_common::RequestErrorPrefix(model, &self->error_prefix_)) return err;
+  std::string json;
+  if (auto* err =
+          backend_common::ReadSettings(model, &ParseModelSettings, &self->settings_, &json)) {
+    return err;
+  }
   if (std::string problem = ResolveRunSettings(
           self->settings_, std::max(1u, std::thread::hardware_concurrency()),
           &self->run_settings_);

@@ -10,7 +10,6 @@
 #include "inferd/backend.h"
 #include "instance_runner.h"
 #include "model_state.h"
-#include "request_batch.h"
 
 namespace inferd::pytorch {
 namespace {
