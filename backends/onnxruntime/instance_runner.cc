@@ -1,18 +1,11 @@
 // Executing requests on one instance's session (see instance_runner.h).
 #include "instance_runner.h"
 
-#include <chrono>
+#include "common/steady_clock.h"
 
 namespace inferd::onnxruntime {
-namespace {
 
-uint64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
+using backend_common::SteadyNowNs;
 
 InstanceRunner::InstanceRunner(const ModelSettings& settings, std::shared_ptr<OrtSession> session,
                                std::string error_prefix)

@@ -5,7 +5,6 @@
 #include <torch/csrc/jit/python/update_graph_executor_opt.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "common/input_collector.h"
 #include "common/output_responder.h"
 #include "common/shapes.h"
+#include "common/steady_clock.h"
 #include "error_text.h"
 #include "torch_module_impl.h"
 
@@ -26,12 +26,7 @@ using backend_common::MakeError;
 using backend_common::RequestInput;
 using backend_common::RunOutput;
 using backend_common::ShapeString;
-
-uint64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+using backend_common::SteadyNowNs;
 
 // Gives this thread `count` intra-op threads. OpenMP keeps the count per
 // calling thread, so each instance's thread has its own.
@@ -278,7 +273,8 @@ INFERD_Error* RunForward(const ForwardCall& call, INFERD_ModelInstance* instance
   const c10::IValue result = Forward(call.module, call.binding, std::move(inputs));
   // Gathering inputs before and scattering outputs after are compute_input
   // and compute_output in the statistics.
-  INFERD_ErrorDelete(INFERD_ModelInstanceReportComputeTimes(instance, compute_start, SteadyNowNs()));
+  INFERD_ErrorDelete(
+      INFERD_ModelInstanceReportComputeTimes(instance, compute_start, SteadyNowNs()));
   const std::vector<bool> wanted = backend_common::RequestedOutputs(settings, batch);
   const int64_t rows = batch.rows();
   for (size_t o = 0; o < settings.outputs.size(); ++o) {
