@@ -20,6 +20,19 @@ INFERD_Error* RequestErrorPrefix(INFERD_Model* model, std::string* prefix);
 // <model repository path>/<version>.
 INFERD_Error* VersionFolder(INFERD_Model* model, std::filesystem::path* folder);
 
+// Where a backend finds its model file: <version folder>/<configured name>,
+// or `default_name` when the configuration names none.
+struct ModelFileRule {
+  const char* backend;        //!< "onnxruntime", for the refusal
+  const char* default_name;   //!< "model.onnx"
+  bool folder_holds_default;  //!< a folder by the name holds `default_name`
+};
+
+// The model file as `rule` finds it (`configured`: default_model_filename);
+// NOT_FOUND when there is none, saying where the backend looks.
+INFERD_Error* FindModelFile(INFERD_Model* model, const std::string& configured,
+                            const ModelFileRule& rule, std::string* path);
+
 // The configuration's JSON into `*json`, parsed by `parse` into `settings`;
 // what `parse` finds wrong comes back as INVALID_ARG.
 template <typename Settings>

@@ -2,7 +2,6 @@
 #include "model_state.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "common/model_loading.h"
 #include "config_completion.h"
@@ -13,29 +12,8 @@
 namespace inferd::onnxruntime {
 namespace {
 
-namespace fs = std::filesystem;
-
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
   return backend_common::ReadSettings(model, &ParseModelSettings, settings, json);
-}
-
-// <model dir>/<version>/<file>, or model.onnx inside it when it is a folder.
-INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
-                            std::string* path) {
-  fs::path candidate;
-  if (auto* err = backend_common::VersionFolder(model, &candidate)) return err;
-  candidate /= settings.default_model_filename.empty() ? "model.onnx"
-                                                       : settings.default_model_filename;
-  std::error_code ec;
-  if (fs::is_directory(candidate, ec)) candidate /= "model.onnx";
-  if (!fs::exists(candidate, ec)) {
-    return MakeError(INFERD_ERROR_NOT_FOUND,
-                     "the model file " + candidate.string() +
-                         " does not exist (the onnxruntime backend loads "
-                         "<version>/<default_model_filename>, default model.onnx)");
-  }
-  *path = candidate.string();
-  return nullptr;
 }
 
 // Completes the configuration from `io` and hands it to the server, unless
@@ -69,7 +47,12 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
 
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
-  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  // model.onnx may be a folder holding model.onnx and its external data.
+  const backend_common::ModelFileRule rule{"onnxruntime", "model.onnx", true};
+  if (auto* err = backend_common::FindModelFile(model, self->settings_.default_model_filename,
+                                                rule, &self->path_)) {
+    return err;
+  }
   SessionSettings probe_settings;
   if (auto* err = self->ProbeModel(&probe_settings)) return err;
   bool auto_complete = false;

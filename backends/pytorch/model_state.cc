@@ -2,36 +2,13 @@
 #include "model_state.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <thread>
 
 #include "common/model_loading.h"
 
 namespace inferd::pytorch {
-namespace {
 
-namespace fs = std::filesystem;
 using backend_common::MakeError;
-
-// <model dir>/<version>/<default_model_filename or model.pt>.
-INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
-                            std::string* path) {
-  fs::path candidate;
-  if (auto* err = backend_common::VersionFolder(model, &candidate)) return err;
-  candidate /= settings.default_model_filename.empty() ? "model.pt"
-                                                       : settings.default_model_filename;
-  std::error_code ec;
-  if (!fs::is_regular_file(candidate, ec)) {
-    return MakeError(INFERD_ERROR_NOT_FOUND,
-                     "the model file " + candidate.string() +
-                         " does not exist (the pytorch backend loads "
-                         "<version>/<default_model_filename>, default model.pt)");
-  }
-  *path = candidate.string();
-  return nullptr;
-}
-
-}  // namespace
 
 INFERD_Error* ModelState::Create(INFERD_Model* model, std::unique_ptr<ModelState>* state) {
   std::unique_ptr<ModelState> self(new ModelState());
@@ -47,7 +24,11 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, std::unique_ptr<ModelState
       !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }
-  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  const backend_common::ModelFileRule rule{"pytorch", "model.pt", false};
+  if (auto* err = backend_common::FindModelFile(model, self->settings_.default_model_filename,
+                                                rule, &self->path_)) {
+    return err;
+  }
   ForwardSignature signature;
   TorchModulePtr module;
   if (auto* err = LoadTorchModule(self->path_, &module, &signature)) return err;
