@@ -99,6 +99,17 @@ INFERD_Error* InstanceStateOf(INFERD_ModelInstance* instance, const char* what, 
   return nullptr;
 }
 
+// The body of an Execute entry point whose instance state answers and
+// releases every request itself: `execute(*state)`, so the entry point
+// returns an error only when it could touch none of them (no state: `what`).
+template <typename State, typename Fn>
+INFERD_Error* ExecuteOnInstance(INFERD_ModelInstance* instance, const char* what, Fn&& execute) {
+  State* state = nullptr;
+  if (auto* err = InstanceStateOf(instance, what, &state)) return err;
+  execute(*state);
+  return nullptr;
+}
+
 }  // namespace inferd::backend_common
 
 #endif  // INFERD_BACKENDS_COMMON_ENTRY_POINTS_H_

@@ -130,19 +130,16 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* i
   return Guarded([&] { return common::DeleteInstanceState<InstanceState>(instance); });
 }
 
-// Execute answers and releases every request itself (batch_runner.h), so it
-// returns an error only when it could touch none of them.
+// Execute answers and releases every request itself (batch_runner.h).
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* instance,
                                                         INFERD_Request** requests,
                                                         uint32_t request_count) {
-  return Guarded([&]() -> INFERD_Error* {
-    InstanceState* runner = nullptr;
-    if (auto* err = common::InstanceStateOf(instance, "fil backend: no forest", &runner)) {
-      return err;
-    }
-    inferd::fil::ExecuteBatch(runner->model.settings, *runner->forest, runner->model.error_prefix,
-                              instance, requests, request_count);
-    return nullptr;
+  return Guarded([&] {
+    return common::ExecuteOnInstance<InstanceState>(
+        instance, "fil backend: no forest", [&](InstanceState& state) {
+          inferd::fil::ExecuteBatch(state.model.settings, *state.forest, state.model.error_prefix,
+                                    instance, requests, request_count);
+        });
   });
 }
 
