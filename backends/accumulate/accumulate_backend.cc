@@ -12,7 +12,10 @@
 // CORRID control, and forgets it at END; with a state it keeps nothing: each
 // request's state input plus INPUT is written to OUTPUT and to the state
 // output, which the server feeds back to the sequence's next request.
-// Model parameter record_file: one line per row (recorder.h):
+// Model parameter record_file: one line per row an execution ran (padding rows
+// and the END requests of idle sequences included), appended before any of
+// the execution's responses is sent, so a test that got a response (or waits
+// for a line) sees what the backend saw (common/recorder.h):
 //   corrid=<id> start=<0|1> end=<0|1> ready=<0|1> input=<v> output=<sum> batch=<rows> row=<r>
 //   instance=<name>
 // on one line (output=- and a last field error=<message> for a row answered
@@ -25,11 +28,11 @@
 
 #include "common/config_messages.h"
 #include "common/entry_points.h"
+#include "common/recorder.h"
 #include "controls.h"
 #include "inferd/backend.h"
 #include "input_bytes.h"
 #include "model_settings.h"
-#include "recorder.h"
 #include "sequence_sums.h"
 
 namespace inferd::accumulate {
@@ -37,12 +40,11 @@ namespace {
 
 // A loaded model version.
 struct AccumulateModel {
-  explicit AccumulateModel(ModelSettings s)
-      : settings(std::move(s)), recorder(settings.record_file) {}
+  explicit AccumulateModel(ModelSettings s) : settings(std::move(s)) {}
 
   const ModelSettings settings;
   SequenceSums sums;
-  Recorder recorder;
+  backend_common::Recorder recorder;  //!< appends to settings.record_file
 };
 
 // One request of an execution and what the backend made of it.
@@ -249,14 +251,14 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_ModelInstanceExecute
     rows[r].request = requests[r];
     inferd::accumulate::Compute(model, rows[r]);
   }
-  if (model.recorder.enabled()) {
+  if (!model.settings.record_file.empty()) {
     const char* instance_name = "";
     INFERD_ErrorDelete(INFERD_ModelInstanceName(instance, &instance_name));
     std::string lines;
     for (uint32_t r = 0; r < request_count; ++r) {
       lines += inferd::accumulate::RecordLine(rows[r], request_count, r, instance_name);
     }
-    model.recorder.Append(lines);
+    model.recorder.Append(model.settings.record_file, lines);
   }
   for (uint32_t r = 0; r < request_count; ++r) {
     inferd::accumulate::Answer(model.settings, rows[r], request_count, r);

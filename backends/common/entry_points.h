@@ -16,6 +16,12 @@ inline INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& messag
   return INFERD_ErrorNew(code, message.c_str());
 }
 
+// A copy of `error` with `prefix` put before its message; `error` stays owned
+// by the caller.
+inline INFERD_Error* PrefixedError(INFERD_Error* error, const std::string& prefix) {
+  return MakeError(INFERD_ErrorCode(error), prefix + INFERD_ErrorMessage(error));
+}
+
 // Runs `fn` (returning INFERD_Error*), turning what it throws into an INTERNAL
 // error prefixed "<backend> backend: ".
 template <typename Fn>
@@ -90,6 +96,17 @@ INFERD_Error* InstanceStateOf(INFERD_ModelInstance* instance, const char* what, 
   if (auto* err = INFERD_ModelInstanceState(instance, &state)) return err;
   if (state == nullptr) return MakeError(INFERD_ERROR_INTERNAL, what);
   *out = static_cast<State*>(state);
+  return nullptr;
+}
+
+// The body of an Execute entry point whose instance state answers and
+// releases every request itself: `execute(*state)`, so the entry point
+// returns an error only when it could touch none of them (no state: `what`).
+template <typename State, typename Fn>
+INFERD_Error* ExecuteOnInstance(INFERD_ModelInstance* instance, const char* what, Fn&& execute) {
+  State* state = nullptr;
+  if (auto* err = InstanceStateOf(instance, what, &state)) return err;
+  execute(*state);
   return nullptr;
 }
 

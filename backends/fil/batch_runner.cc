@@ -2,19 +2,16 @@
 #include "batch_runner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
+#include "common/entry_points.h"
+#include "common/steady_clock.h"
 #include "output_transform.h"
 
 namespace inferd::fil {
 namespace {
 
-uint64_t SteadyNowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
+using backend_common::SteadyNowNs;
 
 // One request that joins the batch.
 struct Part {
@@ -30,11 +27,7 @@ void Finish(INFERD_Request* request, INFERD_Error* error, const std::string& pre
   if (INFERD_Error* err = INFERD_ResponseNew(&response, request)) {
     INFERD_ErrorDelete(err);
   } else {
-    INFERD_Error* sent = nullptr;
-    if (error != nullptr) {
-      sent = INFERD_ErrorNew(INFERD_ErrorCode(error),
-                             (prefix + INFERD_ErrorMessage(error)).c_str());
-    }
+    INFERD_Error* sent = error != nullptr ? backend_common::PrefixedError(error, prefix) : nullptr;
     INFERD_ErrorDelete(INFERD_ResponseSend(response, INFERD_RESPONSE_COMPLETE_FINAL, sent));
   }
   INFERD_ErrorDelete(error);

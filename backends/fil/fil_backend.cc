@@ -11,6 +11,7 @@
 
 #include "batch_runner.h"
 #include "common/config_messages.h"
+#include "common/model_loading.h"
 #include "common/entry_points.h"
 #include "fil_settings.h"
 #include "forest.h"
@@ -51,20 +52,16 @@ std::string CheckForest(const FilSettings& settings, const Forest& forest) {
 
 INFERD_Error* CreateModelState(INFERD_Model* model, std::unique_ptr<ModelState>* out) {
   auto state = std::make_unique<ModelState>();
-  const char* name = nullptr;
-  const char* dir = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelName(model, &name)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
-  state->error_prefix = "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+  if (auto* err = backend_common::RequestErrorPrefix(model, &state->error_prefix)) return err;
+  fs::path folder;
+  if (auto* err = backend_common::VersionFolder(model, &folder)) return err;
   std::string json;
   if (auto* err = backend_common::ReadModelConfigJson(model, &json)) return err;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (std::string problem = ParseFilSettings(json, cores, &state->settings); !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }
-  const fs::path file = fs::path(dir) / std::to_string(version) / state->settings.model_filename;
+  const fs::path file = folder / state->settings.model_filename;
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
     return MakeError(INFERD_ERROR_NOT_FOUND,
@@ -133,19 +130,16 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* i
   return Guarded([&] { return common::DeleteInstanceState<InstanceState>(instance); });
 }
 
-// Execute answers and releases every request itself (batch_runner.h), so it
-// returns an error only when it could touch none of them.
+// Execute answers and releases every request itself (batch_runner.h).
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* instance,
                                                         INFERD_Request** requests,
                                                         uint32_t request_count) {
-  return Guarded([&]() -> INFERD_Error* {
-    InstanceState* runner = nullptr;
-    if (auto* err = common::InstanceStateOf(instance, "fil backend: no forest", &runner)) {
-      return err;
-    }
-    inferd::fil::ExecuteBatch(runner->model.settings, *runner->forest, runner->model.error_prefix,
-                              instance, requests, request_count);
-    return nullptr;
+  return Guarded([&] {
+    return common::ExecuteOnInstance<InstanceState>(
+        instance, "fil backend: no forest", [&](InstanceState& state) {
+          inferd::fil::ExecuteBatch(state.model.settings, *state.forest, state.model.error_prefix,
+                                    instance, requests, request_count);
+        });
   });
 }
 

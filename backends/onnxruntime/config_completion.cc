@@ -8,6 +8,7 @@
 namespace inferd::onnxruntime {
 namespace {
 
+using backend_common::ShapeString;
 using rapidjson::Value;
 
 const OnnxTensor* FindTensor(const std::vector<OnnxTensor>& tensors, const std::string& name) {

@@ -11,7 +11,7 @@
 #include "model_io.h"
 #include "model_settings.h"
 #include "rapidjson/document.h"
-#include "shapes.h"
+#include "common/shapes.h"
 
 namespace inferd::onnxruntime {
 

@@ -4,11 +4,12 @@
 #include <cstdint>
 #include <cstring>
 
-#include "bytes_codec.h"
-#include "shapes.h"
+#include "common/shapes.h"
 
 namespace inferd::onnxruntime {
 namespace {
+
+using backend_common::ElementCount;
 
 // `reshape` with its one -1 (if any) resolved so it holds `elements` elements.
 std::vector<int64_t> ResolveReshape(const std::vector<int64_t>& reshape, int64_t elements) {
@@ -37,8 +38,7 @@ std::string Where(const TensorSpec& spec) { return "input '" + spec.name + "'"; 
 }  // namespace
 
 INFERD_Error* InputGather::Gather(INFERD_ModelInstance* instance, const ModelSettings& settings,
-                                  std::span<const BatchedRequest> requests,
-                                  std::vector<OrtPtr<OrtValue>>* values) {
+                                  Batch batch, std::vector<OrtPtr<OrtValue>>* values) {
   if (!cpu_memory_) {
     OrtMemoryInfo* info = nullptr;
     if (auto* err = OrtError(Ort().CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &info),
@@ -48,79 +48,50 @@ INFERD_Error* InputGather::Gather(INFERD_ModelInstance* instance, const ModelSet
     cpu_memory_.reset(info);
   }
   if (buffers_.size() < settings.inputs.size()) buffers_.resize(settings.inputs.size());
-  int64_t rows = 0;
-  for (const BatchedRequest& request : requests) rows += request.rows;
+  const int64_t rows = batch.rows();
   values->clear();
   values->resize(settings.inputs.size());
   for (size_t i = 0; i < settings.inputs.size(); ++i) {
     const TensorSpec& spec = settings.inputs[i];
-    const std::vector<int64_t> shape = RunShape(settings, spec, requests[0].inputs[i], rows);
+    const std::vector<int64_t> shape = RunShape(settings, spec, batch[0].inputs[i], rows);
     INFERD_Error* err = spec.type->byte_size == 0
-                            ? GatherStrings(spec, i, requests, shape, &(*values)[i])
-                            : GatherNumeric(instance, spec, i, requests, shape, &(*values)[i]);
+                            ? GatherStrings(spec, i, batch, shape, &(*values)[i])
+                            : GatherNumeric(instance, spec, i, batch, shape, &(*values)[i]);
     if (err != nullptr) return err;
   }
   return nullptr;
 }
 
+INFERD_Error* InputGather::NumericData(INFERD_ModelInstance* instance, const TensorSpec& spec,
+                                       size_t index, Batch batch, uint64_t total, void** data) {
+  if (auto* err = backend_common::BorrowInput(batch, index, spec.type->byte_size, data)) {
+    return err;
+  }
+  if (*data != nullptr) return nullptr;
+  std::vector<char>& scratch = buffers_[index];
+  if (scratch.size() < total + 1) scratch.resize(total + 1);  // never empty: data != null
+  if (auto* err =
+          backend_common::CopyInputRows(instance, batch, index, scratch.data(), &copies_)) {
+    return err;
+  }
+  *data = scratch.data();
+  return nullptr;
+}
+
 INFERD_Error* InputGather::GatherNumeric(INFERD_ModelInstance* instance, const TensorSpec& spec,
-                                         size_t index,
-                                         std::span<const BatchedRequest> requests,
+                                         size_t index, Batch batch,
                                          const std::vector<int64_t>& shape,
                                          OrtPtr<OrtValue>* value) {
-  const uint64_t element_size = spec.type->byte_size;
-  const uint64_t total = static_cast<uint64_t>(ElementCount(shape)) * element_size;
-  for (const BatchedRequest& request : requests) {
-    const RequestInput& in = request.inputs[index];
-    const uint64_t want = static_cast<uint64_t>(ElementCount(in.shape, in.rank)) * element_size;
-    if (in.byte_size != want) {
-      return MakeError(INFERD_ERROR_INVALID_ARG,
-                       Where(spec) + " has " + std::to_string(in.byte_size) +
-                           " bytes of data but its shape " +
-                           ShapeString({in.shape, in.shape + in.rank}) + " needs " +
-                           std::to_string(want));
-    }
+  for (const BatchedRequest& request : batch) {
+    if (auto* err = backend_common::CheckDataSize(spec, request.inputs[index])) return err;
   }
+  const uint64_t total = static_cast<uint64_t>(ElementCount(shape)) * spec.type->byte_size;
   void* data = nullptr;
-  const RequestInput& first = requests[0].inputs[index];
-  if (requests.size() == 1 && first.buffer_count == 1) {
-    const void* buffer = nullptr;
-    uint64_t size = 0;
-    if (auto* err = INFERD_InputBuffer(first.input, 0, &buffer, &size, nullptr, nullptr)) {
-      return err;
-    }
-    // ORT kernels read elements through typed pointers: borrow only aligned memory.
-    if (buffer != nullptr && reinterpret_cast<uintptr_t>(buffer) % element_size == 0) {
-      data = const_cast<void*>(buffer);
-    }
-  }
-  if (data == nullptr) {
-    std::vector<char>& scratch = buffers_[index];
-    if (scratch.size() < total + 1) scratch.resize(total + 1);  // never empty: data != null
-    char* cursor = scratch.data();
-    copies_.clear();
-    for (const BatchedRequest& request : requests) {
-      const RequestInput& in = request.inputs[index];
-      for (uint32_t b = 0; b < in.buffer_count; ++b) {
-        const void* buffer = nullptr;
-        uint64_t size = 0;
-        if (auto* err = INFERD_InputBuffer(in.input, b, &buffer, &size, nullptr, nullptr)) {
-          return err;
-        }
-        if (size > 0) copies_.push_back({cursor, buffer, size});
-        cursor += size;
-      }
-    }
-    if (auto* err = INFERD_ModelInstanceCopyBuffers(instance, copies_.data(),
-                                                    static_cast<uint32_t>(copies_.size()))) {
-      return err;
-    }
-    data = scratch.data();
-  }
+  if (auto* err = NumericData(instance, spec, index, batch, total, &data)) return err;
   OrtValue* raw = nullptr;
   if (auto* err = OrtError(Ort().CreateTensorWithDataAsOrtValue(cpu_memory_.get(), data, total,
                                                                  shape.data(), shape.size(),
-                                                                 spec.type->onnx, &raw),
+                                                                 OnnxType(*spec.type), &raw),
                            Where(spec))) {
     return err;
   }
@@ -128,27 +99,7 @@ INFERD_Error* InputGather::GatherNumeric(INFERD_ModelInstance* instance, const T
   return nullptr;
 }
 
-INFERD_Error* InputGather::InputBytes(const RequestInput& in, std::string_view* bytes) {
-  if (in.buffer_count == 1) {
-    const void* buffer = nullptr;
-    uint64_t size = 0;
-    if (auto* err = INFERD_InputBuffer(in.input, 0, &buffer, &size, nullptr, nullptr)) return err;
-    *bytes = std::string_view(static_cast<const char*>(buffer), size);
-    return nullptr;
-  }
-  joined_.clear();
-  for (uint32_t b = 0; b < in.buffer_count; ++b) {
-    const void* buffer = nullptr;
-    uint64_t size = 0;
-    if (auto* err = INFERD_InputBuffer(in.input, b, &buffer, &size, nullptr, nullptr)) return err;
-    joined_.append(static_cast<const char*>(buffer), size);
-  }
-  *bytes = joined_;
-  return nullptr;
-}
-
-INFERD_Error* InputGather::GatherStrings(const TensorSpec& spec, size_t index,
-                                         std::span<const BatchedRequest> requests,
+INFERD_Error* InputGather::GatherStrings(const TensorSpec& spec, size_t index, Batch batch,
                                          const std::vector<int64_t>& shape,
                                          OrtPtr<OrtValue>* value) {
   const OrtApi& ort = Ort();
@@ -162,23 +113,10 @@ INFERD_Error* InputGather::GatherStrings(const TensorSpec& spec, size_t index,
   }
   value->reset(raw);
   size_t next = 0;
-  for (const BatchedRequest& request : requests) {
-    const RequestInput& in = request.inputs[index];
-    std::string_view bytes;
-    if (auto* err = InputBytes(in, &bytes)) return err;
-    elements_.clear();
-    if (std::string problem = SplitBytesElements(bytes, &elements_); !problem.empty()) {
-      return MakeError(INFERD_ERROR_INVALID_ARG, Where(spec) + " (BYTES): " + problem);
-    }
-    const auto want = static_cast<size_t>(ElementCount(in.shape, in.rank));
-    if (elements_.size() != want) {
-      return MakeError(INFERD_ERROR_INVALID_ARG,
-                       Where(spec) + " holds " + std::to_string(elements_.size()) +
-                           " BYTES elements but its shape " +
-                           ShapeString({in.shape, in.shape + in.rank}) + " needs " +
-                           std::to_string(want));
-    }
-    for (std::string_view element : elements_) {
+  for (const BatchedRequest& request : batch) {
+    const std::vector<std::string_view>* elements = nullptr;
+    if (auto* err = bytes_.Elements(spec, request.inputs[index], &elements)) return err;
+    for (std::string_view element : *elements) {
       char* dst = nullptr;
       if (auto* err = OrtError(
               ort.GetResizedStringTensorElementBuffer(raw, next++, element.size(), &dst),

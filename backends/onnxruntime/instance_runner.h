@@ -14,8 +14,7 @@
 #include "input_gather.h"
 #include "model_settings.h"
 #include "ort_api.h"
-#include "output_scatter.h"
-#include "request_batch.h"
+#include "run_output.h"
 
 namespace inferd::onnxruntime {
 
@@ -35,9 +34,9 @@ class InstanceRunner {
 
  private:
   // Runs `batch` in one ORT run and answers its requests.
-  void RunBatch(INFERD_ModelInstance* instance, std::span<const BatchedRequest> batch);
-  INFERD_Error* Run(INFERD_ModelInstance* instance, std::span<const BatchedRequest> batch,
-                    std::vector<RunOutput>* outputs);
+  void RunBatch(INFERD_ModelInstance* instance, Batch batch);
+  // Runs the model; its outputs go to outputs_ (owned by output_values_).
+  INFERD_Error* Run(INFERD_ModelInstance* instance, Batch batch);
 
   // Constant after construction.
   const ModelSettings& settings_;
@@ -49,6 +48,8 @@ class InstanceRunner {
 
   InputGather gather_;                     //!< reused across calls
   std::vector<OrtPtr<OrtValue>> inputs_;   //!< the current run's inputs
+  std::vector<OrtPtr<OrtValue>> output_values_;  //!< the current run's outputs
+  std::vector<RunOutput> outputs_;               //!< output_values_, read
 };
 
 }  // namespace inferd::onnxruntime

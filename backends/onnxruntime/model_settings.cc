@@ -12,36 +12,8 @@ using backend_common::Member;
 using backend_common::ParseDims;
 using rapidjson::Value;
 
-std::string ParseTensors(const Value* array, const char* kind, std::vector<TensorSpec>* out) {
-  if (array == nullptr || !array->IsArray()) return "";
-  for (const Value& entry : array->GetArray()) {
-    TensorSpec spec;
-    if (const Value* name = Member(entry, "name"); name && name->IsString()) {
-      spec.name = name->GetString();
-    }
-    const std::string what = std::string(kind) + " '" + spec.name + "'";
-    const Value* data_type = Member(entry, "data_type");
-    const std::string type_name =
-        data_type && data_type->IsString() ? data_type->GetString() : "TYPE_INVALID";
-    spec.type = TypeFromConfigName(type_name);
-    if (spec.type == nullptr) {
-      return what + " has data_type " + type_name +
-             ", which the onnxruntime backend does not serve";
-    }
-    if (auto err = ParseDims(Member(entry, "dims"), what + " dims", &spec.dims); !err.empty()) {
-      return err;
-    }
-    if (const Value* reshape = Member(entry, "reshape")) {
-      std::vector<int64_t> shape;
-      if (auto err = ParseDims(Member(*reshape, "shape"), what + " reshape", &shape);
-          !err.empty()) {
-        return err;
-      }
-      spec.reshape = std::move(shape);
-    }
-    out->push_back(std::move(spec));
-  }
-  return "";
+std::string TypeRefusal(const std::string& /*type_name*/) {
+  return ", which the onnxruntime backend does not serve";
 }
 
 // A tensor the sequence batcher adds: `name` of `type_name`, `dims`.
@@ -110,29 +82,16 @@ std::string ParseSequenceTensors(const Value* batching, ModelSettings* settings)
 }  // namespace
 
 std::string ParseModelSettings(std::string_view config_json, ModelSettings* settings) {
-  rapidjson::Document doc;
-  doc.Parse(config_json.data(), config_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return "the model configuration is not a JSON object";
   *settings = ModelSettings{};
-  if (const Value* name = Member(doc, "name"); name && name->IsString()) {
-    settings->name = name->GetString();
-  }
-  if (const Value* mbs = Member(doc, "max_batch_size")) {
-    settings->max_batch_size = AsInt(*mbs).value_or(0);
-  }
-  if (const Value* file = Member(doc, "default_model_filename"); file && file->IsString()) {
-    settings->default_model_filename = file->GetString();
-  }
-  if (auto err = ParseTensors(Member(doc, "input"), "input", &settings->inputs); !err.empty()) {
-    return err;
-  }
-  if (auto err = ParseTensors(Member(doc, "output"), "output", &settings->outputs); !err.empty()) {
+  static const backend_common::TensorRules kRules{&OnnxTypes(), &TypeRefusal, ""};
+  rapidjson::Document doc;
+  if (auto err = backend_common::ReadModelSettings(config_json, kRules, settings, &doc);
+      !err.empty()) {
     return err;
   }
   if (auto err = ParseSequenceTensors(Member(doc, "sequence_batching"), settings); !err.empty()) {
     return err;
   }
-  settings->parameters = backend_common::Parameters(doc);
   if (const Value* opt = Member(doc, "optimization")) {
     if (const Value* graph = Member(*opt, "graph")) {
       if (const Value* level = Member(*graph, "level")) {
@@ -140,7 +99,6 @@ std::string ParseModelSettings(std::string_view config_json, ModelSettings* sett
       }
     }
   }
-  settings->instance_count = backend_common::InstanceCount(doc);
   return "";
 }
 

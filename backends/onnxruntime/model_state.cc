@@ -2,9 +2,8 @@
 #include "model_state.h"
 
 #include <algorithm>
-#include <filesystem>
 
-#include "common/config_messages.h"
+#include "common/model_loading.h"
 #include "config_completion.h"
 #include "ort_session.h"
 #include "rapidjson/stringbuffer.h"
@@ -13,37 +12,8 @@
 namespace inferd::onnxruntime {
 namespace {
 
-namespace fs = std::filesystem;
-
-
 INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings, std::string* json) {
-  if (auto* err = backend_common::ReadModelConfigJson(model, json)) return err;
-  if (std::string problem = ParseModelSettings(*json, settings); !problem.empty()) {
-    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
-  }
-  return nullptr;
-}
-
-// <model dir>/<version>/<file>, or model.onnx inside it when it is a folder.
-INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
-                            std::string* path) {
-  const char* dir = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  const std::string file =
-      settings.default_model_filename.empty() ? "model.onnx" : settings.default_model_filename;
-  fs::path candidate = fs::path(dir) / std::to_string(version) / file;
-  std::error_code ec;
-  if (fs::is_directory(candidate, ec)) candidate /= "model.onnx";
-  if (!fs::exists(candidate, ec)) {
-    return MakeError(INFERD_ERROR_NOT_FOUND,
-                     "the model file " + candidate.string() +
-                         " does not exist (the onnxruntime backend loads "
-                         "<version>/<default_model_filename>, default model.onnx)");
-  }
-  *path = candidate.string();
-  return nullptr;
+  return backend_common::ReadSettings(model, &ParseModelSettings, settings, json);
 }
 
 // Completes the configuration from `io` and hands it to the server, unless
@@ -73,16 +43,16 @@ INFERD_Error* ModelState::Create(INFERD_Model* model, OrtEnv* env, int64_t defau
                                  std::unique_ptr<ModelState>* state) {
   std::unique_ptr<ModelState> self(new ModelState());
   self->env_ = env;
-  const char* name = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelName(model, &name)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  self->error_prefix_ =
-      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
+  if (auto* err = backend_common::RequestErrorPrefix(model, &self->error_prefix_)) return err;
 
   std::string json;
   if (auto* err = ReadSettings(model, &self->settings_, &json)) return err;
-  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  // model.onnx may be a folder holding model.onnx and its external data.
+  const backend_common::ModelFileRule rule{"onnxruntime", "model.onnx", true};
+  if (auto* err = backend_common::FindModelFile(model, self->settings_.default_model_filename,
+                                                rule, &self->path_)) {
+    return err;
+  }
   SessionSettings probe_settings;
   if (auto* err = self->ProbeModel(&probe_settings)) return err;
   bool auto_complete = false;

@@ -177,19 +177,15 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceFinalize(INFERD_ModelInstance* i
   return Guarded([&] { return common::DeleteInstanceState<InstanceRunner>(instance); });
 }
 
-// Execute answers and releases every request itself (InstanceRunner), so it
-// returns an error only when it could touch none of them.
+// Execute answers and releases every request itself (InstanceRunner).
 INFERD_EXPORT INFERD_Error* INFERD_ModelInstanceExecute(INFERD_ModelInstance* instance,
                                                         INFERD_Request** requests,
                                                         uint32_t request_count) {
-  return Guarded([&]() -> INFERD_Error* {
-    InstanceRunner* runner = nullptr;
-    if (auto* err = common::InstanceStateOf(instance, "onnxruntime backend: instance has no session",
-                                            &runner)) {
-      return err;
-    }
-    runner->Execute(instance, std::span<INFERD_Request* const>(requests, request_count));
-    return nullptr;
+  return Guarded([&] {
+    return common::ExecuteOnInstance<InstanceRunner>(
+        instance, "onnxruntime backend: instance has no session", [&](InstanceRunner& runner) {
+          runner.Execute(instance, std::span<INFERD_Request* const>(requests, request_count));
+        });
   });
 }
 

@@ -28,10 +28,6 @@ INFERD_Error* InitOrtApi() {
 
 const OrtApi& Ort() { return *g_api.load(std::memory_order_acquire); }
 
-INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& message) {
-  return INFERD_ErrorNew(code, message.c_str());
-}
-
 INFERD_Error* OrtError(OrtStatus* status, const std::string& context) {
   if (status == nullptr) return nullptr;
   const OrtErrorCode ort_code = Ort().GetErrorCode(status);
@@ -45,10 +41,6 @@ INFERD_Error* OrtError(OrtStatus* status, const std::string& context) {
       : ort_code == ORT_NOT_IMPLEMENTED ? INFERD_ERROR_UNSUPPORTED
                                         : INFERD_ERROR_INTERNAL;
   return MakeError(code, message);
-}
-
-INFERD_Error* PrefixedError(INFERD_Error* error, const std::string& prefix) {
-  return MakeError(INFERD_ErrorCode(error), prefix + INFERD_ErrorMessage(error));
 }
 
 }  // namespace inferd::onnxruntime

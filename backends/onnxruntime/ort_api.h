@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "common/entry_points.h"
 #include "inferd/backend.h"
 #include "onnxruntime_c_api.h"
 
@@ -41,7 +42,7 @@ struct ErrorDeleter {
 using ErrorPtr = std::unique_ptr<INFERD_Error, ErrorDeleter>;
 
 // A new error with `message`; the caller owns it.
-INFERD_Error* MakeError(INFERD_Error_Code code, const std::string& message);
+using backend_common::MakeError;
 
 // Takes `status` (null is success, giving null) and returns an error whose
 // message is "<context>: <ONNX Runtime's message>". ORT's invalid-argument
@@ -50,7 +51,7 @@ INFERD_Error* OrtError(OrtStatus* status, const std::string& context);
 
 // A copy of `error` with `prefix` put before its message; `error` stays owned
 // by the caller.
-INFERD_Error* PrefixedError(INFERD_Error* error, const std::string& prefix);
+using backend_common::PrefixedError;
 
 }  // namespace inferd::onnxruntime
 

@@ -9,18 +9,22 @@
 #include <string>
 #include <string_view>
 
+#include "common/element_type.h"
 #include "inferd/backend.h"
 #include "onnxruntime_c_api.h"
 
 namespace inferd::onnxruntime {
 
-// One served element type.
-struct ElementType {
-  INFERD_DataType datatype;        //!< the protocol datatype (INFERD_TYPE_FP32, ...)
-  ONNXTensorElementDataType onnx;  //!< ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, ...
-  std::string_view config_name;    //!< "TYPE_FP32", ... as config.pbtxt spells it
-  uint32_t byte_size;              //!< bytes per element; 0 for BYTES (strings)
-};
+// One served element type; `native` is its ONNXTensorElementDataType.
+using backend_common::ElementType;
+
+// The backend's table (backend_common::TensorRules reads tensors with it).
+const backend_common::TypeTable& OnnxTypes();
+
+// The ONNX element type of a served type.
+inline ONNXTensorElementDataType OnnxType(const ElementType& type) {
+  return static_cast<ONNXTensorElementDataType>(type.native);
+}
 
 // The entry for an ONNX element type, a config name or a datatype; nullptr
 // when the backend does not serve it (e.g. COMPLEX64, FLOAT8*, TYPE_INVALID).

@@ -31,7 +31,7 @@ TEST(OrtTypesTest, MapsEveryTritonOnnxTypeBothWays) {
   for (const auto& c : cases) {
     const ElementType* by_name = TypeFromConfigName(c.config);
     ASSERT_NE(by_name, nullptr) << c.config;
-    EXPECT_EQ(by_name->onnx, c.onnx) << c.config;
+    EXPECT_EQ(OnnxType(*by_name), c.onnx) << c.config;
     EXPECT_EQ(by_name->datatype, c.datatype) << c.config;
     EXPECT_EQ(by_name->byte_size, c.size) << c.config;
     EXPECT_EQ(TypeFromOnnx(c.onnx), by_name) << c.config;

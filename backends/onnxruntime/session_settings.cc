@@ -2,40 +2,11 @@
 #include "session_settings.h"
 
 #include <algorithm>
-#include <charconv>
 #include <thread>
 
+#include "common/parameter_values.h"
+
 namespace inferd::onnxruntime {
-namespace {
-
-// The integer value of parameter `key`, if set. Error text in *error.
-std::optional<int> IntParameter(const ModelSettings& model, const std::string& key,
-                                std::string* error) {
-  auto it = model.parameters.find(key);
-  if (it == model.parameters.end()) return std::nullopt;
-  const std::string& text = it->second;
-  int value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    *error = "parameter '" + key + "' is '" + text + "', not an integer";
-    return std::nullopt;
-  }
-  return value;
-}
-
-std::optional<bool> BoolParameter(const ModelSettings& model, const std::string& key,
-                                  std::string* error) {
-  auto it = model.parameters.find(key);
-  if (it == model.parameters.end()) return std::nullopt;
-  std::string text = it->second;
-  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
-  if (text == "1" || text == "true" || text == "on") return true;
-  if (text == "0" || text == "false" || text == "off") return false;
-  *error = "parameter '" + key + "' is '" + it->second + "', not 0/1/true/false";
-  return std::nullopt;
-}
-
-}  // namespace
 
 unsigned MachineCores() {
   // Asked once: glibc reads /sys/devices/system/cpu/online on every call, and
@@ -47,17 +18,20 @@ unsigned MachineCores() {
 std::string ResolveSessionSettings(const ModelSettings& model, unsigned cores,
                                    SessionSettings* settings) {
   *settings = SessionSettings{};
-  std::string error;
   const int fair_share =
       std::max(1, static_cast<int>(cores) / std::max(1, model.instance_count));
 
-  const auto intra = IntParameter(model, "intra_op_thread_count", &error);
-  const auto inter = IntParameter(model, "inter_op_thread_count", &error);
-  const auto mode = IntParameter(model, "execution_mode", &error);
-  settings->mem_arena = BoolParameter(model, "enable_mem_arena", &error);
-  settings->mem_pattern = BoolParameter(model, "enable_mem_pattern", &error);
-  const auto share = BoolParameter(model, "share_session_between_instances", &error);
-  if (!error.empty()) return error;
+  using backend_common::ParameterReader;
+  ParameterReader read(model.parameters, ParameterReader::Keep::kLast);
+  constexpr const char* kInteger = "an integer";
+  constexpr const char* kSwitch = "0/1/true/false";
+  const auto intra = read.Int("intra_op_thread_count", kInteger);
+  const auto inter = read.Int("inter_op_thread_count", kInteger);
+  const auto mode = read.Int("execution_mode", kInteger);
+  settings->mem_arena = read.Switch("enable_mem_arena", kSwitch);
+  settings->mem_pattern = read.Switch("enable_mem_pattern", kSwitch);
+  const auto share = read.Switch("share_session_between_instances", kSwitch);
+  if (!read.error().empty()) return read.error();
   if ((intra && *intra < 0) || (inter && *inter < 0)) {
     return "parameters 'intra_op_thread_count' and 'inter_op_thread_count' must be >= 0";
   }

@@ -56,6 +56,17 @@ struct ControlMessage {
 };
 static_assert(sizeof(ControlMessage) == 40, "the stub unpacks 40 bytes: <IIQQQQ");
 
+// A message of `type` (no flags).
+inline ControlMessage MakeMessage(MessageType type, uint64_t id = 0, uint64_t offset = 0,
+                                  uint64_t size = 0) {
+  ControlMessage m;
+  m.type = static_cast<uint32_t>(type);
+  m.id = id;
+  m.offset = offset;
+  m.size = size;
+  return m;
+}
+
 }  // namespace inferd::python
 
 #endif  // INFERD_BACKENDS_PYTHON_CONTROL_MESSAGE_H_

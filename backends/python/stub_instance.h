@@ -34,6 +34,7 @@
 #include "shm_allocator.h"
 #include "shm_region.h"
 #include "stub_process.h"
+#include "wire_format.h"
 
 namespace inferd::python {
 
@@ -93,6 +94,24 @@ class StubInstance final : public BlsSink {
   void Bury(bool served);
   // Fails requests that never reached a stub.
   static void FailAll(std::vector<RequestReply>* replies, const Status& error);
+  // Execute's steps. Waits while a stub starts; false (each request failed)
+  // when none can run, else the stub's generation in *generation.
+  bool AwaitReady(INFERD_Request** requests, uint32_t count, uint64_t* generation)
+      EXCLUDES(mu_);
+  // Reads each request and opens its reply; one the ABI refuses fails alone.
+  void OpenRequests(INFERD_Request** requests, uint32_t count, std::vector<RequestView>* views,
+                    std::vector<RequestReply>* replies);
+  // The batch block of `size` bytes, handles given to `views`; nullopt (each
+  // request failed) when shared memory has no room.
+  std::optional<uint64_t> PlaceBatch(uint64_t size, std::vector<RequestView>* views,
+                                     std::vector<RequestReply>* replies) EXCLUDES(mu_);
+  // Hands the written batch block to the stub and waits until its execute()
+  // returned, unless it restarted since `generation` (then fails the batch).
+  void RunBatch(INFERD_ModelInstance* instance, uint64_t generation, uint64_t block,
+                uint64_t size, uint64_t first_handle, std::vector<RequestReply>* replies)
+      EXCLUDES(mu_);
+  // A line to stderr (the backend ABI has no logger; the server logs stderr).
+  static void LogLine(char level, const std::string& text);
   // Execute's wait is over: the stub's execute() returned.
   void MarkBatchDone() EXCLUDES(mu_);
   // The text of a ring block (error text, JSON), consumed.

@@ -18,10 +18,13 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
+#include "common/input_collector.h"
+#include "common/request_batch.h"
 #include "inferd/backend.h"
 #include "io_binding.h"
 #include "model_settings.h"
-#include "request_batch.h"
 #include "run_settings.h"
 #include "torch_module.h"
 
@@ -45,7 +48,7 @@ class InstanceRunner {
 
  private:
   // Runs `batch` in one forward() call and answers its requests.
-  void RunBatch(INFERD_ModelInstance* instance, const BatchedRequest* batch, size_t count);
+  void RunBatch(INFERD_ModelInstance* instance, backend_common::Batch batch);
 
   // Constant after construction.
   const ModelSettings& settings_;
@@ -53,6 +56,9 @@ class InstanceRunner {
   const IoBinding& binding_;
   const TorchModulePtr module_;
   const std::string error_prefix_;
+
+  std::vector<INFERD_MemoryCopy> copies_;   //!< one numeric input's copies, reused
+  backend_common::BytesInputReader bytes_;  //!< BYTES inputs' elements, reused
 };
 
 }  // namespace inferd::pytorch

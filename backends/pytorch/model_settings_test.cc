@@ -18,7 +18,7 @@ TEST(ModelSettingsTest, ReadsTensorsParametersAndInstances) {
   EXPECT_EQ(settings.max_batch_size, 8);
   EXPECT_EQ(settings.default_model_filename, "net.pt");
   ASSERT_EQ(settings.inputs.size(), 1u);
-  EXPECT_EQ(settings.inputs[0].type->scalar, TorchScalar::kBFloat16);
+  EXPECT_EQ(ScalarOf(*settings.inputs[0].type), TorchScalar::kBFloat16);
   EXPECT_EQ(settings.inputs[0].dims, (std::vector<int64_t>{-1, 3}));
   EXPECT_EQ(settings.outputs[0].type->byte_size, 0u);
   EXPECT_EQ(settings.parameters.at("INFERENCE_MODE"), "false");
@@ -42,7 +42,7 @@ TEST(TorchTypesTest, EveryServedTypeRoundTrips) {
                            "TYPE_INT64", "TYPE_FP16", "TYPE_BF16", "TYPE_FP32", "TYPE_FP64"}) {
     const ElementType* type = TypeFromConfigName(name);
     ASSERT_NE(type, nullptr) << name;
-    EXPECT_EQ(TypeFromScalar(static_cast<int>(type->scalar)), type) << name;
+    EXPECT_EQ(TypeFromScalar(static_cast<int>(ScalarOf(*type))), type) << name;
     EXPECT_EQ(TypeFromDataType(type->datatype), type) << name;
   }
   EXPECT_EQ(TypeFromConfigName("TYPE_UINT64"), nullptr);

@@ -2,66 +2,33 @@
 #include "model_state.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <thread>
 
-#include "common/config_messages.h"
-#include "request_batch.h"
+#include "common/model_loading.h"
 
 namespace inferd::pytorch {
-namespace {
 
-namespace fs = std::filesystem;
-
-INFERD_Error* ReadSettings(INFERD_Model* model, ModelSettings* settings) {
-  std::string json;
-  if (auto* err = backend_common::ReadModelConfigJson(model, &json)) return err;
-  if (std::string problem = ParseModelSettings(json, settings); !problem.empty()) {
-    return MakeError(INFERD_ERROR_INVALID_ARG, problem);
-  }
-  return nullptr;
-}
-
-// <model dir>/<version>/<default_model_filename or model.pt>.
-INFERD_Error* ModelFilePath(INFERD_Model* model, const ModelSettings& settings,
-                            std::string* path) {
-  const char* dir = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelRepositoryPath(model, &dir)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  const std::string file =
-      settings.default_model_filename.empty() ? "model.pt" : settings.default_model_filename;
-  const fs::path candidate = fs::path(dir) / std::to_string(version) / file;
-  std::error_code ec;
-  if (!fs::is_regular_file(candidate, ec)) {
-    return MakeError(INFERD_ERROR_NOT_FOUND,
-                     "the model file " + candidate.string() +
-                         " does not exist (the pytorch backend loads "
-                         "<version>/<default_model_filename>, default model.pt)");
-  }
-  *path = candidate.string();
-  return nullptr;
-}
-
-}  // namespace
+using backend_common::MakeError;
 
 INFERD_Error* ModelState::Create(INFERD_Model* model, std::unique_ptr<ModelState>* state) {
   std::unique_ptr<ModelState> self(new ModelState());
-  const char* name = nullptr;
-  uint64_t version = 0;
-  if (auto* err = INFERD_ModelName(model, &name)) return err;
-  if (auto* err = INFERD_ModelVersion(model, &version)) return err;
-  self->error_prefix_ =
-      "model '" + std::string(name) + "' version " + std::to_string(version) + ": ";
-
-  if (auto* err = ReadSettings(model, &self->settings_)) return err;
+  if (auto* err = backend_common::RequestErrorPrefix(model, &self->error_prefix_)) return err;
+  std::string json;
+  if (auto* err =
+          backend_common::ReadSettings(model, &ParseModelSettings, &self->settings_, &json)) {
+    return err;
+  }
   if (std::string problem = ResolveRunSettings(
           self->settings_, std::max(1u, std::thread::hardware_concurrency()),
           &self->run_settings_);
       !problem.empty()) {
     return MakeError(INFERD_ERROR_INVALID_ARG, problem);
   }
-  if (auto* err = ModelFilePath(model, self->settings_, &self->path_)) return err;
+  const backend_common::ModelFileRule rule{"pytorch", "model.pt", false};
+  if (auto* err = backend_common::FindModelFile(model, self->settings_.default_model_filename,
+                                                rule, &self->path_)) {
+    return err;
+  }
   ForwardSignature signature;
   TorchModulePtr module;
   if (auto* err = LoadTorchModule(self->path_, &module, &signature)) return err;

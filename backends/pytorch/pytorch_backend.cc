@@ -10,7 +10,6 @@
 #include "inferd/backend.h"
 #include "instance_runner.h"
 #include "model_state.h"
-#include "request_batch.h"
 
 namespace inferd::pytorch {
 namespace {
@@ -62,19 +61,14 @@ INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceFinalize(INFERD_ModelInst
   return Guarded([&] { return common::DeleteInstanceState<InstanceRunner>(instance); });
 }
 
-// Execute answers and releases every request itself (InstanceRunner), so it
-// returns an error only when it could touch none of them.
+// Execute answers and releases every request itself (InstanceRunner).
 INFERD_EXPORT INFERD_Error* InferdPytorch_ModelInstanceExecute(INFERD_ModelInstance* instance,
                                                                INFERD_Request** requests,
                                                                uint32_t request_count) {
-  return Guarded([&]() -> INFERD_Error* {
-    InstanceRunner* runner = nullptr;
-    if (auto* err = common::InstanceStateOf(instance, "pytorch backend: instance has no module",
-                                            &runner)) {
-      return err;
-    }
-    runner->Execute(instance, requests, request_count);
-    return nullptr;
+  return Guarded([&] {
+    return common::ExecuteOnInstance<InstanceRunner>(
+        instance, "pytorch backend: instance has no module",
+        [&](InstanceRunner& runner) { runner.Execute(instance, requests, request_count); });
   });
 }
 

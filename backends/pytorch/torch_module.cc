@@ -6,12 +6,14 @@
 #include <atomic>
 
 #include "error_text.h"
-#include "request_batch.h"
+#include "common/entry_points.h"
 #include "torch_module_impl.h"
 #include "torch_types.h"
 
 namespace inferd::pytorch {
 namespace {
+
+using backend_common::MakeError;
 
 // The backend's table holds c10::ScalarType's numbers; hold them to it.
 static_assert(static_cast<int>(TorchScalar::kByte) == static_cast<int>(c10::ScalarType::Byte));

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/element_type.h"
 #include "inferd/backend.h"
 
 namespace inferd::pytorch {
@@ -30,14 +31,17 @@ enum class TorchScalar : int8_t {
   kNone = -1,  //!< BYTES: a List[str], not a tensor
 };
 
-// One served element type.
-struct ElementType {
-  INFERD_DataType datatype;      //!< INFERD_TYPE_FP32, ...
-  TorchScalar scalar;            //!< LibTorch's type; kNone for BYTES
-  std::string_view config_name;  //!< "TYPE_FP32", ... as config.pbtxt spells it
-  std::string_view torch_name;   //!< "torch.float32", ... for error messages
-  uint32_t byte_size;            //!< bytes per element; 0 for BYTES
-};
+// One served element type: `native` is its TorchScalar (kNone for BYTES),
+// `native_name` LibTorch's name ("torch.float32", ...) for error messages.
+using backend_common::ElementType;
+
+// The backend's table (backend_common::TensorRules reads tensors with it).
+const backend_common::TypeTable& TorchTypes();
+
+// LibTorch's type of a served type.
+inline TorchScalar ScalarOf(const ElementType& type) {
+  return static_cast<TorchScalar>(type.native);
+}
 
 // The entry for a config name, a datatype or a LibTorch scalar type; nullptr
 // when the backend does not serve it (TYPE_UINT32, TYPE_INVALID, complex, ...).

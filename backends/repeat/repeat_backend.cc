@@ -18,7 +18,6 @@
 #include "inferd/backend.h"
 #include "input_values.h"
 #include "model_settings.h"
-#include "recorder.h"
 #include "request_options.h"
 #include "stream.h"
 #include "stream_worker.h"
@@ -31,7 +30,7 @@ namespace {
 // order, so the worker (and its streams) goes before what they refer to.
 struct RepeatModel {
   ModelSettings settings;
-  Recorder recorder;
+  backend_common::Recorder recorder;
   StreamWorker worker;
 };
 

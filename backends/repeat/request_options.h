@@ -3,7 +3,7 @@
 //   delay_ms          the wait before each response (whole milliseconds, at most an hour)
 //   final_with_last   FINAL rides on the last response instead of following it alone
 //   error_at          response number k is an error response; the stream goes on
-//   record_file       where the stream's end is recorded (recorder.h)
+//   record_file       where the stream's end is recorded (common/recorder.h)
 // and three ways to misuse the response sender, to test how the server copes:
 //   abandon           after the responses, delete the sender without FINAL
 //   send_after_final  after FINAL, try to send one more response

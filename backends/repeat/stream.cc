@@ -37,8 +37,9 @@ INFERD_Error* AddOutput(INFERD_Response* response, const std::string& name,
 
 }  // namespace
 
-Stream::Stream(const ModelSettings& settings, Recorder& recorder, std::string request_id,
-               RequestOptions options, InputValues values, INFERD_ResponseSender* sender)
+Stream::Stream(const ModelSettings& settings, backend_common::Recorder& recorder,
+               std::string request_id, RequestOptions options, InputValues values,
+               INFERD_ResponseSender* sender)
     : settings_(settings),
       recorder_(recorder),
       request_id_(std::move(request_id)),
@@ -179,6 +180,8 @@ Stream::Next Stream::EndFailed(INFERD_Error* error) {
   return Next::kEnded;
 }
 
-void Stream::Record(const std::string& line) { recorder_.Append(options_.record_file, line); }
+void Stream::Record(const std::string& line) {
+  recorder_.Append(options_.record_file, line + "\n");
+}
 
 }  // namespace inferd::repeat

@@ -19,7 +19,7 @@
 #include "inferd/backend.h"
 #include "input_values.h"
 #include "model_settings.h"
-#include "recorder.h"
+#include "common/recorder.h"
 #include "request_options.h"
 
 namespace inferd::repeat {
@@ -35,8 +35,9 @@ class Stream {
   };
 
   // `settings` and `recorder` outlive the stream (the model's).
-  Stream(const ModelSettings& settings, Recorder& recorder, std::string request_id,
-         RequestOptions options, InputValues values, INFERD_ResponseSender* sender);
+  Stream(const ModelSettings& settings, backend_common::Recorder& recorder,
+         std::string request_id, RequestOptions options, InputValues values,
+         INFERD_ResponseSender* sender);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -61,7 +62,7 @@ class Stream {
   void Record(const std::string& line);
 
   const ModelSettings& settings_;
-  Recorder& recorder_;
+  backend_common::Recorder& recorder_;
   const std::string request_id_;
   const RequestOptions options_;
   const InputValues values_;

@@ -23,49 +23,16 @@ import threading
 import time
 import traceback
 
-import numpy as np
-
 import triton_python_backend_utils as pb_utils
 
-# control_message.h
-MESSAGE = struct.Struct("<IIQQQQ")
-INITIALIZE, EXECUTE, FINALIZE, AUTO_COMPLETE, PING = 1, 2, 3, 4, 5
-INITIALIZE_DONE, EXECUTE_DONE, RESPONSE, FINALIZE_DONE, AUTO_COMPLETE_DONE, PONG, \
-    IS_CANCELLED = 101, 102, 103, 104, 105, 106, 107
-BLS_REQUEST, BLS_FREE = 108, 109
-CANCELLED_REPLY, BLS_RESPONSE = 201, 202
-FLAG_FINAL, FLAG_HAS_BLOCK, FLAG_ERROR, FLAG_BATCH_DONE = 1, 2, 4, 8
-
-# wire_format.h
-U32 = struct.Struct("<I")
-U64 = struct.Struct("<Q")
-REQUEST = struct.Struct("<QQIIIIII")
-INPUT = struct.Struct("<IIIIQQ")
-RESPONSE_HEAD = struct.Struct("<IIII")
-BLS_HEAD = struct.Struct("<IIIIIIqQQ")
-OUTPUT = struct.Struct("<IIIIQ")
-_DIMS = {}
-
-
-def dims_struct(n):
-    s = _DIMS.get(n)
-    if s is None:
-        s = _DIMS[n] = struct.Struct("<%dq" % n)
-    return s
-
-
-def pad8(n):
-    return (n + 7) & ~7
-
-
-def decode_array(region, view, code, shape, offset, byte_size, copy):
-    """The tensor of type `code` and `shape` whose bytes lie at `offset` in the
-    shared region: a numpy view (or a copy), BYTES as an object array."""
-    if code == 13:
-        return pb_utils._deserialize_bytes(view[offset:offset + byte_size], shape)
-    dtype = pb_utils._NUMPY_OF_CODE[code]
-    array = np.frombuffer(region, dtype, byte_size // dtype.itemsize, offset).reshape(shape)
-    return array.copy() if copy else array
+# Beside this file (sys.path[0]), like triton_python_backend_utils.
+from inferd_stub_wire import (
+    AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_HEAD, BLS_REQUEST, BLS_RESPONSE,
+    CANCELLED_REPLY, EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR,
+    FLAG_FINAL, FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, OUTPUT,
+    PING, PONG, REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct,
+    encode_tensors, pad8, tensors_size, write_tensors,
+)
 
 
 class Stub:
@@ -150,52 +117,12 @@ class Stub:
 
     # -- responses --------------------------------------------------------------
 
-    @staticmethod
-    def _encode_tensors(tensors):
-        """[(name bytes, code, shape, data buffer)] for writing."""
-        encoded = []
-        for tensor in tensors:
-            array = tensor._array
-            code = tensor._code
-            if code == 13:
-                data = pb_utils._serialize_bytes(array)
-            else:
-                if not array.flags.c_contiguous:
-                    array = np.ascontiguousarray(array)
-                data = memoryview(array).cast("B") if array.size else b""
-            encoded.append((tensor._name.encode(), code, array.shape, data))
-        return encoded
-
     def _encode_response(self, response):
         """The response's parts: (error, [(name, code, shape, data)])."""
         error = response.error() if response is not None else None
         if error is not None:
             return error, []
-        return None, self._encode_tensors(response.output_tensors())
-
-    @staticmethod
-    def _tensors_size(outputs):
-        size = 0
-        for name, code, shape, data in outputs:
-            size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(len(data))
-        return size
-
-    def _write_tensors(self, at, outputs):
-        region = self.region
-        view = self.view
-        for name, code, shape, data in outputs:
-            n = len(data)
-            OUTPUT.pack_into(region, at, len(name), code, len(shape), 0, n)
-            at += OUTPUT.size
-            if shape:
-                dims_struct(len(shape)).pack_into(region, at, *shape)
-                at += 8 * len(shape)
-            view[at:at + len(name)] = name
-            at += pad8(len(name))
-            if n:
-                view[at:at + n] = data
-            at += pad8(n)
-        return at
+        return None, encode_tensors(response.output_tensors())
 
     def send_response(self, handle, response, final, batch_done=False):
         flags = (FLAG_FINAL if final else 0) | (FLAG_BATCH_DONE if batch_done else 0)
@@ -208,7 +135,7 @@ class Stub:
             text = error.message().encode("utf-8", "replace")
             size = RESPONSE_HEAD.size + pad8(len(text))
         else:
-            size = RESPONSE_HEAD.size + self._tensors_size(outputs)
+            size = RESPONSE_HEAD.size + tensors_size(outputs)
         with self.send_lock:
             offset, end = self._ring_alloc(size)
             if error is not None:
@@ -217,7 +144,7 @@ class Stub:
                 self.view[at:at + len(text)] = text
             else:
                 RESPONSE_HEAD.pack_into(self.region, offset, 0, 0, 0, len(outputs))
-                self._write_tensors(offset + RESPONSE_HEAD.size, outputs)
+                write_tensors(self.region, self.view, offset + RESPONSE_HEAD.size, outputs)
             self.send(RESPONSE, flags | FLAG_HAS_BLOCK, handle, offset, size, end)
 
     def is_cancelled(self, handle):
@@ -234,10 +161,10 @@ class Stub:
         request_id = str(request._id).encode()
         parameters = request.parameters().encode()
         outputs = [o.encode() for o in request._outputs]
-        inputs = self._encode_tensors(request._inputs)
+        inputs = encode_tensors(request._inputs)
         names_size = sum(4 + len(o) for o in outputs)
         size = (BLS_HEAD.size + pad8(len(name)) + pad8(len(request_id)) + pad8(len(parameters))
-                + pad8(names_size) + self._tensors_size(inputs))
+                + pad8(names_size) + tensors_size(inputs))
         call_id = next(self.call_ids)
         waiting = self.calls[call_id] = queue.SimpleQueue()
         timeout_us = int(request._timeout or 0)
@@ -258,7 +185,7 @@ class Stub:
                 view[at + 4:at + 4 + len(o)] = o
                 at += 4 + len(o)
             at = start + pad8(names_size)
-            self._write_tensors(at, inputs)
+            write_tensors(self.region, self.view, at, inputs)
             self.send(BLS_REQUEST, 0, call_id, offset, size, end)
         return call_id, waiting
 
@@ -483,13 +410,17 @@ class Stub:
                 return
 
 
+# The stub's and pb_utils' files: a traceback's frames in them are not the model's.
+OWN_FILES = ("inferd_python_stub.py", "inferd_stub_wire.py", "triton_python_backend_utils.py",
+             "inferd_pb_datatypes.py")
+
+
 def describe(exc):
     """The traceback's last line ("ValueError: bad input"), and where in the
     model's own code it was raised."""
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     frames = traceback.extract_tb(exc.__traceback__)
-    own = [f for f in frames if not f.filename.endswith(("inferd_python_stub.py",
-                                                         "triton_python_backend_utils.py"))]
+    own = [f for f in frames if not f.filename.endswith(OWN_FILES)]
     if own:
         text += f" ({os.path.basename(own[-1].filename)}, line {own[-1].lineno})"
     return text

@@ -1,49 +1,40 @@
-// Scattering run outputs into per-request responses (see output_scatter.h).
-#include "output_scatter.h"
+// Scattering run outputs into per-request responses (see output_responder.h).
+#include "common/output_responder.h"
 
-#include <cstring>
+#include <string_view>
 
-#include "bytes_codec.h"
-#include "ort_types.h"
-#include "shapes.h"
+#include "common/bytes_elements.h"
+#include "common/entry_points.h"
+#include "common/shapes.h"
 
-namespace inferd::onnxruntime {
+namespace inferd::backend_common {
 namespace {
 
-std::string Where(const TensorSpec& spec) { return "output '" + spec.name + "'"; }
-
-INFERD_Error* ReadStrings(const OrtValue* value, size_t elements, RunOutput* out) {
-  const OrtApi& ort = Ort();
-  const std::string where = Where(*out->spec);
-  size_t total = 0;
-  if (auto* err = OrtError(ort.GetStringTensorDataLength(value, &total), where)) return err;
-  out->strings.resize(total);
-  out->offsets.resize(elements + 1);
-  if (elements > 0) {
-    if (auto* err = OrtError(ort.GetStringTensorContent(value, out->strings.data(), total,
-                                                         out->offsets.data(), elements),
-                             where)) {
-      return err;
-    }
+bool AllFixed(const std::vector<int64_t>& dims) {
+  for (int64_t dim : dims) {
+    if (dim < 0) return false;
   }
-  out->offsets[elements] = total;
-  return nullptr;
+  return true;
 }
 
 // The shape the client sees for `rows` rows of `output`: the model's, or the
-// configured dims when the output is reshaped and its dims are fixed.
+// configured dims when the output is reshaped and its dims are fixed. Built
+// in place: one allocation per output of each response.
 std::vector<int64_t> ClientShape(const RunOutput& output, bool batching, int64_t rows) {
   const size_t skip = batching ? 1 : 0;
-  std::vector<int64_t> shape(output.shape.begin() + skip, output.shape.end());
+  const int64_t* model_dims = output.shape.data() + skip;
+  const size_t model_rank = output.shape.size() - skip;
   const TensorSpec& spec = *output.spec;
-  if (spec.reshape) {
-    bool fixed = true;
-    for (int64_t dim : spec.dims) fixed = fixed && dim >= 0;
-    if (fixed && ElementCount(spec.dims) == ElementCount(shape)) {
-      shape = spec.dims;
-    }
+  const bool configured = spec.reshape && AllFixed(spec.dims) &&
+                          ElementCount(spec.dims) == ElementCount(model_dims, model_rank);
+  std::vector<int64_t> shape;
+  shape.reserve(skip + (configured ? spec.dims.size() : model_rank));
+  if (batching) shape.push_back(rows);
+  if (configured) {
+    shape.insert(shape.end(), spec.dims.begin(), spec.dims.end());
+  } else {
+    shape.insert(shape.end(), model_dims, model_dims + model_rank);
   }
-  if (batching) shape.insert(shape.begin(), rows);
   return shape;
 }
 
@@ -84,7 +75,7 @@ INFERD_Error* AddOutput(INFERD_Response* response, const RunOutput& output,
 
 // Fills `response` for the request whose rows start at `row`.
 INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& request,
-                           int64_t row, std::span<const RunOutput> outputs,
+                           int64_t row, const RunOutput* outputs, size_t output_count,
                            INFERD_Response* response, std::vector<INFERD_MemoryCopy>* copies) {
   uint32_t requested = 0;
   if (auto* err = INFERD_RequestOutputCount(request.request, &requested)) return err;
@@ -92,8 +83,8 @@ INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& 
     const char* name = nullptr;
     if (auto* err = INFERD_RequestOutputName(request.request, k, &name)) return err;
     const RunOutput* output = nullptr;
-    for (const RunOutput& candidate : outputs) {
-      if (candidate.spec->name == name) output = &candidate;
+    for (size_t o = 0; o < output_count; ++o) {
+      if (outputs[o].spec != nullptr && outputs[o].spec->name == name) output = &outputs[o];
     }
     if (output == nullptr) {
       return MakeError(INFERD_ERROR_INVALID_ARG,
@@ -115,46 +106,8 @@ INFERD_Error* FillResponse(const ModelSettings& settings, const BatchedRequest& 
 
 }  // namespace
 
-INFERD_Error* ReadRunOutput(const TensorSpec& spec, OrtPtr<OrtValue> value, bool batching,
-                            int64_t rows, RunOutput* out) {
-  const OrtApi& ort = Ort();
-  out->spec = &spec;
-  out->value = std::move(value);
-  OrtTensorTypeAndShapeInfo* raw_info = nullptr;
-  if (auto* err = OrtError(ort.GetTensorTypeAndShape(out->value.get(), &raw_info), Where(spec))) {
-    return err;
-  }
-  OrtPtr<OrtTensorTypeAndShapeInfo> info(raw_info);
-  ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED;
-  size_t rank = 0;
-  if (auto* err = OrtError(ort.GetTensorElementType(info.get(), &type), Where(spec))) return err;
-  if (auto* err = OrtError(ort.GetDimensionsCount(info.get(), &rank), Where(spec))) return err;
-  out->shape.resize(rank);
-  if (auto* err = OrtError(ort.GetDimensions(info.get(), out->shape.data(), rank), Where(spec))) {
-    return err;
-  }
-  if (type != spec.type->onnx) {
-    return MakeError(INFERD_ERROR_INTERNAL, Where(spec) + " came out as " + OnnxTypeName(type) +
-                                                " but the configuration says " +
-                                                std::string(spec.type->config_name));
-  }
-  if (batching && (rank == 0 || out->shape[0] != rows)) {
-    return MakeError(INFERD_ERROR_INTERNAL,
-                     Where(spec) + " has shape " + ShapeString(out->shape) + " for a batch of " +
-                         std::to_string(rows) + " rows; its first dimension must be the batch");
-  }
-  const auto elements = static_cast<size_t>(ElementCount(out->shape.data(), rank));
-  if (spec.type->byte_size == 0) return ReadStrings(out->value.get(), elements, out);
-  void* data = nullptr;
-  if (auto* err = OrtError(ort.GetTensorMutableData(out->value.get(), &data), Where(spec))) {
-    return err;
-  }
-  out->data = static_cast<const char*>(data);
-  return nullptr;
-}
-
-void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& settings,
-                    std::span<const BatchedRequest> requests, std::span<const RunOutput> outputs,
+void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& settings, Batch batch,
+                    const RunOutput* outputs, size_t output_count,
                     const std::string& error_prefix) {
   // Fill every response, make the copies in one call (split across the
   // server's buffer-manager threads when large), then send.
@@ -163,10 +116,10 @@ void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& setting
     INFERD_Error* error;
   };
   std::vector<Filled> filled;
-  filled.reserve(requests.size());
+  filled.reserve(batch.size());
   std::vector<INFERD_MemoryCopy> copies;
   int64_t row = 0;
-  for (const BatchedRequest& request : requests) {
+  for (const BatchedRequest& request : batch) {
     INFERD_Response* response = nullptr;
     if (INFERD_Error* err = INFERD_ResponseNew(&response, request.request)) {
       INFERD_ErrorDelete(err);  // nothing can carry it; the release still happens
@@ -174,7 +127,8 @@ void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& setting
       continue;
     }
     const size_t copies_before = copies.size();
-    INFERD_Error* error = FillResponse(settings, request, row, outputs, response, &copies);
+    INFERD_Error* error =
+        FillResponse(settings, request, row, outputs, output_count, response, &copies);
     if (error != nullptr) {
       copies.resize(copies_before);  // the response carries the error, not those outputs
       INFERD_Error* prefixed = PrefixedError(error, error_prefix);
@@ -184,8 +138,8 @@ void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& setting
     filled.push_back({response, error});
     row += request.rows;
   }
-  INFERD_Error* copied =
-      INFERD_ModelInstanceCopyBuffers(instance, copies.data(), static_cast<uint32_t>(copies.size()));
+  INFERD_Error* copied = INFERD_ModelInstanceCopyBuffers(instance, copies.data(),
+                                                         static_cast<uint32_t>(copies.size()));
   for (Filled& f : filled) {
     INFERD_Error* error = f.error;
     if (error == nullptr && copied != nullptr) error = PrefixedError(copied, error_prefix);
@@ -194,14 +148,10 @@ void ScatterOutputs(INFERD_ModelInstance* instance, const ModelSettings& setting
   INFERD_ErrorDelete(copied);
 }
 
-void RespondWithError(INFERD_Request* request, INFERD_Error* error, const std::string& prefix) {
-  INFERD_Response* response = nullptr;
-  if (INFERD_Error* err = INFERD_ResponseNew(&response, request)) {
-    INFERD_ErrorDelete(err);
-    return;
+void RespondAllWithError(Batch batch, INFERD_Error* error, const std::string& error_prefix) {
+  for (const BatchedRequest& request : batch) {
+    RespondWithError(request.request, error, error_prefix);
   }
-  INFERD_ErrorDelete(
-      INFERD_ResponseSend(response, INFERD_RESPONSE_COMPLETE_FINAL, PrefixedError(error, prefix)));
 }
 
-}  // namespace inferd::onnxruntime
+}  // namespace inferd::backend_common

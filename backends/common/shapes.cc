@@ -1,7 +1,7 @@
 // Shape helpers (see shapes.h).
-#include "shapes.h"
+#include "common/shapes.h"
 
-namespace inferd::onnxruntime {
+namespace inferd::backend_common {
 
 int64_t ElementCount(const int64_t* dims, size_t rank) {
   int64_t count = 1;
@@ -9,13 +9,13 @@ int64_t ElementCount(const int64_t* dims, size_t rank) {
   return count;
 }
 
-std::string ShapeString(const std::vector<int64_t>& dims) {
+std::string ShapeString(const int64_t* dims, size_t rank) {
   std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
+  for (size_t i = 0; i < rank; ++i) {
     if (i > 0) out += ",";
     out += std::to_string(dims[i]);
   }
   return out + "]";
 }
 
-}  // namespace inferd::onnxruntime
+}  // namespace inferd::backend_common

@@ -1,16 +1,16 @@
 // inferd's BYTES tensor layout, shared with the HTTP binary extension: each
 // element is a 4-byte little-endian length followed by that many bytes, the
-// elements back to back in row-major order. ONNX string tensors hold the same
-// elements as separate strings. Pure; thread-safe.
-#ifndef INFERD_BACKENDS_ONNXRUNTIME_BYTES_CODEC_H_
-#define INFERD_BACKENDS_ONNXRUNTIME_BYTES_CODEC_H_
+// elements back to back in row-major order. ONNX string tensors and LibTorch's
+// List[str] hold the same elements as separate strings. Pure; thread-safe.
+#ifndef INFERD_BACKENDS_COMMON_BYTES_ELEMENTS_H_
+#define INFERD_BACKENDS_COMMON_BYTES_ELEMENTS_H_
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace inferd::onnxruntime {
+namespace inferd::backend_common {
 
 // Appends the elements serialized in `data` to `out` (views into `data`).
 // Returns "" or what is malformed (a length running past the end).
@@ -24,6 +24,6 @@ inline size_t SerializedBytesSize(size_t element_count, size_t payload_bytes) {
 // Writes one element (length prefix and bytes) at `dst`; returns the end.
 char* WriteBytesElement(char* dst, std::string_view element);
 
-}  // namespace inferd::onnxruntime
+}  // namespace inferd::backend_common
 
-#endif  // INFERD_BACKENDS_ONNXRUNTIME_BYTES_CODEC_H_
+#endif  // INFERD_BACKENDS_COMMON_BYTES_ELEMENTS_H_

@@ -1,10 +1,10 @@
-// BYTES element encoding (see bytes_codec.h).
-#include "bytes_codec.h"
+// BYTES element encoding (see bytes_elements.h).
+#include "common/bytes_elements.h"
 
 #include <cstdint>
 #include <cstring>
 
-namespace inferd::onnxruntime {
+namespace inferd::backend_common {
 
 std::string SplitBytesElements(std::string_view data, std::vector<std::string_view>* out) {
   size_t offset = 0;
@@ -36,4 +36,4 @@ char* WriteBytesElement(char* dst, std::string_view element) {
   return dst + 4 + element.size();
 }
 
-}  // namespace inferd::onnxruntime
+}  // namespace inferd::backend_common

@@ -1,9 +1,9 @@
 // Tests of the BYTES element encoding shared with the protocol.
-#include "bytes_codec.h"
+#include "common/bytes_elements.h"
 
 #include <gtest/gtest.h>
 
-namespace inferd::onnxruntime {
+namespace inferd::backend_common {
 namespace {
 
 TEST(BytesCodecTest, RoundTripsElementsIncludingEmptyAndNul) {
@@ -39,4 +39,4 @@ TEST(BytesCodecTest, EmptyDataHasNoElements) {
 }
 
 }  // namespace
-}  // namespace inferd::onnxruntime
+}  // namespace inferd::backend_common
