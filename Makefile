@@ -62,7 +62,8 @@ clang-configure: deps
 	  "-DCMAKE_C_FLAGS_SANITIZE=$(SANITIZE_FLAGS)" "-DCMAKE_CXX_FLAGS_SANITIZE=$(SANITIZE_FLAGS)"
 # Every target is built (the binary, both frontend modules, the backends, the
 # tools, the benchmarks and every test executable), so no code escapes the
-# thread-safety analysis and -Werror for want of being listed.
+# thread-safety analysis and -Werror for want of being listed. The targets the
+# tests do not need cost 87 CPU seconds more, fresh (+11% on 790; 2026-11-29).
 clang-check: clang-configure
 	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR)
 	cd $(CLANG_BUILD_DIR) && $(SANITIZE_ENV) ctest -j2 --output-on-failure
