@@ -55,19 +55,17 @@ SANITIZE_FLAGS = -O0 -gline-tables-only -fsanitize=address,undefined -fno-saniti
 ASAN_OPTIONS_CI = detect_leaks=1:strict_string_checks=1:check_initialization_order=1
 SANITIZE_ENV = ASAN_OPTIONS=$(ASAN_OPTIONS_CI) UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0
-# Every test executable ctest runs (a new one must be added here) and every
-# library holding locks.
-CLANG_TARGETS = inferd_unit_tests inferd_frontend_tests inferd_loadgen_tests inferd_accumulate \
-	inferd_identity inferd_repeat inferd_onnxruntime inferd_python inferd_pytorch inferd_fil \
-	inferd_onnxruntime_tests inferd_python_tests inferd_pytorch_tests inferd_fil_tests \
-	inferd_backend_common_tests inferd_https_frontend
 clang-configure: deps
 	@bash scripts/install-fuzz-deps.sh
 	cmake -S . -B $(CLANG_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DINFERD_WERROR=ON -DINFERD_BUILD_TESTS=ON \
 	  "-DCMAKE_C_FLAGS_SANITIZE=$(SANITIZE_FLAGS)" "-DCMAKE_CXX_FLAGS_SANITIZE=$(SANITIZE_FLAGS)"
+# Every target is built (the binary, both frontend modules, the backends, the
+# tools, the benchmarks and every test executable), so no code escapes the
+# thread-safety analysis and -Werror for want of being listed. The targets the
+# tests do not need cost 87 CPU seconds more, fresh (+11% on 790; 2026-11-29).
 clang-check: clang-configure
-	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR) --target $(CLANG_TARGETS)
+	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR)
 	cd $(CLANG_BUILD_DIR) && $(SANITIZE_ENV) ctest -j2 --output-on-failure
 sanitize: clang-check
 
@@ -85,7 +83,7 @@ SANITIZE_INTEGRATION_TESTS ?= tests/integration/http tests/integration/grpc \
 # backend) was otherwise reported as leaked from an unloaded module.
 SANITIZE_INTEGRATION_SELECT ?=
 sanitize-integration: clang-configure models
-	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR) --target inferd inferd_grpc_frontend $(CLANG_TARGETS)
+	$(SANITIZE_ENV) cmake --build $(CLANG_BUILD_DIR)
 	rm -rf $(CLANG_BUILD_DIR)/sanitizer-logs && mkdir -p $(CLANG_BUILD_DIR)/sanitizer-logs
 	$(SANITIZE_ENV) INFERD_BINARY=$(CLANG_BUILD_DIR)/inferd \
 	  INFERD_BACKEND_DIRECTORY=$(CLANG_BUILD_DIR)/backends \

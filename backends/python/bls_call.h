@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "inferd/backend.h"  // and through it server.h, which BLS submits through
+#include "inferd/backend_bls.h"  // the inference API BLS submits through
 #include "inferd/base/status.h"
 #include "wire_format.h"
 

@@ -8,6 +8,7 @@
 #include "auto_complete.h"
 #include "backend_io.h"
 #include "inferd/backend.h"
+#include "inferd/backend_bls.h"  // INFERD_ModelServer
 #include "model_settings.h"
 #include "stub_instance.h"
 

@@ -34,11 +34,14 @@
 // works for any model; only decoupled models may send more than one response
 // to a client that asked for one (HTTP /infer, gRPC ModelInfer refuse them).
 //
-// All conventions of server.h apply (errors, ownership, no exceptions).
+// The conventions of abi_common.h apply (errors, ownership, no exceptions),
+// which is all of the server API a backend sees; a backend that sends
+// inference requests of its own (business logic scripting) includes
+// backend_bls.h as well.
 #ifndef INFERD_BACKEND_H_
 #define INFERD_BACKEND_H_
 
-#include "inferd/server.h"
+#include "inferd/abi_common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,9 +105,6 @@ INFERD_EXPORT INFERD_Error* INFERD_ModelAutoCompleteConfig(INFERD_Model* model,
 // naming the field and leaves the old one in place.
 INFERD_EXPORT INFERD_Error* INFERD_ModelSetConfig(INFERD_Model* model, const char* config_json);
 INFERD_EXPORT INFERD_Error* INFERD_ModelBackend(INFERD_Model* model, INFERD_Backend** backend);
-// The server that owns the model, for backends that send requests of their own
-// (business logic scripting) through server.h.
-INFERD_EXPORT INFERD_Error* INFERD_ModelServer(INFERD_Model* model, INFERD_Server** server);
 INFERD_EXPORT INFERD_Error* INFERD_ModelSetState(INFERD_Model* model, void* state);
 INFERD_EXPORT INFERD_Error* INFERD_ModelState(INFERD_Model* model, void** state);
 
@@ -190,7 +190,7 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestOutputName(INFERD_Request* request, ui
                                                      const char** name);
 // The request's custom parameters (those the protocol does not define), in the
 // order the client sent them. `*value` points at the value as
-// INFERD_ParameterType says (server.h) and lives as long as the request.
+// INFERD_ParameterType says (abi_common.h) and lives as long as the request.
 INFERD_EXPORT INFERD_Error* INFERD_RequestParameterCount(INFERD_Request* request,
                                                          uint32_t* count);
 INFERD_EXPORT INFERD_Error* INFERD_RequestParameter(INFERD_Request* request, uint32_t index,
