@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/lifecycle/model_lifecycle_fixture.h"
+#include "core/test_util/model_lifecycle_fixture.h"
 
 namespace inferd {
 namespace {
@@ -47,10 +47,8 @@ TEST_F(ModelLifecycleTest, WithoutNamespacingTheSameNameInTwoRepositoriesIsUnava
   options.mode = ModelControlMode::kNone;
   options.source = std::make_shared<FolderSource>(
       std::vector<std::filesystem::path>{repo_.path(), second.path()});
-  LoaderContext context;
-  context.backends = &backends_;
-  context.sweeper = &sweeper_;
-  lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(context), options);
+  services_ = {.backends = &backends_, .clock = &clock_, .sweeper = &sweeper_};
+  lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader({.services = &services_}), options);
   ASSERT_TRUE(lifecycle_->Start({}).ok());
   EXPECT_THAT(States(lifecycle_->Index()), ElementsAre("shared/-1 UNAVAILABLE"));
   EXPECT_THAT(Reason(lifecycle_->Index(), "shared", -1), HasSubstr("more than one repository"));

@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/lifecycle/model_lifecycle_fixture.h"
+#include "core/test_util/model_lifecycle_fixture.h"
 
 namespace inferd {
 namespace {

@@ -2,8 +2,8 @@
 // models in a temporary repository, loaded through the identity backend with
 // real model versions; the sweeper's clock is a FakeClock. Nothing waits on
 // time: no request is in flight, so unloading is at once.
-#ifndef INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_FIXTURE_H_
-#define INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_FIXTURE_H_
+#ifndef INFERD_CORE_TEST_UTIL_MODEL_LIFECYCLE_FIXTURE_H_
+#define INFERD_CORE_TEST_UTIL_MODEL_LIFECYCLE_FIXTURE_H_
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -91,12 +91,9 @@ class ModelLifecycleTest : public testing::Test {
     }
     options.source = std::make_shared<FolderSource>(roots, options.namespacing);
     options.load_threads = 2;
-    LoaderContext context;
-    context.backends = &backends_;
-    context.sweeper = &sweeper_;
-    context.submitter = &submitter_;
-    context.rate_limiter = rate_limiter_;
-    lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(context), options);
+    services_ = {.backends = &backends_, .clock = &clock_, .sweeper = &sweeper_,
+                 .submitter = &submitter_, .rate_limiter = rate_limiter_};
+    lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader({.services = &services_}), options);
     ASSERT_TRUE(lifecycle_->Start(startup_models).ok());
   }
 
@@ -134,6 +131,7 @@ class ModelLifecycleTest : public testing::Test {
   BackendManager backends_{INFERD_BINARY_DIR "/backends", {}};
   NoSubmitter submitter_;
   RateLimiter* rate_limiter_ = nullptr;  // set before Start(); outlives lifecycle_
+  ModelServices services_;  // what Start() lends the loader
   // Last: unloads everything first, while the backends and sweeper live.
   std::unique_ptr<ModelLifecycle> lifecycle_;
 };
@@ -161,4 +159,4 @@ inline void WriteIdentity(TempDir& root, const std::string& name, int dims) {
 
 }  // namespace inferd
 
-#endif  // INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_FIXTURE_H_
+#endif  // INFERD_CORE_TEST_UTIL_MODEL_LIFECYCLE_FIXTURE_H_
