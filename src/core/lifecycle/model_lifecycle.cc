@@ -27,10 +27,11 @@ std::string_view ModelStateName(ModelState state) {
 ModelLifecycle::ModelLifecycle(ModelLoader loader, LifecycleOptions options)
     : loader_(std::move(loader)),
       options_(std::move(options)),
+      clock_(*loader_.context().services->clock),
       serving_(std::make_shared<const ServingTable>()),
       keys_by_name_(std::make_shared<const KeysByName>()) {}
 
-ModelLifecycle::~ModelLifecycle() { UnloadAll(std::chrono::steady_clock::now()); }
+ModelLifecycle::~ModelLifecycle() { UnloadAll(clock_.NowNs()); }
 
 Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());

@@ -46,7 +46,8 @@ struct LifecycleOptions {
   // --model-repository folders. Required.
   std::shared_ptr<const ModelSource> source;
   int load_threads = 4;
-  // How long a retired version may take to finish its in-flight requests.
+  // How long a retired version may take to finish its in-flight requests
+  // (on the clock of the loader's services).
   std::chrono::seconds drain_timeout{30};
   // --model-namespacing: models are known by (repository, name), keyed
   // "<repository>/<name>" (ModelKey); the source must list namespaces.
@@ -104,8 +105,9 @@ class ModelLifecycle {
   // True when every model that should be loaded has all its versions READY.
   bool AllReady() const EXCLUDES(mu_);
 
-  // Unloads everything, letting in-flight requests finish until `deadline`.
-  void UnloadAll(std::chrono::steady_clock::time_point deadline) EXCLUDES(mu_);
+  // Unloads everything, letting in-flight requests finish until the clock
+  // (the loader's services') reaches `deadline_ns`.
+  void UnloadAll(uint64_t deadline_ns) EXCLUDES(mu_);
 
  private:
   // A model's load worked out ahead at start, before any model loads.
@@ -207,6 +209,7 @@ class ModelLifecycle {
 
   const ModelLoader loader_;
   const LifecycleOptions options_;
+  const Clock& clock_;  // the services': how long retired versions drain
 
   mutable Mutex mu_;
   ModelRecords records_ GUARDED_BY(mu_);

@@ -109,11 +109,12 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
 }
 
 void ModelLifecycle::Retire(std::vector<std::shared_ptr<ModelVersion>> models) const {
-  const auto deadline = std::chrono::steady_clock::now() + options_.drain_timeout;
-  for (auto& model : models) model->Unload(deadline);
+  const uint64_t deadline_ns =
+      clock_.NowNs() + std::chrono::nanoseconds(options_.drain_timeout).count();
+  for (auto& model : models) model->Unload(deadline_ns);
 }
 
-void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
+void ModelLifecycle::UnloadAll(uint64_t deadline_ns) {
   // Outermost ensembles first, while the models they run still serve the
   // steps of the requests they finish; then the ensembles those ran, ...;
   // then every other model.
@@ -151,7 +152,7 @@ void ModelLifecycle::UnloadAll(std::chrono::steady_clock::time_point deadline) {
       }
       PublishLocked();
     }
-    for (auto& model : loaded) model->Unload(deadline);
+    for (auto& model : loaded) model->Unload(deadline_ns);
   }
   MutexLock lock(&mu_);
   for (auto& [name, record] : records_) RemoveOverrideFolder(record.override_dir);

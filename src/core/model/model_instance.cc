@@ -134,12 +134,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   BatchStart started = StartBatch(batch, start_ns, record_stats ? &stats : nullptr);
   const uint64_t count = started.count;
   const uint64_t rows = started.rows;
-  if (record_stats && count > 0) {
-    const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    stats.RecordExecutionStart(count, rows, wall_ms);
-  }
+  if (record_stats && count > 0) stats.RecordExecutionStart(count, rows, clock.WallMs());
   compute_start_ns_ = compute_end_ns_ = 0;
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),

@@ -90,7 +90,7 @@ Status ModelVersion::CompleteConfig(inference::ModelConfig config) {
 }
 
 ModelVersion::~ModelVersion() {
-  if (!unloaded_) Unload(std::chrono::steady_clock::now());
+  if (!unloaded_) Unload(clock().NowNs());
 }
 
 StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec) {
@@ -296,13 +296,14 @@ void ModelVersion::OnRequestReleased() {
   }
 }
 
-void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
+void ModelVersion::Unload(uint64_t deadline_ns) {
   if (unloaded_) return;
   unloaded_ = true;
   unloading_.store(true, std::memory_order_seq_cst);
   {
     MutexLock lock(&mu_);
-    while (inflight() != 0 && drained_.WaitUntil(&mu_, deadline)) {
+    while (inflight() != 0 && clock().NowNs() < deadline_ns) {
+      clock().WaitUntil(&drained_, &mu_, deadline_ns);
     }
     if (inflight() != 0) {
       LOG_WARNING("model '{}' version {}: unloading with {} request(s) still in flight", name(),

@@ -145,11 +145,12 @@ class ModelVersion final : public BoundModel {
     if (!instances_settled_.load(std::memory_order_acquire)) StartInstances();
   }
 
-  // Waits until no request is in flight or `deadline` passes, then stops the
+  // Waits until no request is in flight or its clock reaches `deadline_ns`
+  // (clock().NowNs() and after), then stops the
   // scheduler (failing what is still queued), joins the instance threads,
   // finalizes instances and model, and ends with an error every request whose
   // response sender the backend left open. Idempotent.
-  void Unload(std::chrono::steady_clock::time_point deadline);
+  void Unload(uint64_t deadline_ns);
 
   INFERD_Model* handle() { return reinterpret_cast<INFERD_Model*>(this); }
   static ModelVersion* FromHandle(INFERD_Model* handle) {

@@ -73,7 +73,8 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   if (o.exit_on_error) RETURN_IF_ERROR(StartupFailures(server->lifecycle_->Index()));
   if (o.control_mode == ModelControlMode::kPoll) {
     server->poller_ = std::make_unique<RepositoryPoller>(
-        *server->lifecycle_, std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)));
+        [lifecycle = server->lifecycle_.get()] { lifecycle->Poll(); },
+        std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)), server->clock_);
   }
   return server;
 }
@@ -114,9 +115,9 @@ Status InferenceServer::CreateServices() {
 Status InferenceServer::Stop() {
   if (stopping_.exchange(true)) return Status::Ok();
   poller_.reset();
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(options_.exit_timeout_secs);
-  if (lifecycle_) lifecycle_->UnloadAll(deadline);
+  const uint64_t deadline_ns =
+      clock_.NowNs() + uint64_t{options_.exit_timeout_secs} * 1'000'000'000;
+  if (lifecycle_) lifecycle_->UnloadAll(deadline_ns);
   if (tracer_) tracer_->Flush();
   stopped_.store(true);
   return Status::Ok();
