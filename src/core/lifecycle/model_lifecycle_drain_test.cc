@@ -14,13 +14,23 @@ namespace {
 
 using std::chrono::seconds;
 
-TEST_F(ModelLifecycleTest, AnUnloadWaitsUntilTheRequestsInFlightAreReleased) {
-  WriteModel("alpha", {1});
-  Start(ModelControlMode::kExplicit);
-  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
-  std::shared_ptr<ModelVersion> alpha = Ready("alpha");
+class ModelLifecycleDrainTest : public ModelLifecycleTest {
+ protected:
+  // Model "alpha" loaded (EXPLICIT) with one request admitted to its version;
+  // null (and a failure) if it did not load.
+  std::shared_ptr<ModelVersion> LoadedWithARequestInFlight() {
+    WriteModel("alpha", {1});
+    Start(ModelControlMode::kExplicit);
+    EXPECT_TRUE(lifecycle_->Load("alpha", {}).ok());
+    std::shared_ptr<ModelVersion> alpha = Ready("alpha");
+    if (alpha != nullptr) alpha->OnRequestAdmitted();
+    return alpha;
+  }
+};
+
+TEST_F(ModelLifecycleDrainTest, AnUnloadWaitsUntilTheRequestsInFlightAreReleased) {
+  std::shared_ptr<ModelVersion> alpha = LoadedWithARequestInFlight();
   ASSERT_NE(alpha, nullptr);
-  alpha->OnRequestAdmitted();
   std::atomic<bool> unloaded{false};
   std::thread unloading([&] {
     EXPECT_TRUE(lifecycle_->Unload("alpha").ok());
@@ -36,13 +46,9 @@ TEST_F(ModelLifecycleTest, AnUnloadWaitsUntilTheRequestsInFlightAreReleased) {
   EXPECT_TRUE(unloaded.load());
 }
 
-TEST_F(ModelLifecycleTest, AnUnloadGivesUpOnRequestsInFlightAtTheDrainTimeout) {
-  WriteModel("alpha", {1});
-  Start(ModelControlMode::kExplicit);
-  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
-  std::shared_ptr<ModelVersion> alpha = Ready("alpha");
+TEST_F(ModelLifecycleDrainTest, AnUnloadGivesUpOnRequestsInFlightAtTheDrainTimeout) {
+  std::shared_ptr<ModelVersion> alpha = LoadedWithARequestInFlight();
   ASSERT_NE(alpha, nullptr);
-  alpha->OnRequestAdmitted();
   std::thread unloading([&] { EXPECT_TRUE(lifecycle_->Unload("alpha").ok()); });
   ASSERT_TRUE(clock_.AwaitWaiters(1));
   clock_.Advance(seconds(30));
@@ -51,13 +57,9 @@ TEST_F(ModelLifecycleTest, AnUnloadGivesUpOnRequestsInFlightAtTheDrainTimeout) {
   alpha->OnRequestReleased();
 }
 
-TEST_F(ModelLifecycleTest, AReloadServesTheNewVersionWhileTheOldOneDrains) {
-  WriteModel("alpha", {1});
-  Start(ModelControlMode::kExplicit);
-  ASSERT_TRUE(lifecycle_->Load("alpha", {}).ok());
-  std::shared_ptr<ModelVersion> old_version = Ready("alpha");
+TEST_F(ModelLifecycleDrainTest, AReloadServesTheNewVersionWhileTheOldOneDrains) {
+  std::shared_ptr<ModelVersion> old_version = LoadedWithARequestInFlight();
   ASSERT_NE(old_version, nullptr);
-  old_version->OnRequestAdmitted();
   LoadOverrides overrides;
   overrides.config_json = R"({"name": "alpha", "backend": "identity", "max_batch_size": 2,
       "input": [{"name": "INPUT0", "data_type": "TYPE_INT32", "dims": [3]}],

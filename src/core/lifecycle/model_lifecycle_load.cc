@@ -150,7 +150,8 @@ std::vector<std::string> ModelLifecycle::ComposingKeys(
 std::vector<std::string> ModelLifecycle::StepsOfKey(const std::string& key) const {
   StatusOr<ModelLocation> location = LocateKey(key);
   if (!location.ok()) return {};  // its load reports it
-  StatusOr<ModelPlan> plan = PlanModel(*location, std::nullopt, true, loader_.context().config_name);
+  StatusOr<ModelPlan> plan =
+      PlanModel(*location, std::nullopt, true, loader_.context().config_name);
   if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return {};
   return ComposingKeys(location->ns, plan->config);
 }
@@ -184,7 +185,9 @@ Status ModelLifecycle::FinishLoad(const std::string& name, const ModelLoadResult
   } else {
     record.error.clear();
     const std::string failures = MergeLoadedVersions(result.versions, &record.versions, retire);
-    if (!failures.empty()) outcome = Status::InvalidArg("failed to load " + model + ": " + failures);
+    if (!failures.empty()) {
+      outcome = Status::InvalidArg("failed to load " + model + ": " + failures);
+    }
   }
   record.loaded_fingerprint = fingerprint;
   record.last_seen = fingerprint;

@@ -37,8 +37,8 @@ PreparedLoad ModelLoader::Prepare(const ModelLocation& location, bool open_backe
   const inference::ModelConfig& config = prepared.plan->config;
   if (config.platform() == kEnsemblePlatform) return prepared;
   for (int64_t version : prepared.plan->load) {
-    prepared.backends.emplace(version,
-                              context_.services->backends->Acquire(config.backend(), location.dir, version));
+    prepared.backends.emplace(
+        version, context_.services->backends->Acquire(config.backend(), location.dir, version));
   }
   return prepared;
 }
