@@ -125,9 +125,10 @@ class ModelLifecycle {
   // Loads `location` as model `name` (its key, ModelKey) and swaps it in, as
   // `kind` says; takes the model's operation mutex. An ensemble's composing
   // models that do not serve load first, in the order OrderDependencies
-  // gives, each with its own operation mutex only (so two ensembles never
-  // wait on each other), their outcomes in `composed`; an ensemble loaded as
-  // one of those (`composed` set) finds its own composing models there.
+  // gives (each under its own operation mutex, the ensemble's still held:
+  // the cycles it refuses are the only way two loads could wait on each
+  // other), their outcomes in `composed`; an ensemble loaded as one of those
+  // (`composed` set) finds its own composing models there.
   // `prep`: what PrepareStart did for it (at start only; not with overrides).
   Status DoLoad(const std::string& name, ModelLocation location,
                 const LoadOverrides& overrides, LoadKind kind,
