@@ -49,8 +49,8 @@ INFERD_Error* INFERD_InferenceRequestNew(INFERD_InferenceRequest** request, INFE
     INFERD_REQUIRE_ARG(request);
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(model_name);
-    *request = reinterpret_cast<INFERD_InferenceRequest*>(new InferenceRequest(
-        inferd::InferenceServer::FromHandle(server), model_name, model_version));
+    *request = reinterpret_cast<INFERD_InferenceRequest*>(
+        new InferenceRequest(model_name, model_version));
     return Status::Ok();
   });
 }

@@ -12,9 +12,8 @@
 
 namespace inferd {
 
-InferenceRequest::InferenceRequest(InferenceServer* server, std::string model_name,
-                                   int64_t model_version)
-    : server_(server), model_name_(std::move(model_name)), requested_version_(model_version) {}
+InferenceRequest::InferenceRequest(std::string model_name, int64_t model_version)
+    : model_name_(std::move(model_name)), requested_version_(model_version) {}
 
 InferenceRequest::~InferenceRequest() = default;
 

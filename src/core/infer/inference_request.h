@@ -75,13 +75,20 @@ struct ResponseRoute {
 
 class InferenceRequest {
  public:
-  InferenceRequest(InferenceServer* server, std::string model_name, int64_t model_version);
+  // For `model_version` of `model_name` (-1: the highest READY). Which
+  // server it goes to is the submitter's business: the request does not hold
+  // one.
+  InferenceRequest(std::string model_name, int64_t model_version);
+  // The same; `server` is not kept. Only for the scheduler's callers until
+  // they stop passing one (the ensemble scheduler hands its steps' requests
+  // the server it was created for).
+  InferenceRequest(InferenceServer* /*server*/, std::string model_name, int64_t model_version)
+      : InferenceRequest(std::move(model_name), model_version) {}
   ~InferenceRequest();
   InferenceRequest(const InferenceRequest&) = delete;
   InferenceRequest& operator=(const InferenceRequest&) = delete;
 
   // --- Built by the client.
-  InferenceServer* server() const { return server_; }
   const std::string& model_name() const { return model_name_; }
   int64_t requested_version() const { return requested_version_; }
 
@@ -197,7 +204,6 @@ class InferenceRequest {
   void Release();
 
  private:
-  InferenceServer* const server_;
   const std::string model_name_;
   const int64_t requested_version_;
   std::vector<InputTensor> inputs_;

@@ -11,7 +11,7 @@ namespace {
 // A request with inputs A and B (UINT8 [n]) over `a` and `b`, added in the given order.
 std::unique_ptr<InferenceRequest> Request(const std::vector<uint8_t>& a,
                                           const std::vector<uint8_t>& b, bool b_first = false) {
-  auto request = std::make_unique<InferenceRequest>(nullptr, "m", -1);
+  auto request = std::make_unique<InferenceRequest>("m", -1);
   auto add = [&](const char* name, const std::vector<uint8_t>& data) {
     const int64_t shape[] = {static_cast<int64_t>(data.size())};
     EXPECT_TRUE(request->AddInput(name, INFERD_TYPE_UINT8, shape, 1).ok());
@@ -64,7 +64,7 @@ TEST(ResponseCachingTest, RequestedOutputsAndClassificationArePartOfTheKey) {
 }
 
 TEST(ResponseCachingTest, InputsInGpuMemoryAreNotCached) {
-  auto request = std::make_unique<InferenceRequest>(nullptr, "m", -1);
+  auto request = std::make_unique<InferenceRequest>("m", -1);
   const int64_t shape[] = {4};
   const float data[4] = {};
   ASSERT_TRUE(request->AddInput("A", INFERD_TYPE_FP32, shape, 1).ok());

@@ -9,7 +9,8 @@
 // model's own operation mutex; different models load in parallel. A reload
 // swaps versions without failing admitted requests: the old version leaves the
 // serving table first and is unloaded once its in-flight requests are done.
-// Thread-safe.
+// What a load keeps or retires is load_plan.h's pure decision; an ensemble's
+// composing models load first in ensemble_dependencies.h's order. Thread-safe.
 #ifndef INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_H_
 #define INFERD_CORE_LIFECYCLE_MODEL_LIFECYCLE_H_
 
@@ -17,7 +18,6 @@
 #include <chrono>
 #include <functional>
 #include <optional>
-#include <set>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -29,8 +29,11 @@
 #include "core/lifecycle/control_mode.h"
 #include "core/repository/model_fingerprint.h"
 #include "core/repository/model_source.h"
+#include "core/lifecycle/load_plan.h"
 #include "core/lifecycle/model_loader.h"
+#include "core/lifecycle/model_record.h"
 #include "core/lifecycle/model_state.h"
+#include "core/lifecycle/serving_table.h"
 
 namespace inferd {
 
@@ -43,7 +46,8 @@ struct LifecycleOptions {
   // --model-repository folders. Required.
   std::shared_ptr<const ModelSource> source;
   int load_threads = 4;
-  // How long a retired version may take to finish its in-flight requests.
+  // How long a retired version may take to finish its in-flight requests
+  // (on the clock of the loader's services).
   std::chrono::seconds drain_timeout{30};
   // --model-namespacing: models are known by (repository, name), keyed
   // "<repository>/<name>" (ModelKey); the source must list namespaces.
@@ -101,53 +105,66 @@ class ModelLifecycle {
   // True when every model that should be loaded has all its versions READY.
   bool AllReady() const EXCLUDES(mu_);
 
-  // Unloads everything, letting in-flight requests finish until `deadline`.
-  void UnloadAll(std::chrono::steady_clock::time_point deadline) EXCLUDES(mu_);
+  // Unloads everything, letting in-flight requests finish until the clock
+  // (the loader's services') reaches `deadline_ns`.
+  void UnloadAll(uint64_t deadline_ns) EXCLUDES(mu_);
 
  private:
-  // Load without giving the freed memory back (Load does that once after).
-  Status LoadLocations(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
-  struct VersionRecord {
-    ModelState state = ModelState::kLoading;
-    std::string reason;
-    std::shared_ptr<ModelVersion> model;
-  };
-  struct ModelRecord {
-    bool aspired = false;  // should be loaded; readiness counts it
-    std::string error;     // failure of the model as a whole
-    std::map<int64_t, VersionRecord> versions;
-    ModelFingerprint loaded_fingerprint;  // what the serving versions came from
-    ModelFingerprint last_seen;           // what the last poll saw
-    bool config_overridden = false;       // loaded with an API config or files
-    bool files_overridden = false;        // loaded from "file:" overrides
-    std::filesystem::path override_dir;   // private folder of "file:" overrides
-    std::shared_ptr<Mutex> op_mu = std::make_shared<Mutex>();
-  };
-  using ServingTable =
-      std::map<std::string, std::map<int64_t, std::shared_ptr<ModelVersion>>, std::less<>>;
-
-  // Loads `location` for record `name` and swaps it in; `reuse_unchanged`
-  // keeps versions whose files did not change (POLL).
-  // Takes the model's operation mutex. `forget` drops the record (POLL: the
-  // folder is gone) instead of keeping it as "unloaded".
-  // `unless_ready`: nothing to do when a version of `name` is READY by the
-  // time the operation mutex is ours. An ensemble's composing models are
-  // loaded first, unless READY (on this thread, so a cycle is an error).
-  // `unless_unchanged`: nothing to do when every version serves and the files
-  // are those of the last load (which was not from "file:" overrides).
-  // `name` is the model's key (ModelKey). `prep`: what PrepareStart did for
-  // it (at start only; not with overrides).
-  struct StartPrep;
-  Status DoLoad(const std::string& name, ModelLocation location,
-                const LoadOverrides& overrides, bool reuse_unchanged,
-                bool unless_ready = false, bool unless_unchanged = false,
-                const StartPrep* prep = nullptr) EXCLUDES(mu_);
   // A model's load worked out ahead at start, before any model loads.
   struct StartPrep {
     ModelLocation location;
     ModelFingerprint fingerprint;  // taken before its config was read, as DoLoad does
     std::shared_ptr<const PreparedLoad> load;
   };
+  // Composing model key -> how its load (or the refusal to load it) went,
+  // for the ensembles of one load that run it.
+  using ComposingOutcomes = std::map<std::string, Status>;
+
+  // Load without giving the freed memory back (Load does that once after).
+  Status LoadLocations(const std::string& name, const LoadOverrides& overrides) EXCLUDES(mu_);
+  // Loads `location` as model `name` (its key, ModelKey) and swaps it in, as
+  // `kind` says; takes the model's operation mutex. An ensemble's composing
+  // models that do not serve load first, in the order OrderDependencies
+  // gives (each under its own operation mutex, the ensemble's still held:
+  // the cycles it refuses are the only way two loads could wait on each
+  // other), their outcomes in `composed`; an ensemble loaded as one of those
+  // (`composed` set) finds its own composing models there.
+  // `prep`: what PrepareStart did for it (at start only; not with overrides).
+  Status DoLoad(const std::string& name, ModelLocation location,
+                const LoadOverrides& overrides, LoadKind kind,
+                const StartPrep* prep = nullptr, ComposingOutcomes* composed = nullptr)
+      EXCLUDES(mu_);
+  // DoLoad's plan against the record of `name`: marks it aspired, hands the
+  // versions to keep to `reusable` and moves those to retire before the load
+  // to `retire`. False: nothing to do.
+  bool BeginLoad(const std::string& name, const ModelFingerprint& fingerprint, LoadKind kind,
+                 std::map<int64_t, std::shared_ptr<ModelVersion>>* reusable,
+                 std::vector<std::shared_ptr<ModelVersion>>* retire) EXCLUDES(mu_);
+  // The plan of the folder at `location` with the config override, if any.
+  std::shared_ptr<const PreparedLoad> PlanFolder(const ModelLocation& location,
+                                                 const LoadOverrides& overrides) const;
+  // Loads the composing models that ensemble `name` (of repository `ns`,
+  // planned as `plan`, the versions in `reused` kept) needs and that do not
+  // serve; their outcomes, and the models refused, go to `outcomes`.
+  void LoadComposing(const std::string& name, const std::string& ns, const ModelPlan& plan,
+                     const std::map<int64_t, std::shared_ptr<ModelVersion>>& reused,
+                     ComposingOutcomes* outcomes) EXCLUDES(mu_);
+  // Sets the loader's view of an ensemble of repository `ns`: composing
+  // models are looked up (those that failed say why, from `outcomes`).
+  void BindComposing(const std::string& ns, const ComposingOutcomes* outcomes,
+                     LoadRequest* request) const;
+  // Records the loader's `result` for `name`; what no longer serves goes to
+  // `retire`, the override folder no longer used to `stale_override`.
+  Status FinishLoad(const std::string& name, const ModelLoadResult& result,
+                    const ModelFingerprint& fingerprint, const LoadOverrides& overrides,
+                    const std::filesystem::path& override_dir,
+                    std::vector<std::shared_ptr<ModelVersion>>* retire,
+                    std::filesystem::path* stale_override) EXCLUDES(mu_);
+  // The keys of the models the steps of `config` (of repository `ns`) run.
+  std::vector<std::string> ComposingKeys(const std::string& ns,
+                                         const inference::ModelConfig& config) const;
+  // ComposingKeys of model `key` as its folder holds it; empty if none.
+  std::vector<std::string> StepsOfKey(const std::string& key) const;
   // Fingerprints and plans each of `names` (keys of `models`) on the load
   // threads, opening the backends they name (ModelLoader::Prepare), so that
   // a backend initializing in the background overlaps reading the configs.
@@ -156,12 +173,6 @@ class ModelLifecycle {
   Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
   // Unload() of one model, by key.
   Status UnloadKey(const std::string& key, bool unload_dependents) EXCLUDES(mu_);
-  // Replaces `versions` by the outcome of a load: new versions serve, a version
-  // that failed to reload keeps its previous load; what no longer serves goes to
-  // `retire`. Returns the failures, "; "-joined (empty when none).
-  static std::string MergeVersions(const std::vector<ModelLoadResult::Version>& loaded_versions,
-                                   std::map<int64_t, VersionRecord>* versions,
-                                   std::vector<std::shared_ptr<ModelVersion>>* retire);
   std::shared_ptr<Mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
   // Retires `models` (already out of the serving table), waiting for their requests.
   void Retire(std::vector<std::shared_ptr<ModelVersion>> models) const;
@@ -188,9 +199,6 @@ class ModelLifecycle {
   // composing model): while the start defers publishing, from the records.
   StatusOr<std::shared_ptr<ModelVersion>> LoadedByKey(const std::string& key,
                                                       int64_t version) const EXCLUDES(mu_);
-  // An error when the ensembles reachable from `chain`'s last model (read
-  // from the repository, nothing loaded) lead back into `chain`.
-  Status CheckNoEnsembleCycle(std::vector<std::string>* chain, std::set<std::string>* seen) const;
   // Publishes the READY versions as the serving table, less the ensembles
   // whose composing models do not all serve (blocked_ensembles_). Nothing
   // while publish_deferred_.
@@ -202,24 +210,17 @@ class ModelLifecycle {
 
   const ModelLoader loader_;
   const LifecycleOptions options_;
+  const Clock& clock_;  // the services': how long retired versions drain
 
   mutable Mutex mu_;
-  std::map<std::string, ModelRecord, std::less<>> records_ GUARDED_BY(mu_);
+  ModelRecords records_ GUARDED_BY(mu_);
   // While the start's loads run: a publish rebuilds the whole table, so one
   // per model is quadratic in the repository's size (3,000 models: 2.5 s to
   // ready); nobody is served before the start ends, and it publishes once.
   bool publish_deferred_ GUARDED_BY(mu_) = false;
-  // READY ensemble versions left out of the serving table, with the reason.
-  std::map<std::pair<std::string, int64_t>, std::string> blocked_ensembles_ GUARDED_BY(mu_);
+  BlockedEnsembles blocked_ensembles_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
-  // With namespacing: model name -> the keys of the models of that name that
-  // are loaded or asked for (`live`: a request chooses among them, as Triton
-  // among the models its dependency graph holds), and of all that are known.
-  struct NameKeys {
-    std::vector<std::string> live;
-    std::vector<std::string> all;
-  };
-  using KeysByName = std::map<std::string, NameKeys, std::less<>>;
+  // With namespacing: which models answer to each name (serving_table.h).
   std::atomic<std::shared_ptr<const KeysByName>> keys_by_name_;
 };
 

@@ -6,7 +6,6 @@
 #include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
 #include "core/model/model_version.h"
-#include "core/timing/queue_sweeper.h"
 #include "core/trace/trace_manager.h"
 
 namespace inferd {
@@ -38,8 +37,8 @@ PreparedLoad ModelLoader::Prepare(const ModelLocation& location, bool open_backe
   const inference::ModelConfig& config = prepared.plan->config;
   if (config.platform() == kEnsemblePlatform) return prepared;
   for (int64_t version : prepared.plan->load) {
-    prepared.backends.emplace(version,
-                              context_.backends->Acquire(config.backend(), location.dir, version));
+    prepared.backends.emplace(
+        version, context_.services->backends->Acquire(config.backend(), location.dir, version));
   }
   return prepared;
 }
@@ -51,7 +50,7 @@ StatusOr<std::shared_ptr<BackendLibrary>> ModelLoader::AcquireBackend(const Load
     auto found = request.prepared->backends.find(version);
     if (found != request.prepared->backends.end()) return found->second;
   }
-  return context_.backends->Acquire(backend, request.location.dir, version);
+  return context_.services->backends->Acquire(backend, request.location.dir, version);
 }
 
 ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
@@ -86,49 +85,50 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
       out.reused = true;
       continue;
     }
-    std::shared_ptr<BackendLibrary> backend;
-    std::vector<bool> sequence_steps;
-    if (config.platform() == kEnsemblePlatform) {
-      Status valid = ValidateComposing(request, config, &sequence_steps);
-      if (!valid.ok()) {
-        out.error = valid.message();
-        continue;
-      }
-    } else {
-      auto acquired = AcquireBackend(request, config.backend(), version);
-      if (!acquired.ok()) {
-        out.error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
-                    acquired.status().message();
-        continue;
-      }
-      backend = std::move(acquired).value();
-    }
-    ModelVersionSpec spec{location.name, version,         location.dir, config,
-                          context_.server, std::move(backend), plan.context};
-    spec.submitter = context_.submitter;
-    spec.sequence_steps = std::move(sequence_steps);
-    if (context_.tracer != nullptr) spec.trace_entry = context_.tracer->EntryFor(location.name);
-    spec.sweeper = context_.sweeper;
-    spec.copy_workers = context_.copy_workers;
-    spec.rate_limiter = context_.rate_limiter;
-    spec.host_policies = context_.host_policies;
-    spec.metrics = context_.metrics;
-    spec.response_cache = context_.response_cache;
-    spec.max_inflight_requests = context_.max_inflight_requests;
-    if (context_.sweeper != nullptr) spec.clock = &context_.sweeper->clock();
-    auto loaded = ModelVersion::Load(spec);
-    for (uint32_t retry = 1; !loaded.ok() && retry <= context_.load_retries; ++retry) {
-      LOG_WARNING("{}; retrying the load ({} of {}, --model-load-retry-count)",
-                  loaded.status().message(), retry, context_.load_retries);
-      loaded = ModelVersion::Load(spec);
-    }
-    if (loaded.ok()) {
-      out.model = std::move(loaded).value();
-    } else {
-      out.error = loaded.status().message();
-    }
+    LoadVersion(request, plan, config, &out);
   }
   return result;
+}
+
+void ModelLoader::LoadVersion(const LoadRequest& request, const ModelPlan& plan,
+                              const inference::ModelConfig& config,
+                              ModelLoadResult::Version* out) const {
+  const ModelLocation& location = request.location;
+  const int64_t version = out->version;
+  std::shared_ptr<BackendLibrary> backend;
+  std::vector<bool> sequence_steps;
+  if (config.platform() == kEnsemblePlatform) {
+    Status valid = ValidateComposing(request, config, &sequence_steps);
+    if (!valid.ok()) {
+      out->error = valid.message();
+      return;
+    }
+  } else {
+    auto acquired = AcquireBackend(request, config.backend(), version);
+    if (!acquired.ok()) {
+      out->error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
+                   acquired.status().message();
+      return;
+    }
+    backend = std::move(acquired).value();
+  }
+  const ModelServices& services = *context_.services;
+  ModelVersionSpec spec{location.name, version, location.dir, config, std::move(backend),
+                        plan.context};
+  if (services.tracer != nullptr) spec.trace_entry = services.tracer->EntryFor(location.name);
+  spec.sequence_steps = std::move(sequence_steps);
+  spec.services = &services;
+  auto loaded = ModelVersion::Load(spec);
+  for (uint32_t retry = 1; !loaded.ok() && retry <= context_.load_retries; ++retry) {
+    LOG_WARNING("{}; retrying the load ({} of {}, --model-load-retry-count)",
+                loaded.status().message(), retry, context_.load_retries);
+    loaded = ModelVersion::Load(spec);
+  }
+  if (loaded.ok()) {
+    out->model = std::move(loaded).value();
+  } else {
+    out->error = loaded.status().message();
+  }
 }
 
 }  // namespace inferd

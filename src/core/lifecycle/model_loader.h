@@ -14,22 +14,15 @@
 #include <vector>
 
 #include "core/lifecycle/model_plan.h"
-#include "core/model/host_policy.h"
+#include "core/model/model_services.h"
 #include "core/repository/model_repository.h"
 #include "inferd/base/status.h"
 #include "model_config.pb.h"
 
 namespace inferd {
 
-struct MetricsConfig;
 class BackendLibrary;
-class BackendManager;
-class InferenceServer;
 class ModelVersion;
-class QueueSweeper;
-class RequestSubmitter;
-class ResponseCache;
-class TraceManager;
 
 // What a load of a model folder (from its own config, no override) can work
 // out before it starts: the plan, and the backend libraries its versions run
@@ -77,30 +70,16 @@ struct ModelLoadResult {
   std::vector<Version> versions;
 };
 
-// What a loader hands every version it loads; everything but `backends` may
-// be null (unit tests); without a sweeper a model with dynamic batching fails
-// to load, and versions time with the steady clock.
-class CopyWorkers;
-class RateLimiter;
-
+// How a loader loads: the server's services (model_services.h, by pointer:
+// the server keeps them) and its flags on configs and retries.
 struct LoaderContext {
-  InferenceServer* server = nullptr;  // what backends see as the model's server
-  BackendManager* backends = nullptr;
-  TraceManager* tracer = nullptr;
-  QueueSweeper* sweeper = nullptr;  // the server's, with its clock
-  RequestSubmitter* submitter = nullptr;  // where ensembles submit their steps
-  CopyWorkers* copy_workers = nullptr;    // the server's buffer-manager threads
-  RateLimiter* rate_limiter = nullptr;    // the server's; null: --rate-limit=off
-  const HostPolicies* host_policies = nullptr;  // the server's --host-policy; null: none
-  const MetricsConfig* metrics = nullptr;  // the server's: which summaries models keep
-  ResponseCache* response_cache = nullptr;  // the server's; null: none
-  uint64_t max_inflight_requests = 0;  // --model-max-inflight-requests; 0: no cap
+  const ModelServices* services = nullptr;  // required, with its `backends`
   // With false (the server's default) a model may lack config.pbtxt (or parts
   // of it) and its backend completes the configuration from the model file.
   bool strict_config = true;
   // "<model folder>/configs/<name>.pbtxt" is read instead of config.pbtxt
   // where it exists (--model-config-name); empty: config.pbtxt.
-  std::string config_name;
+  std::string config_name = {};
   // Further attempts at a version whose load failed (--model-load-retry-count).
   uint32_t load_retries = 0;
 };
@@ -121,6 +100,11 @@ class ModelLoader {
   // Fills `sequence_steps` (ModelVersionSpec) from the composing models.
   Status ValidateComposing(const LoadRequest& request, const inference::ModelConfig& config,
                            std::vector<bool>* sequence_steps) const;
+
+  // Loads `version` of the model `request` names, as `plan` (with `config`,
+  // the plan's with each ensemble step's namespace) says, into `out`.
+  void LoadVersion(const LoadRequest& request, const ModelPlan& plan,
+                   const inference::ModelConfig& config, ModelLoadResult::Version* out) const;
 
   // The backend library of `version`: the one Prepare opened, else acquired now.
   StatusOr<std::shared_ptr<BackendLibrary>> AcquireBackend(const LoadRequest& request,

@@ -1,11 +1,13 @@
 #include "core/lifecycle/repository_poller.h"
 
-#include "core/lifecycle/model_lifecycle.h"
-
 namespace inferd {
 
-RepositoryPoller::RepositoryPoller(ModelLifecycle& lifecycle, std::chrono::seconds interval)
-    : lifecycle_(lifecycle), interval_(interval), thread_([this] { Run(); }) {}
+RepositoryPoller::RepositoryPoller(std::function<void()> poll, std::chrono::seconds interval,
+                                   const Clock& clock)
+    : poll_(std::move(poll)),
+      interval_ns_(std::chrono::nanoseconds(interval).count()),
+      clock_(clock),
+      thread_([this] { Run(); }) {}
 
 RepositoryPoller::~RepositoryPoller() {
   {
@@ -19,12 +21,11 @@ RepositoryPoller::~RepositoryPoller() {
 void RepositoryPoller::Run() {
   MutexLock lock(&mu_);
   while (!stopping_) {
-    const auto next_poll = std::chrono::steady_clock::now() + interval_;
-    while (!stopping_ && wake_.WaitUntil(&mu_, next_poll)) {
-    }
+    const uint64_t next_poll = clock_.NowNs() + interval_ns_;
+    while (!stopping_ && clock_.NowNs() < next_poll) clock_.WaitUntil(&wake_, &mu_, next_poll);
     if (stopping_) break;
     lock.Unlock();
-    lifecycle_.Poll();
+    poll_();
     lock.Lock();
   }
 }

@@ -81,8 +81,10 @@ void ModelInstance::WaitForResources() {
   model_->stats().RecordRateLimiterWait(clock.NowNs() - start_ns);
 }
 
-void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {
-  // Cancelled requests are answered here and never reach the backend.
+namespace {
+
+// Cancelled requests are answered here and never reach the backend.
+void AnswerCancelled(std::vector<InferenceRequest*>& batch) {
   std::erase_if(batch, [](InferenceRequest* request) {
     if (!request->cancelled()) return false;
     request->RespondWithError(Status::Cancelled("request for model '" + request->model_name() +
@@ -90,33 +92,49 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     request->Release();
     return true;
   });
-  if (batch.empty()) return;
-  // Read what statistics need now: the backend may release requests at once.
-  ModelStatistics& stats = model_->stats();
-  const Clock& clock = model_->clock();
-  const uint64_t start_ns = clock.NowNs();
+}
+
+// What an execution's statistics and traces need of its batch, read before
+// execute: the backend may release the requests at once.
+struct BatchStart {
+  uint64_t count = 0;  // client requests: a sequence batch's padding rows do not count
   uint64_t rows = 0;
   // Traced requests of the batch, held past execute (which may release them)
   // to record COMPUTE_END; empty, so allocation-free, for untraced batches.
   std::vector<std::shared_ptr<RequestTrace>> traces;
-  uint64_t count = 0;  // client requests: a sequence batch's padding rows do not count
+};
+
+// Marks `batch` as executing from `start_ns`; records each request's queue
+// time in `stats` unless null.
+BatchStart StartBatch(const std::vector<InferenceRequest*>& batch, uint64_t start_ns,
+                      ModelStatistics* stats) {
+  BatchStart started;
   for (InferenceRequest* request : batch) {
     request->execute_start_ns = start_ns;
     if (!request->counts_in_stats) continue;
-    ++count;
-    if (record_stats) stats.RecordQueue(start_ns - request->queue_start_ns);
-    rows += request->batch_size > 0 ? request->batch_size : 1;
+    ++started.count;
+    if (stats != nullptr) stats->RecordQueue(start_ns - request->queue_start_ns);
+    started.rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);
-      traces.push_back(request->trace);
+      started.traces.push_back(request->trace);
     }
   }
-  if (record_stats && count > 0) {
-    const uint64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    stats.RecordExecutionStart(count, rows, wall_ms);
-  }
+  return started;
+}
+
+}  // namespace
+
+void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {
+  AnswerCancelled(batch);
+  if (batch.empty()) return;
+  ModelStatistics& stats = model_->stats();
+  const Clock& clock = model_->clock();
+  const uint64_t start_ns = clock.NowNs();
+  BatchStart started = StartBatch(batch, start_ns, record_stats ? &stats : nullptr);
+  const uint64_t count = started.count;
+  const uint64_t rows = started.rows;
+  if (record_stats && count > 0) stats.RecordExecutionStart(count, rows, clock.WallMs());
   compute_start_ns_ = compute_end_ns_ = 0;
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
@@ -131,11 +149,11 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     stats.RecordExecutionTime(count, rows, infer_start - start_ns, infer_end - infer_start,
                               end_ns - infer_end);
   }
-  for (const auto& trace : traces) {
+  for (const auto& trace : started.traces) {
     trace->Record(TracePoint::kComputeInputEnd, infer_start);
     trace->RecordComputeEnd(end_ns);
   }
-  traces.clear();
+  started.traces.clear();
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

@@ -42,6 +42,7 @@ std::atomic<uint64_t> next_cache_owner{1};
 
 ModelVersion::ModelVersion(ModelVersionSpec spec)
     : spec_(std::move(spec)),
+      services_(spec_.services != nullptr ? *spec_.services : ModelServices{}),
       config_(spec_.config),
       cache_owner_(next_cache_owner.fetch_add(1, std::memory_order_relaxed)) {
   OnConfigChanged();
@@ -49,7 +50,7 @@ ModelVersion::ModelVersion(ModelVersionSpec spec)
 
 void ModelVersion::OnConfigChanged() {
   config_json_ = ModelConfigToJson(config_);
-  max_inflight_ = InflightLimitFor(spec_.max_inflight_requests, config_);
+  max_inflight_ = InflightLimitFor(services_.max_inflight_requests, config_);
   auto outputs = std::make_shared<std::vector<std::string>>();
   labels_.clear();
   for (const auto& output : config_.output()) {
@@ -89,14 +90,14 @@ Status ModelVersion::CompleteConfig(inference::ModelConfig config) {
 }
 
 ModelVersion::~ModelVersion() {
-  if (!unloaded_) Unload(std::chrono::steady_clock::now());
+  if (!unloaded_) Unload(clock().NowNs());
 }
 
 StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec) {
   std::shared_ptr<ModelVersion> model(new ModelVersion(std::move(spec)));
   const std::string where =
       "model '" + model->name() + "' version " + std::to_string(model->version()) + ": ";
-  if (model->config().has_dynamic_batching() && model->spec_.sweeper == nullptr) {
+  if (model->config().has_dynamic_batching() && model->services_.sweeper == nullptr) {
     model->unloaded_ = true;
     return Status::Internal(where + "dynamic batching needs the server's queue sweeper");
   }
@@ -107,77 +108,77 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
   }
   model->sequence_states_ = std::move(*states);
   if (model->is_ensemble()) return LoadEnsemble(std::move(model));
-  if (auto init = model->backend().model_initialize()) {
-    model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
-    Status status = TakeError(init(model->handle()));
-    model->completing_config_ = false;
-    if (!status.ok()) {
-      model->unloaded_ = true;
-      return status.WithPrefix(where);
-    }
-  }
-  model->model_initialized_ = true;
-  if (model->spec_.config_context.allow_incomplete_io) {
-    // Whatever the backend completed (or not), the result must now be whole.
-    ConfigContext ctx = model->spec_.config_context;
-    ctx.allow_incomplete_io = false;
-    Status status = ValidateModelConfig(ctx, model->config_);
-    if (!status.ok()) {
-      model->FinalizeAll();
-      model->unloaded_ = true;
-      return status.WithPrefix(where);
-    }
-  }
-  Status status = model->CreateInstances();
+  Status status = Initialize(model);
   if (!status.ok()) {
-    model->FinalizeAll();
     model->unloaded_ = true;
     return status.WithPrefix(where);
   }
-  model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
-                                                    model->spec_.metrics, model->spec_.clock,
-                                                    model->decoupled());
-  for (const auto& instance : model->instances_) {
-    Status warmup = RunWarmup(model, *instance);
-    if (!warmup.ok()) {
-      model->FinalizeAll();
-      model->unloaded_ = true;
-      return warmup.WithPrefix(where);
-    }
-  }
-  if (model->config().response_cache().enable()) {
-    if (model->spec_.response_cache != nullptr) {
-      model->response_cache_ = model->spec_.response_cache;
-      model->stats_->EnableCache();
-    } else {
-      LOG_WARNING("model '{}' version {}: response_cache is enabled in its config but the "
-                  "server has no response cache (start inferd with --cache-config "
-                  "local,size=<bytes>): its responses are not cached",
-                  model->name(), model->version());
-    }
-  }
+  model->UseResponseCache();
   model->StartScheduling();
   LOG_INFO("successfully loaded model '{}' version {} ({} instance(s), backend '{}')",
            model->name(), model->version(), model->instances_.size(), model->backend().name());
   return model;
 }
 
+Status ModelVersion::Initialize(const std::shared_ptr<ModelVersion>& model) {
+  if (auto init = model->backend().model_initialize()) {
+    model->completing_config_ = model->spec_.config_context.allow_incomplete_io;
+    Status status = TakeError(init(model->handle()));
+    model->completing_config_ = false;
+    RETURN_IF_ERROR(status);
+  }
+  model->model_initialized_ = true;
+  Status status;
+  if (model->spec_.config_context.allow_incomplete_io) {
+    // Whatever the backend completed (or not), the result must now be whole.
+    ConfigContext ctx = model->spec_.config_context;
+    ctx.allow_incomplete_io = false;
+    status = ValidateModelConfig(ctx, model->config_);
+  }
+  if (status.ok()) status = model->CreateInstances();
+  if (status.ok()) {
+    model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
+                                                      model->services_.metrics,
+                                                      model->services_.clock, model->decoupled());
+    for (const auto& instance : model->instances_) {
+      status = RunWarmup(model, *instance);
+      if (!status.ok()) break;
+    }
+  }
+  if (!status.ok()) model->FinalizeAll();
+  return status;
+}
+
+void ModelVersion::UseResponseCache() {
+  if (!config().response_cache().enable()) return;
+  if (services_.response_cache != nullptr) {
+    response_cache_ = services_.response_cache;
+    stats_->EnableCache();
+  } else {
+    LOG_WARNING("model '{}' version {}: response_cache is enabled in its config but the "
+                "server has no response cache (start inferd with --cache-config "
+                "local,size=<bytes>): its responses are not cached",
+                name(), version());
+  }
+}
+
 StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
     std::shared_ptr<ModelVersion> model) {
-  if (model->spec_.submitter == nullptr) {
+  if (model->services_.submitter == nullptr) {
     model->unloaded_ = true;
     return Status::Internal("ensemble '" + model->name() + "' needs the server to submit to");
   }
   model->stats_ = std::make_unique<ModelStatistics>(model->config().max_batch_size(),
-                                                    model->spec_.metrics, model->spec_.clock,
-                                                    model->decoupled());
+                                                    model->services_.metrics,
+                                                    model->services_.clock, model->decoupled());
   if (model->config().response_cache().enable()) {
     LOG_WARNING("ensemble '{}' version {}: response_cache is enabled in its config, but inferd "
                 "does not cache an ensemble's own responses (its composing models may enable it)",
                 model->name(), model->version());
   }
   model->scheduler_ = std::make_unique<EnsembleScheduler>(
-      model->config_, model->spec_.submitter, model->spec_.server, model->spec_.sequence_steps);
+      model->config_, model->services_.submitter, model->services_.server,
+      model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
            model->version(), model->config().ensemble_scheduling().step_size());
   return model;
@@ -202,13 +203,13 @@ Status ModelVersion::CreateInstances() {
       auto instance = std::make_unique<ModelInstance>(this, group.name() + "_" + std::to_string(i),
                                                       kind, 0, group.passive());
       RETURN_IF_ERROR(instance->Initialize());
-      if (spec_.host_policies != nullptr) {
+      if (services_.host_policies != nullptr) {
         // Triton's default policy names: "cpu" and "model" by kind.
         const std::string policy = !group.host_policy().empty() ? group.host_policy()
                                    : kind == INFERD_INSTANCE_KIND_MODEL ? "model"
                                                                         : "cpu";
-        auto found = spec_.host_policies->find(policy);
-        if (found != spec_.host_policies->end()) instance->FollowHostPolicy(&found->second);
+        auto found = services_.host_policies->find(policy);
+        if (found != services_.host_policies->end()) instance->FollowHostPolicy(&found->second);
       }
       if (!instance->passive()) {
         limited.push_back({instance->name(), instance->device_id(),
@@ -219,11 +220,13 @@ Status ModelVersion::CreateInstances() {
     }
   }
   if (instances_.empty()) return Status::InvalidArg("the configuration yields no instance");
-  if (spec_.rate_limiter == nullptr) return Status::Ok();
+  if (services_.rate_limiter == nullptr) return Status::Ok();
   const std::string label = "model '" + name() + "' version " + std::to_string(version());
   ASSIGN_OR_RETURN(std::vector<RateLimiter::Ticket*> tickets,
-                   spec_.rate_limiter->AddModel(this, label, limited));
-  for (size_t i = 0; i < active.size(); ++i) active[i]->LimitBy(spec_.rate_limiter, tickets[i]);
+                   services_.rate_limiter->AddModel(this, label, limited));
+  for (size_t i = 0; i < active.size(); ++i) {
+    active[i]->LimitBy(services_.rate_limiter, tickets[i]);
+  }
   return Status::Ok();
 }
 
@@ -238,7 +241,7 @@ void ModelVersion::StartScheduling() {
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else if (config_.has_dynamic_batching()) {
-    auto batcher = std::make_unique<DynamicBatcher>(config_, spec_.sweeper);
+    auto batcher = std::make_unique<DynamicBatcher>(config_, services_.sweeper);
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else {
@@ -259,7 +262,7 @@ void ModelVersion::StartInstances() {
 }
 
 void ModelVersion::FinalizeAll() {
-  if (spec_.rate_limiter != nullptr) spec_.rate_limiter->RemoveModel(this);
+  if (services_.rate_limiter != nullptr) services_.rate_limiter->RemoveModel(this);
   for (auto it = instances_.rbegin(); it != instances_.rend(); ++it) (*it)->Finalize();
   active_.Clear();
   instances_.clear();
@@ -293,13 +296,14 @@ void ModelVersion::OnRequestReleased() {
   }
 }
 
-void ModelVersion::Unload(std::chrono::steady_clock::time_point deadline) {
+void ModelVersion::Unload(uint64_t deadline_ns) {
   if (unloaded_) return;
   unloaded_ = true;
   unloading_.store(true, std::memory_order_seq_cst);
   {
     MutexLock lock(&mu_);
-    while (inflight() != 0 && drained_.WaitUntil(&mu_, deadline)) {
+    while (inflight() != 0 && clock().NowNs() < deadline_ns) {
+      clock().WaitUntil(&drained_, &mu_, deadline_ns);
     }
     if (inflight() != 0) {
       LOG_WARNING("model '{}' version {}: unloading with {} request(s) still in flight", name(),

@@ -23,6 +23,7 @@
 #include "core/model/active_instances.h"
 #include "core/model/host_policy.h"
 #include "core/model/inflight_limit.h"
+#include "core/model/model_services.h"
 #include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
@@ -34,13 +35,8 @@
 namespace inferd {
 
 class BackendLibrary;
-class CopyWorkers;
-class InferenceServer;
 class RateLimiter;
 class ModelInstance;
-class QueueSweeper;
-class ResponseCache;
-class RequestSubmitter;
 class Scheduler;
 class TraceEntry;
 
@@ -50,7 +46,6 @@ struct ModelVersionSpec {
   int64_t version = 0;
   std::filesystem::path model_dir;  // <repository>/<model>
   inference::ModelConfig config;    // normalized and validated
-  InferenceServer* server = nullptr;
   // The backend; null for an ensemble, which has none.
   std::shared_ptr<BackendLibrary> backend;
   // Where the config came from; allow_incomplete_io says the backend may
@@ -58,37 +53,11 @@ struct ModelVersionSpec {
   ConfigContext config_context;
   // How the model's requests are sampled for tracing; null: never traced.
   TraceEntry* trace_entry = nullptr;
-  // The server's sweeper of queue timeouts (a dynamic batcher's). Required
-  // for a model with dynamic batching; the server outlives its models' loads.
-  QueueSweeper* sweeper = nullptr;
-  // The server's buffer-manager threads, for INFERD_ModelInstanceCopyBuffers;
-  // null: copies run on the backend's thread.
-  CopyWorkers* copy_workers = nullptr;
-  // The server's rate limiter; null with --rate-limit=off. Instances that
-  // list rate_limiter resources take them around each execution. Outlives
-  // the version.
-  RateLimiter* rate_limiter = nullptr;
-  // The server's host policies (--host-policy); null: none. Outlives the version.
-  const HostPolicies* host_policies = nullptr;
-  // The clock requests and executions are timed with (the sweeper's). A
-  // process-lifetime object: a request an unload gave up waiting for may
-  // still read it after the server is gone.
-  const Clock* clock = &Clock::Steady();
-  // Which latency summaries the version keeps (the server's metrics
-  // settings); null: none. Outlives the version.
-  const MetricsConfig* metrics = nullptr;
-  // Where an ensemble submits its steps' requests (the server). Required for
-  // an ensemble.
-  RequestSubmitter* submitter = nullptr;
   // An ensemble's steps whose model takes sequences (sequence_batching, or an
   // ensemble with such a step): they get the client's sequence parameters.
   std::vector<bool> sequence_steps = {};
-  // The server's response cache; null when the server has none. Used when the
-  // config enables response_cache. Outlives the version.
-  ResponseCache* response_cache = nullptr;
-  // The server's cap on client requests in flight (--model-max-inflight-requests);
-  // 0: none. inflight_limit.h says which models it applies to.
-  uint64_t max_inflight_requests = 0;
+  // The server's services; null: none (a steady clock, no sweeper, ...).
+  const ModelServices* services = nullptr;
 };
 
 class BatchSource;
@@ -108,7 +77,7 @@ class ModelVersion final : public BoundModel {
   bool batches() const override { return config_.max_batch_size() > 0; }
   bool decoupled() const override { return config_.model_transaction_policy().decoupled(); }
   SenderRegistry& senders() override { return senders_; }
-  const Clock& clock() const override { return *spec_.clock; }
+  const Clock& clock() const override { return *services_.clock; }
   const std::filesystem::path& model_dir() const { return spec_.model_dir; }
   const inference::ModelConfig& config() const { return config_; }
   // True while the backend may replace the configuration (model initialize,
@@ -121,7 +90,7 @@ class ModelVersion final : public BoundModel {
   const std::string& config_json() const { return config_json_; }
   // Not for an ensemble (is_ensemble()), which has no backend.
   BackendLibrary& backend() const { return *spec_.backend; }
-  CopyWorkers* copy_workers() const { return spec_.copy_workers; }
+  CopyWorkers* copy_workers() const { return services_.copy_workers; }
   bool is_ensemble() const { return spec_.backend == nullptr; }
   // Requests may carry sequence parameters: the model has sequence_batching,
   // or it is an ensemble with a step whose model takes them.
@@ -130,7 +99,7 @@ class ModelVersion final : public BoundModel {
            std::find(spec_.sequence_steps.begin(), spec_.sequence_steps.end(), true) !=
                spec_.sequence_steps.end();
   }
-  InferenceServer* server() const { return spec_.server; }
+  InferenceServer* server() const { return services_.server; }
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.
   // The lines of output `name`'s label_filename; empty when it has none.
@@ -176,11 +145,12 @@ class ModelVersion final : public BoundModel {
     if (!instances_settled_.load(std::memory_order_acquire)) StartInstances();
   }
 
-  // Waits until no request is in flight or `deadline` passes, then stops the
+  // Waits until no request is in flight or its clock reaches `deadline_ns`
+  // (clock().NowNs() and after), then stops the
   // scheduler (failing what is still queued), joins the instance threads,
   // finalizes instances and model, and ends with an error every request whose
   // response sender the backend left open. Idempotent.
-  void Unload(std::chrono::steady_clock::time_point deadline);
+  void Unload(uint64_t deadline_ns);
 
   INFERD_Model* handle() { return reinterpret_cast<INFERD_Model*>(this); }
   static ModelVersion* FromHandle(INFERD_Model* handle) {
@@ -190,6 +160,11 @@ class ModelVersion final : public BoundModel {
  private:
   explicit ModelVersion(ModelVersionSpec spec);
   static StatusOr<std::shared_ptr<ModelVersion>> LoadEnsemble(std::shared_ptr<ModelVersion> model);
+  // Initializes `model` through its backend, creates and warms up its
+  // instances; on error finalizes again what was initialized.
+  static Status Initialize(const std::shared_ptr<ModelVersion>& model);
+  // Takes the server's response cache when the config enables it (else says why not).
+  void UseResponseCache();
   Status CreateInstances();
   // Creates the scheduler the config asks for; the active instances'
   // threads take work from it once started (EnsureInstancesRunning).
@@ -203,6 +178,7 @@ class ModelVersion final : public BoundModel {
 
   // Constant after Load().
   const ModelVersionSpec spec_;
+  const ModelServices services_;  // *spec_.services, copied (model_services.h says why)
   inference::ModelConfig config_;
   const uint64_t cache_owner_;
   uint64_t max_inflight_ = 0;  // 0: no cap; set from the config, constant after load

@@ -53,7 +53,7 @@ Status RunWarmup(const std::shared_ptr<ModelVersion>& model, ModelInstance& inst
     const std::string where = "warmup sample '" + sample.name() + "' on instance '" +
                               instance.name() + "': ";
     for (uint32_t run = 0; run < std::max<uint32_t>(1, sample.count()); ++run) {
-      InferenceRequest request(model->server(), model->name(), model->version());
+      InferenceRequest request(model->name(), model->version());
       request.id = "warmup:" + sample.name();
       request.counts_in_stats = false;
       std::vector<std::string> buffers;

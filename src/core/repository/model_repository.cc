@@ -15,6 +15,13 @@ std::string NameOfKey(const std::string& key) {
   return slash == std::string::npos ? key : key.substr(slash + 1);
 }
 
+std::string DescribeModelKey(std::string_view key) {
+  const std::string name = NameOfKey(std::string(key));
+  if (name.size() == key.size()) return "model '" + name + "'";
+  return "model '" + name + "' of repository '" +
+         std::string(key.substr(0, key.size() - name.size() - 1)) + "'";
+}
+
 namespace {
 
 std::string NamespaceOf(const std::filesystem::path& root) {

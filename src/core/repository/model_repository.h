@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "inferd/base/status.h"
@@ -29,6 +30,9 @@ struct ModelLocation {
 std::string ModelKey(const std::string& ns, const std::string& name);
 // The model name in a key.
 std::string NameOfKey(const std::string& key);
+// How messages name the model of `key`: "model 'm'", or "model 'm' of
+// repository '/r'" for a namespaced key.
+std::string DescribeModelKey(std::string_view key);
 
 // Every model folder under `roots`, sorted by name (then namespace). A root
 // that is not a readable folder is an error for the whole scan. Hidden folders

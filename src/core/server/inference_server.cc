@@ -56,8 +56,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   }
   std::unique_ptr<InferenceServer> server(new InferenceServer(std::move(options)));
   const ServerOptions& o = server->options_;
-  ASSIGN_OR_RETURN(server->tracer_, TraceManager::Create(o.trace));
-  server->backends_ = std::make_unique<BackendManager>(o.backend_directory, o.backend_settings);
+  RETURN_IF_ERROR(server->CreateServices());
   LifecycleOptions lifecycle;
   lifecycle.mode = o.control_mode;
   lifecycle.policy = o.transition_policy;
@@ -67,52 +66,58 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   lifecycle.namespacing = o.model_namespacing;
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
-  LoaderContext loading;
-  loading.server = server.get();
-  loading.backends = server->backends_.get();
-  loading.tracer = server->tracer_.get();
-  loading.sweeper = &server->sweeper_;
-  loading.submitter = server.get();
-  server->copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
-  loading.copy_workers = server->copy_workers_.get();
-  loading.host_policies = &server->options_.host_policies;
-  if (o.rate_limit) {
-    server->rate_limiter_ = std::make_unique<RateLimiter>(o.rate_limit_resources);
-    loading.rate_limiter = server->rate_limiter_.get();
-  }
-  loading.strict_config = o.strict_model_config;
-  loading.config_name = o.model_config_name;
-  loading.load_retries = o.model_load_retries;
-  loading.metrics = &server->options_.metrics;
-  loading.max_inflight_requests = o.max_inflight_requests_per_model;
-  if (o.response_cache) {
-    server->response_cache_ = std::make_unique<ResponseCache>(o.response_cache_bytes);
-    loading.response_cache = server->response_cache_.get();
-    LOG_INFO("Response cache: local, {} bytes", o.response_cache_bytes);
-  }
-  if (o.metrics.CpuSampling()) {
-    // At most a year between samples, so the nanoseconds cannot overflow.
-    const uint64_t interval_ms = std::min<uint64_t>(o.metrics.interval_ms, 31'536'000'000);
-    server->cpu_metrics_ =
-        std::make_unique<CpuMetricsSampler>(server->clock_, interval_ms * 1'000'000);
-    LOG_INFO("Collecting CPU metrics every {} ms", interval_ms);
-  }
+  const LoaderContext loading{&server->services_, o.strict_model_config, o.model_config_name,
+                              o.model_load_retries};
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
   if (o.exit_on_error) RETURN_IF_ERROR(StartupFailures(server->lifecycle_->Index()));
   if (o.control_mode == ModelControlMode::kPoll) {
     server->poller_ = std::make_unique<RepositoryPoller>(
-        *server->lifecycle_, std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)));
+        [lifecycle = server->lifecycle_.get()] { lifecycle->Poll(); },
+        std::chrono::seconds(std::max<uint32_t>(1, o.repository_poll_secs)), server->clock_);
   }
   return server;
+}
+
+Status InferenceServer::CreateServices() {
+  const ServerOptions& o = options_;
+  ASSIGN_OR_RETURN(tracer_, TraceManager::Create(o.trace));
+  backends_ = std::make_unique<BackendManager>(o.backend_directory, o.backend_settings);
+  copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
+  if (o.rate_limit) rate_limiter_ = std::make_unique<RateLimiter>(o.rate_limit_resources);
+  if (o.response_cache) {
+    response_cache_ = std::make_unique<ResponseCache>(o.response_cache_bytes);
+    LOG_INFO("Response cache: local, {} bytes", o.response_cache_bytes);
+  }
+  if (o.metrics.CpuSampling()) {
+    // At most a year between samples, so the nanoseconds cannot overflow.
+    const uint64_t interval_ms = std::min<uint64_t>(o.metrics.interval_ms, 31'536'000'000);
+    cpu_metrics_ = std::make_unique<CpuMetricsSampler>(clock_, interval_ms * 1'000'000);
+    LOG_INFO("Collecting CPU metrics every {} ms", interval_ms);
+  }
+  services_ = ModelServices{
+      .server = this,
+      .backends = backends_.get(),
+      .tracer = tracer_.get(),
+      .clock = &clock_,
+      .sweeper = &sweeper_,
+      .submitter = this,
+      .copy_workers = copy_workers_.get(),
+      .rate_limiter = rate_limiter_.get(),
+      .host_policies = &o.host_policies,
+      .metrics = &o.metrics,
+      .response_cache = response_cache_.get(),
+      .max_inflight_requests = o.max_inflight_requests_per_model,
+  };
+  return Status::Ok();
 }
 
 Status InferenceServer::Stop() {
   if (stopping_.exchange(true)) return Status::Ok();
   poller_.reset();
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(options_.exit_timeout_secs);
-  if (lifecycle_) lifecycle_->UnloadAll(deadline);
+  const uint64_t deadline_ns =
+      clock_.NowNs() + uint64_t{options_.exit_timeout_secs} * 1'000'000'000;
+  if (lifecycle_) lifecycle_->UnloadAll(deadline_ns);
   if (tracer_) tracer_->Flush();
   stopped_.store(true);
   return Status::Ok();

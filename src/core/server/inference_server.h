@@ -15,6 +15,7 @@
 #include "inferd/base/status.h"
 #include "core/lifecycle/model_lifecycle.h"
 #include "core/lifecycle/repository_poller.h"
+#include "core/model/model_services.h"
 #include "core/server/server_options.h"
 #include "core/timing/clock.h"
 #include "core/timing/queue_sweeper.h"
@@ -83,6 +84,9 @@ class InferenceServer final : public RequestSubmitter {
 
  private:
   explicit InferenceServer(ServerOptions options);
+  // Creates what the server lends its models (tracer, backends, ...) and
+  // gathers them in services_.
+  Status CreateServices();
   Status CheckExplicitMode(const char* what) const;
   // Finds the model version for `request`, samples it for tracing, validates
   // it and admits it to the version's in-flight count.
@@ -108,6 +112,7 @@ class InferenceServer final : public RequestSubmitter {
   std::unique_ptr<ResponseCache> response_cache_;  // outlives the models; null: none
   std::unique_ptr<RateLimiter> rate_limiter_;  // null with --rate-limit=off; outlives models
   std::unique_ptr<BackendManager> backends_;
+  ModelServices services_;  // the above, as the loader and every version see them
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
   std::unique_ptr<CpuMetricsSampler> cpu_metrics_;  // null unless CPU metrics are on

@@ -31,7 +31,7 @@ class RequestFactory {
   // batches) of INPUT0 with per-row shape `row_shape`, queued now.
   InferenceRequest* Make(const std::string& id, uint64_t rows = 1,
                          const std::vector<int64_t>& row_shape = {4}) {
-    auto request = std::make_unique<InferenceRequest>(nullptr, model_->name(), model_->version());
+    auto request = std::make_unique<InferenceRequest>(model_->name(), model_->version());
     request->id = id;
     std::vector<int64_t> shape;
     if (model_->batches()) shape.push_back(static_cast<int64_t>(rows));

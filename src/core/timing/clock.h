@@ -1,7 +1,8 @@
-// The clock the core measures and schedules with. Injected: the server owns
-// one (the steady clock) and hands it to what it creates, and unit tests hand
-// a FakeClock instead, so batching delays, queue timeouts and sweeps run in
-// simulated time. Thread-safe.
+// The clock the core measures and schedules with: every read of time in the
+// core goes through it. Injected: the server owns one (the steady clock) and
+// hands it to what it creates (model_services.h), and unit tests hand a
+// FakeClock instead, so batching delays, queue timeouts, sweeps, unload
+// drains and repository polls run in simulated time. Thread-safe.
 #ifndef INFERD_CORE_TIMING_CLOCK_H_
 #define INFERD_CORE_TIMING_CLOCK_H_
 
@@ -18,6 +19,9 @@ class Clock {
 
   // Monotonic time in nanoseconds.
   virtual uint64_t NowNs() const = 0;
+  // Calendar time in milliseconds since the Unix epoch: only for showing
+  // when something happened (a model's last inference), never for measuring.
+  virtual uint64_t WallMs() const = 0;
   // Releases `mu`, waits on `cv` until it is signalled or this clock reaches
   // `deadline_ns`, and retakes `mu`. May return early (spuriously): callers
   // re-check their state and the time in a loop.
@@ -33,6 +37,11 @@ class SteadyClock final : public Clock {
   uint64_t NowNs() const override {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  uint64_t WallMs() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
   void WaitUntil(CondVar* cv, Mutex* mu, uint64_t deadline_ns) const override REQUIRES(mu) {

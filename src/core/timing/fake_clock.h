@@ -21,9 +21,13 @@ namespace inferd {
 
 class FakeClock final : public Clock {
  public:
-  explicit FakeClock(uint64_t start_ns = 1'000'000'000) : now_(start_ns) {}
+  explicit FakeClock(uint64_t start_ns = 1'000'000'000) : start_ns_(start_ns), now_(start_ns) {}
 
   uint64_t NowNs() const override { return now_.load(std::memory_order_acquire); }
+  // A fixed calendar time (2023-11-14) at the start, moved on with the clock.
+  uint64_t WallMs() const override {
+    return 1'700'000'000'000 + (NowNs() - start_ns_) / 1'000'000;
+  }
 
   // Waits on `cv` until the code under test signals it or Advance moves the
   // time (Advance signals every waiter under its own mutex, so no wake-up is
@@ -88,6 +92,7 @@ class FakeClock final : public Clock {
     return count;
   }
 
+  const uint64_t start_ns_;
   std::atomic<uint64_t> now_;
   mutable Mutex waiting_mu_;
   mutable std::list<Waiter> waiting_ GUARDED_BY(waiting_mu_);

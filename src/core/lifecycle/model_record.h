@@ -1,0 +1,46 @@
+// What the lifecycle knows of each model it was asked about (TF Serving's
+// LoaderHarness, one per model rather than per version): the state and reason
+// of each version, the files its serving versions came from, and the mutex
+// that serializes its loads and unloads.
+#ifndef INFERD_CORE_LIFECYCLE_MODEL_RECORD_H_
+#define INFERD_CORE_LIFECYCLE_MODEL_RECORD_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/lifecycle/model_state.h"
+#include "core/repository/model_fingerprint.h"
+#include "inferd/base/mutex.h"
+
+namespace inferd {
+
+class ModelVersion;
+
+struct VersionRecord {
+  ModelState state = ModelState::kLoading;
+  std::string reason;
+  std::shared_ptr<ModelVersion> model;
+};
+
+struct ModelRecord {
+  bool aspired = false;  // should be loaded; readiness counts it
+  std::string error;     // failure of the model as a whole
+  std::map<int64_t, VersionRecord> versions;
+  ModelFingerprint loaded_fingerprint;  // what the serving versions came from
+  ModelFingerprint last_seen;           // what the last poll saw
+  bool config_overridden = false;       // loaded with an API config or files
+  bool files_overridden = false;        // loaded from "file:" overrides
+  std::filesystem::path override_dir;   // private folder of "file:" overrides
+  std::shared_ptr<Mutex> op_mu = std::make_shared<Mutex>();
+};
+
+// By model key (ModelKey).
+using ModelRecords = std::map<std::string, ModelRecord, std::less<>>;
+
+}  // namespace inferd
+
+#endif  // INFERD_CORE_LIFECYCLE_MODEL_RECORD_H_
