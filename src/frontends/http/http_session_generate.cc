@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/server_error.h"
+#include "http/beast_views.h"
 #include "http/generate_response.h"
 #include "http/http_session.h"
 #include "http/model_inputs.h"
@@ -23,10 +24,6 @@ namespace {
 constexpr std::string_view kNotOneResponse =
     "generate expects model to produce exactly 1 response, use generate stream for model that "
     "generates various number of responses";
-
-asio::const_buffer Buffer(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
-
-std::string_view View(boost::beast::string_view text) { return {text.data(), text.size()}; }
 
 }  // namespace
 
