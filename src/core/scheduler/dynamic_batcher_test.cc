@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/scheduler/dynamic_batcher_test_fixture.h"
+#include "core/test_util/dynamic_batcher_fixture.h"
 
 namespace inferd {
 namespace {

@@ -1,8 +1,8 @@
 // The fixture of the dynamic batcher's tests (dynamic_batcher_test.cc,
 // dynamic_batcher_queue_test.cc): one batcher in simulated time, requests
 // queued on it, and instances played by an InstanceThread.
-#ifndef INFERD_CORE_SCHEDULER_DYNAMIC_BATCHER_TEST_FIXTURE_H_
-#define INFERD_CORE_SCHEDULER_DYNAMIC_BATCHER_TEST_FIXTURE_H_
+#ifndef INFERD_CORE_TEST_UTIL_DYNAMIC_BATCHER_FIXTURE_H_
+#define INFERD_CORE_TEST_UTIL_DYNAMIC_BATCHER_FIXTURE_H_
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
@@ -79,4 +79,4 @@ class DynamicBatcherTest : public testing::Test {
 
 }  // namespace inferd
 
-#endif  // INFERD_CORE_SCHEDULER_DYNAMIC_BATCHER_TEST_FIXTURE_H_
+#endif  // INFERD_CORE_TEST_UTIL_DYNAMIC_BATCHER_FIXTURE_H_
