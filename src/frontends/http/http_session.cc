@@ -246,14 +246,23 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
 }
 
 template <typename Transport>
+bool BasicHttpSession<Transport>::TakeDecodedBody(std::string* body) {
+  auto& request = parser_->get();
+  *body = std::move(request.body());
+  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
+                                          shared_.limits.max_body_bytes, body);
+      !e.ok()) {
+    WriteError(e);
+    return false;
+  }
+  return true;
+}
+
+template <typename Transport>
 void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto& request = parser_->get();
-  std::string body = std::move(request.body());
-  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.limits.max_body_bytes, &body);
-      !e.ok()) {
-    return WriteError(e);
-  }
+  std::string body;
+  if (!TakeDecodedBody(&body)) return;
   if (shared_.routes->compress_responses()) {
     response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
   }

@@ -2,7 +2,6 @@
 // object once the request's FINAL flag shows its response was the only one;
 // /generate_stream answers a Server-Sent Event per response as it comes.
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/field.hpp>
 
 #include <string_view>
 #include <utility>
@@ -15,7 +14,6 @@
 
 namespace inferd::http {
 namespace asio = boost::asio;
-namespace bhttp = boost::beast::http;
 using boost::system::error_code;
 
 namespace {
@@ -29,13 +27,8 @@ constexpr std::string_view kNotOneResponse =
 
 template <typename Transport>
 void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
-  auto& request = parser_->get();
-  std::string body = std::move(request.body());
-  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.limits.max_body_bytes, &body);
-      !e.ok()) {
-    return WriteError(e);
-  }
+  std::string body;
+  if (!TakeDecodedBody(&body)) return;
   // The request names inputs but not their datatypes and shapes: the model's
   // metadata gives them (and an unknown model is a 404 here).
   std::vector<ModelInput> inputs;
