@@ -1,12 +1,14 @@
 // The inferd binary: command-line flags (server_flags.h) -> an in-process
-// server (server.h) -> the HTTP, metrics and gRPC frontends; then waits for
-// SIGINT or SIGTERM and shuts down gracefully.
+// server (server_from_flags.h) -> the HTTP, metrics and gRPC frontends
+// (ServerFrontends); then waits for SIGINT or SIGTERM and shuts down
+// gracefully.
 #include <signal.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -26,27 +28,200 @@
 #include "http/http_server.h"
 #include "https_module_loader.h"
 #include "inert_flags.h"
-#include "lazy_grpc_frontend.h"
 #include "inferd/server.h"
+#include "lazy_grpc_frontend.h"
 #include "server_flags.h"
+#include "server_from_flags.h"
 
-using inferd::ExecutableDirectory;
-using inferd::Failed;
-using inferd::Frontend;
-
+namespace inferd {
 namespace {
 
+// The frontends the flags turn on (HTTP, metrics, SageMaker, Vertex AI,
+// gRPC) over one server. Here, not in a file of its own, so that the
+// "Started <service>" lines name main.cc as Triton's do.
+class ServerFrontends {
+ public:
+  // Neither is owned; both outlive this object. `shared_memory` holds the
+  // regions of both protocols.
+  ServerFrontends(INFERD_Server* server, SharedMemoryRegistry* shared_memory)
+      : server_(server), shared_memory_(shared_memory) {}
+  ~ServerFrontends() { Close(); }
+  ServerFrontends(const ServerFrontends&) = delete;
+  ServerFrontends& operator=(const ServerFrontends&) = delete;
+
+  // Starts each frontend the flags turn on, each logging "Started <service>
+  // at <address>:<port>": HTTP, metrics, SageMaker, Vertex AI, then gRPC
+  // (HTTP already serves while gRPC's libraries load). False at the first
+  // that cannot start, with why in the log.
+  bool Start(const Flags& flags);
+
+  // Frontend::AnswerInFlightAtExit on each started frontend.
+  void AnswerInFlightAtExit(const std::string& why);
+
+  // Frontend::Stop on each started frontend.
+  void Stop();
+
+  // Deletes the frontends (their destructors stop them), the HTTP ones first
+  // and metrics last, so metrics can be read to the end. Before the server
+  // is deleted.
+  void Close();
+
+ private:
+  bool StartHttp(const Flags& flags);
+  bool StartMetrics(const Flags& flags);
+  bool StartCloud(const Flags& flags);
+  bool StartGrpc(const Flags& flags);
+  // The frontends in the order they stop, null where not started.
+  std::vector<Frontend*> InStopOrder() const;
+
+  INFERD_Server* const server_;
+  SharedMemoryRegistry* const shared_memory_;
+  std::unique_ptr<Frontend> http_;
+  std::unique_ptr<Frontend> sagemaker_;
+  std::unique_ptr<Frontend> vertex_ai_;
+  std::unique_ptr<Frontend> grpc_;
+  std::unique_ptr<Frontend> metrics_;
+};
+
+// Logs why the frontend `what` that was to listen on `address`:`port` could
+// not start; returns false.
+bool StartFailed(std::string_view what, const std::string& address, int port,
+                 const Status& why) {
+  SPDLOG_ERROR("failed to start the {} on {}:{}: {}", what, address, port, why.message());
+  return false;
+}
+
 // Starts `frontend` and logs "Started <service> at <address>:<port>"; on
-// failure logs why, naming `what` and where it was to listen, and returns false.
+// failure logs why (StartFailed) and returns false.
 bool StartFrontend(Frontend& frontend, std::string_view service, std::string_view what,
                    const std::string& address, int port) {
-  if (const inferd::Status s = frontend.Start(); !s.ok()) {
-    SPDLOG_ERROR("failed to start the {} on {}:{}: {}", what, address, port, s.message());
-    return false;
-  }
+  if (const Status s = frontend.Start(); !s.ok()) return StartFailed(what, address, port, s);
   SPDLOG_INFO("Started {} at {}:{}", service, address, frontend.port());
   return true;
 }
+
+// Creates the cloud endpoint `Endpoint` with `options` into `endpoint` and
+// starts it.
+template <typename Endpoint, typename Options>
+bool StartCloudEndpoint(INFERD_Server* server, Options options,
+                        SharedMemoryRegistry* shared_memory, std::string_view service,
+                        std::string_view what, std::unique_ptr<Frontend>& endpoint) {
+  options.shared_memory = shared_memory;
+  endpoint = std::make_unique<Endpoint>(server, options);
+  return StartFrontend(*endpoint, service, what, options.address, options.port);
+}
+
+bool ServerFrontends::Start(const Flags& flags) {
+  return (!flags.allow_http || StartHttp(flags)) &&
+         (!flags.allow_metrics || StartMetrics(flags)) && StartCloud(flags) &&
+         (!flags.allow_grpc || StartGrpc(flags));
+}
+
+// The binary's own HTTP frontend, or for HTTPS the module's
+// (http/https_module.h), loaded now.
+bool ServerFrontends::StartHttp(const Flags& flags) {
+  http::HttpOptions options;
+  options.address = flags.http_address;
+  options.port = static_cast<uint16_t>(flags.http_port);
+  options.thread_count = flags.http_thread_count;
+  options.reuse_port = flags.reuse_http_port;
+  options.header_forward_pattern = flags.http_header_forward_pattern;
+  options.restrictions = flags.http_restrictions;
+  options.tls = flags.http_tls;
+  options.limits = flags.http_limits;
+  options.shared_memory = shared_memory_;
+  if (flags.http_tls.enabled()) {
+    StatusOr<std::unique_ptr<Frontend>> loaded =
+        LoadHttpsFrontend(ExecutableDirectory(), server_, options);
+    if (!loaded.ok()) {
+      return StartFailed("HTTP service", flags.http_address, flags.http_port, loaded.status());
+    }
+    http_ = std::move(loaded).value();
+  } else {
+    http_ = std::make_unique<http::HttpServer>(server_, options);
+  }
+  if (!StartFrontend(*http_, "HTTPService", "HTTP service", flags.http_address,
+                     flags.http_port)) {
+    return false;
+  }
+  if (flags.http_tls.enabled()) {
+    SPDLOG_INFO("HTTPService speaks HTTPS only{}",
+                flags.http_tls.use_mutual_ssl ? ", clients need a certificate (mutual TLS)" : "");
+  }
+  return true;
+}
+
+bool ServerFrontends::StartMetrics(const Flags& flags) {
+  http::HttpOptions options;
+  options.address = flags.metrics_address;
+  options.port = static_cast<uint16_t>(flags.metrics_port);
+  options.thread_count = 1;
+  options.metrics_only = true;
+  metrics_ = std::make_unique<http::HttpServer>(server_, options);
+  return StartFrontend(*metrics_, "Metrics Service", "metrics service", flags.metrics_address,
+                       flags.metrics_port);
+}
+
+// The cloud endpoints: the HTTP frontend's sessions on their own ports and paths.
+bool ServerFrontends::StartCloud(const Flags& flags) {
+  if (flags.cloud.allow_sagemaker &&
+      !StartCloudEndpoint<cloud::SageMakerFrontend>(server_, SageMakerOptionsFrom(flags.cloud),
+                                                    shared_memory_, "Sagemaker HTTPService",
+                                                    "SageMaker service", sagemaker_)) {
+    return false;
+  }
+  return !flags.cloud.allow_vertex_ai ||
+         StartCloudEndpoint<cloud::VertexAiFrontend>(server_, VertexAiOptionsFrom(flags.cloud),
+                                                     shared_memory_, "Vertex AI HTTPService",
+                                                     "Vertex AI service", vertex_ai_);
+}
+
+// The binary's lazy listener where the settings allow it
+// (lazy_grpc_frontend.h), else the module's own listener, loaded now.
+bool ServerFrontends::StartGrpc(const Flags& flags) {
+  grpc_frontend::GrpcOptions options = flags.grpc;
+  options.shared_memory = shared_memory_;
+  if (flags.grpc_load_on_first_connection && CanLoadGrpcLazily(options)) {
+    grpc_ = std::make_unique<LazyGrpcFrontend>(ExecutableDirectory(), server_, options);
+  } else {
+    StatusOr<std::unique_ptr<ConnectionFrontend>> loaded =
+        LoadGrpcFrontend(ExecutableDirectory(), server_, options);
+    if (!loaded.ok()) {
+      return StartFailed("gRPC service", options.address, options.port, loaded.status());
+    }
+    grpc_ = std::move(loaded).value();
+  }
+  return StartFrontend(*grpc_, "GRPCInferenceService", "gRPC service", options.address,
+                       options.port);
+}
+
+std::vector<Frontend*> ServerFrontends::InStopOrder() const {
+  return {http_.get(), sagemaker_.get(), vertex_ai_.get(), grpc_.get(), metrics_.get()};
+}
+
+void ServerFrontends::AnswerInFlightAtExit(const std::string& why) {
+  for (Frontend* frontend : InStopOrder()) {
+    if (frontend != nullptr) frontend->AnswerInFlightAtExit(why);
+  }
+}
+
+void ServerFrontends::Stop() {
+  for (Frontend* frontend : InStopOrder()) {
+    if (frontend != nullptr) frontend->Stop();
+  }
+}
+
+void ServerFrontends::Close() {
+  for (std::unique_ptr<Frontend>* frontend :
+       {&http_, &sagemaker_, &vertex_ai_, &grpc_, &metrics_}) {
+    frontend->reset();
+  }
+}
+
+}  // namespace
+}  // namespace inferd
+
+namespace {
 
 // Every endpoint the flags turn on, for the cloud port checks.
 std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
@@ -65,49 +240,10 @@ std::vector<inferd::Listener> Listeners(const inferd::Flags& flags) {
   return listeners;
 }
 
-// Creates and starts the HTTP frontend: the binary's own, or for HTTPS the
-// module's (http/https_module.h), loaded now.
-bool StartHttp(const inferd::Flags& flags, INFERD_Server* server,
-               const inferd::http::HttpOptions& options, std::unique_ptr<Frontend>& http) {
-  if (flags.http_tls.enabled()) {
-    inferd::StatusOr<std::unique_ptr<Frontend>> loaded =
-        inferd::LoadHttpsFrontend(ExecutableDirectory(), server, options);
-    if (!loaded.ok()) {
-      SPDLOG_ERROR("failed to start the HTTP service on {}:{}: {}", flags.http_address,
-                   flags.http_port, loaded.status().message());
-      return false;
-    }
-    http = std::move(loaded).value();
-  } else {
-    http = std::make_unique<inferd::http::HttpServer>(server, options);
-  }
-  return StartFrontend(*http, "HTTPService", "HTTP service", flags.http_address, flags.http_port);
-}
-
-// Creates and starts the gRPC frontend: the binary's lazy listener where the
-// settings allow it, else the module's own listener, loaded now.
-bool StartGrpc(const inferd::Flags& flags, INFERD_Server* server,
-               std::unique_ptr<Frontend>& grpc) {
-  if (flags.grpc_load_on_first_connection && inferd::CanLoadGrpcLazily(flags.grpc)) {
-    grpc = std::make_unique<inferd::LazyGrpcFrontend>(ExecutableDirectory(), server, flags.grpc);
-  } else {
-    inferd::StatusOr<std::unique_ptr<inferd::ConnectionFrontend>> loaded =
-        inferd::LoadGrpcFrontend(ExecutableDirectory(), server, flags.grpc);
-    if (!loaded.ok()) {
-      SPDLOG_ERROR("failed to start the gRPC service on {}:{}: {}", flags.grpc.address,
-                   flags.grpc.port, loaded.status().message());
-      return false;
-    }
-    grpc = std::move(loaded).value();
-  }
-  return StartFrontend(*grpc, "GRPCInferenceService", "gRPC service", flags.grpc.address,
-                       flags.grpc.port);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  inferd::Flags flags;
+// Reads the cloud environment and the command line into `flags` and checks
+// them. The exit status when the process should end (--help printed, or
+// what is wrong on stderr); nullopt to go on.
+std::optional<int> ReadFlags(int argc, char** argv, inferd::Flags& flags) {
   // The cloud platforms' environment sets defaults; flags override them.
   if (!inferd::ReadCloudEnvironment(flags.cloud)) return 1;
   if (flags.cloud.vertex_ai_prediction_mode) {
@@ -115,7 +251,7 @@ int main(int argc, char** argv) {
     flags.allow_grpc = false;
   }
   if (std::optional<int> exit_status = inferd::ParseServerFlags(argc, argv, flags)) {
-    return *exit_status;
+    return exit_status;
   }
   // Before the log is set up, as Triton prints them.
   for (const std::string& warning : inferd::FlagWarnings(flags)) {
@@ -128,128 +264,74 @@ int main(int argc, char** argv) {
   }
   if (!inferd::CheckCloudFlags(flags.cloud, Listeners(flags))) return 1;
   if (!inferd::CheckFrontendFlags(flags)) return 1;
+  return std::nullopt;
+}
 
-  // Signals are taken synchronously by sigwait below; every thread started
-  // from here on inherits the blocked mask.
+// Blocks SIGINT and SIGTERM, to be taken synchronously by sigwait; every
+// thread started from here on inherits the blocked mask.
+sigset_t BlockExitSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
 
-  INFERD_Server* server = inferd::CreateServer(flags);
-  if (server == nullptr) return 1;
-  for (const std::string& flag : flags.inert_flags_given) {
-    SPDLOG_WARN("{}", inferd::InertFlagNotice(flag));
-  }
-  // One set of regions for both protocols; declared before the frontends
-  // so it outlives them.
-  inferd::SharedMemoryRegistry shared_memory;
-  std::unique_ptr<Frontend> http;
-  std::unique_ptr<Frontend> sagemaker;
-  std::unique_ptr<Frontend> vertex_ai;
-  std::unique_ptr<Frontend> metrics;
-  std::unique_ptr<Frontend> grpc;
-  // Stops and deletes the frontends (their destructors stop them) before the
-  // server goes: the HTTP ones first and metrics last, so metrics can be read
-  // to the end.
-  const auto close_frontends = [&] {
-    for (std::unique_ptr<Frontend>* frontend : {&http, &sagemaker, &vertex_ai, &grpc, &metrics}) {
-      frontend->reset();
-    }
-  };
-  const auto fail = [&] {
-    close_frontends();
-    INFERD_ServerDelete(server);
-    return 1;
-  };
-
-  if (flags.allow_http) {
-    inferd::http::HttpOptions options;
-    options.address = flags.http_address;
-    options.port = static_cast<uint16_t>(flags.http_port);
-    options.thread_count = flags.http_thread_count;
-    options.reuse_port = flags.reuse_http_port;
-    options.header_forward_pattern = flags.http_header_forward_pattern;
-    options.restrictions = flags.http_restrictions;
-    options.tls = flags.http_tls;
-    options.limits = flags.http_limits;
-    options.shared_memory = &shared_memory;
-    if (!StartHttp(flags, server, options, http)) return fail();
-    if (flags.http_tls.enabled()) {
-      SPDLOG_INFO("HTTPService speaks HTTPS only{}",
-                  flags.http_tls.use_mutual_ssl ? ", clients need a certificate (mutual TLS)" : "");
-    }
-  }
-  if (flags.allow_metrics) {
-    inferd::http::HttpOptions options;
-    options.address = flags.metrics_address;
-    options.port = static_cast<uint16_t>(flags.metrics_port);
-    options.thread_count = 1;
-    options.metrics_only = true;
-    metrics = std::make_unique<inferd::http::HttpServer>(server, options);
-    if (!StartFrontend(*metrics, "Metrics Service", "metrics service", flags.metrics_address,
-                       flags.metrics_port)) {
-      return fail();
-    }
-  }
-  // The cloud endpoints: the HTTP frontend's sessions on their own ports and paths.
-  if (flags.cloud.allow_sagemaker) {
-    inferd::cloud::SageMakerOptions options = inferd::SageMakerOptionsFrom(flags.cloud);
-    options.shared_memory = &shared_memory;
-    sagemaker = std::make_unique<inferd::cloud::SageMakerFrontend>(server, options);
-    if (!StartFrontend(*sagemaker, "Sagemaker HTTPService", "SageMaker service", options.address,
-                       options.port)) {
-      return fail();
-    }
-  }
-  if (flags.cloud.allow_vertex_ai) {
-    inferd::cloud::VertexAiOptions options = inferd::VertexAiOptionsFrom(flags.cloud);
-    options.shared_memory = &shared_memory;
-    vertex_ai = std::make_unique<inferd::cloud::VertexAiFrontend>(server, options);
-    if (!StartFrontend(*vertex_ai, "Vertex AI HTTPService", "Vertex AI service", options.address,
-                       options.port)) {
-      return fail();
-    }
-  }
-  // Last: HTTP already serves while gRPC's libraries load. Where it can,
-  // gRPC loads on its first connection instead (lazy_grpc_frontend.h).
-  if (flags.allow_grpc) {
-    flags.grpc.shared_memory = &shared_memory;
-    if (!StartGrpc(flags, server, grpc)) return fail();
-  }
-
+// Waits for one of `signals`, then stops the server and the frontends within
+// --exit-timeout-secs. True when the server stopped cleanly.
+bool ServeUntilSignal(const sigset_t& signals, int exit_timeout_secs, INFERD_Server* server,
+                      inferd::ServerFrontends& frontends) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   SPDLOG_INFO("received signal {}; waiting up to {}s for in-flight requests", signal_number,
-              flags.exit_timeout_secs);
+              exit_timeout_secs);
   // The whole exit is bounded: past the timeout, what is still in flight
   // (an execution that does not end) gets an error and the process ends.
-  inferd::ExitWatchdog watchdog(std::chrono::seconds(flags.exit_timeout_secs), [&] {
+  inferd::ExitWatchdog watchdog(std::chrono::seconds(exit_timeout_secs), [&] {
     const std::string why = "the server is exiting: --exit-timeout-secs=" +
-                            std::to_string(flags.exit_timeout_secs) +
+                            std::to_string(exit_timeout_secs) +
                             " ran out while the request was in flight";
     SPDLOG_WARN("exit timeout of {}s ran out with requests in flight; answering them with an "
                 "error and exiting",
-                flags.exit_timeout_secs);
-    for (Frontend* frontend :
-         {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
-      if (frontend != nullptr) frontend->AnswerInFlightAtExit(why);
-    }
+                exit_timeout_secs);
+    frontends.AnswerInFlightAtExit(why);
     spdlog::default_logger()->flush();
     std::_Exit(1);  // threads still in a backend's execute are not joined
   });
   // Stop the server first (new requests are refused, in-flight ones finish and
   // are answered over the still-running frontends), then the frontends. The
   // frontend objects stay until the watchdog is disarmed: it may reach them.
-  const bool clean = !Failed(INFERD_ServerStop(server), "stopping the server");
-  for (Frontend* frontend :
-       {http.get(), sagemaker.get(), vertex_ai.get(), grpc.get(), metrics.get()}) {
-    if (frontend != nullptr) frontend->Stop();
-  }
+  const bool clean = !inferd::Failed(INFERD_ServerStop(server), "stopping the server");
+  frontends.Stop();
   watchdog.Disarm();
-  close_frontends();
+  return clean;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  inferd::Flags flags;
+  if (std::optional<int> exit_status = ReadFlags(argc, argv, flags)) return *exit_status;
+  const sigset_t signals = BlockExitSignals();
+  INFERD_Server* server = inferd::CreateServer(flags);
+  if (server == nullptr) return 1;
+  for (const std::string& flag : flags.inert_flags_given) {
+    SPDLOG_WARN("{}", inferd::InertFlagNotice(flag));
+  }
+  // One set of regions for both protocols; it outlives the frontends and the
+  // server.
+  inferd::SharedMemoryRegistry shared_memory;
+  bool started = false;
+  bool clean = false;
+  {
+    // Closed before the server is deleted.
+    inferd::ServerFrontends frontends(server, &shared_memory);
+    started = frontends.Start(flags);
+    if (started) clean = ServeUntilSignal(signals, flags.exit_timeout_secs, server, frontends);
+  }
   INFERD_ServerDelete(server);
+  if (!started) return 1;
   SPDLOG_INFO("inferd exited");
   return clean ? 0 : 1;
 }

@@ -1,34 +1,19 @@
-// Flags -> INFERD_ServerOptions -> INFERD_Server.
+// The command line -> Flags: every flag's declaration and help, the parse,
+// and the checks the parser cannot make. server_from_flags.cc turns the Flags
+// into the server.
 #include "server_flags.h"
 
-#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 
 #include "common/api_restrictions.h"
 #include "common/header_forward.h"
-#include "common/server_error.h"
 #include "inert_flags.h"
 
 namespace inferd {
-
-bool Failed(INFERD_Error* error, const char* what) {
-  const Status status = StatusFromServerError(error);
-  if (status.ok()) return false;
-  std::fprintf(stderr, "error: %s: %s\n", what, status.message().c_str());
-  return true;
-}
-
-std::string ExecutableDirectory() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "." : exe.parent_path().string();
-}
 
 namespace {
 
@@ -310,155 +295,6 @@ void AddTraceFlags(CLI::App& app, Flags& f) {
   }
 }
 
-// Applies one --trace-config entry: "<setting>=<value>" or "<mode>,<setting>=<value>".
-bool AddTraceConfig(INFERD_ServerOptions* options, const std::string& spec) {
-  const size_t equals = spec.find('=');
-  if (equals == std::string::npos) {
-    std::fprintf(stderr, "error: --trace-config '%s': expected [triton,]<setting>=<value>\n",
-                 spec.c_str());
-    return false;
-  }
-  std::string setting = spec.substr(0, equals);
-  const size_t comma = setting.find(',');
-  if (comma != std::string::npos) {
-    const std::string mode = setting.substr(0, comma);
-    if (mode != "triton") {
-      std::fprintf(stderr, "error: --trace-config '%s': trace mode '%s' is not supported "
-                   "(only triton)\n", spec.c_str(), mode.c_str());
-      return false;
-    }
-    setting = setting.substr(comma + 1);
-  }
-  return !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(),
-                                                     spec.substr(equals + 1).c_str()),
-                 "--trace-config");
-}
-
-// Applies one --metrics-config "<setting>=<value>".
-bool AddMetricsConfig(INFERD_ServerOptions* options, const std::string& spec) {
-  const size_t equals = spec.find('=');
-  if (equals == std::string::npos) {
-    std::fprintf(stderr, "error: --metrics-config '%s': expected <setting>=<value>\n",
-                 spec.c_str());
-    return false;
-  }
-  return !Failed(INFERD_ServerOptionsSetMetricsConfig(options, spec.substr(0, equals).c_str(),
-                                                      spec.substr(equals + 1).c_str()),
-                 "--metrics-config");
-}
-
-// The response cache from --cache-config and --response-cache-byte-size.
-bool SetResponseCache(INFERD_ServerOptions* options, const Flags& f) {
-  if (f.response_cache_byte_size >= 0 && !f.cache_configs.empty()) {
-    std::fprintf(stderr, "error: incompatible flags --response-cache-byte-size and "
-                         "--cache-config both provided; give one or the other\n");
-    return false;
-  }
-  int64_t size = f.response_cache_byte_size;  // -1: no cache
-  for (const std::string& spec : f.cache_configs) {
-    const size_t comma = spec.find(',');
-    const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
-    if (comma == std::string::npos || equals == std::string::npos) {
-      std::fprintf(stderr, "error: --cache-config '%s': expected <cache>,<setting>=<value>\n",
-                   spec.c_str());
-      return false;
-    }
-    const std::string cache = spec.substr(0, comma);
-    const std::string setting = spec.substr(comma + 1, equals - comma - 1);
-    const std::string value = spec.substr(equals + 1);
-    if (cache != "local") {
-      std::fprintf(stderr,
-                   "error: --cache-config '%s': unknown cache '%s': inferd has only the built-in "
-                   "'local' cache\n",
-                   spec.c_str(), cache.c_str());
-      return false;
-    }
-    if (setting != "size") {
-      std::fprintf(stderr,
-                   "error: --cache-config '%s': the local cache has no setting '%s' (only size)\n",
-                   spec.c_str(), setting.c_str());
-      return false;
-    }
-    char* end = nullptr;
-    errno = 0;
-    const long long parsed = std::strtoll(value.c_str(), &end, 10);
-    if (value.empty() || *end != '\0' || errno != 0 || parsed < 0) {
-      std::fprintf(stderr,
-                   "error: --cache-config '%s': size must be a whole number of bytes >= 0\n",
-                   spec.c_str());
-      return false;
-    }
-    size = parsed;
-  }
-  if (size <= 0) return true;  // no cache (size 0 stores nothing: none is made)
-  return !Failed(INFERD_ServerOptionsSetResponseCacheByteSize(options, static_cast<uint64_t>(size)),
-                 "--cache-config");
-}
-
-// Parses "<backend>,<setting>=<value>".
-bool AddBackendConfig(INFERD_ServerOptions* options, const std::string& spec) {
-  const size_t comma = spec.find(',');
-  const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
-  if (comma == std::string::npos || equals == std::string::npos) {
-    std::fprintf(stderr, "error: --backend-config '%s': expected <backend>,<setting>=<value>\n",
-                 spec.c_str());
-    return false;
-  }
-  return !Failed(INFERD_ServerOptionsSetBackendConfig(
-                     options, spec.substr(0, comma).c_str(),
-                     spec.substr(comma + 1, equals - comma - 1).c_str(),
-                     spec.substr(equals + 1).c_str()),
-                 "--backend-config");
-}
-
-// Parses "<name>,<setting>=<value>".
-bool AddHostPolicy(INFERD_ServerOptions* options, const std::string& spec) {
-  const size_t comma = spec.find(',');
-  const size_t equals = spec.find('=', comma == std::string::npos ? 0 : comma);
-  if (comma == std::string::npos || comma == 0 || equals == std::string::npos) {
-    std::fprintf(stderr, "error: --host-policy '%s': expected <name>,<setting>=<value>\n",
-                 spec.c_str());
-    return false;
-  }
-  return !Failed(INFERD_ServerOptionsSetHostPolicy(
-                     options, spec.substr(0, comma).c_str(),
-                     spec.substr(comma + 1, equals - comma - 1).c_str(),
-                     spec.substr(equals + 1).c_str()),
-                 "--host-policy");
-}
-
-// Parses "<name>:<count>[:<device>]".
-bool AddRateLimitResource(INFERD_ServerOptions* options, const std::string& spec) {
-  const auto number = [](const std::string& text, long long high, long long* out) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-        text.size() > 12) {
-      return false;
-    }
-    *out = std::stoll(text);
-    return *out <= high;
-  };
-  const size_t first = spec.find(':');
-  const size_t second = first == std::string::npos ? first : spec.find(':', first + 1);
-  long long count = 0;
-  long long device = -1;
-  const bool ok =
-      first != std::string::npos && first > 0 &&
-      number(spec.substr(first + 1, second == std::string::npos ? second : second - first - 1),
-             UINT32_MAX, &count) &&
-      (second == std::string::npos || number(spec.substr(second + 1), INT32_MAX, &device));
-  if (!ok) {
-    std::fprintf(stderr,
-                 "error: --rate-limit-resource '%s': expected <name>:<count>[:<device>] "
-                 "(count and device whole numbers, 0 or more)\n",
-                 spec.c_str());
-    return false;
-  }
-  return !Failed(INFERD_ServerOptionsAddRateLimiterResource(
-                     options, spec.substr(0, first).c_str(), static_cast<uint32_t>(count),
-                     static_cast<int32_t>(device)),
-                 "--rate-limit-resource");
-}
-
 // The flags in sections, in the order --help lists them.
 using AddFlagSection = void (*)(CLI::App& app, Flags& flags);
 constexpr AddFlagSection kFlagSections[] = {
@@ -541,75 +377,5 @@ std::vector<std::string> FlagWarnings(const Flags& f) {
   }
   return warnings;
 }
-
-INFERD_Server* CreateServer(const Flags& f) {
-  INFERD_ServerOptions* options = nullptr;
-  if (Failed(INFERD_ServerOptionsNew(&options), "server options")) return nullptr;
-  for (const std::string& repo : f.model_repositories) {
-    INFERD_ErrorDelete(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()));
-  }
-  const std::string backends =
-      f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
-  INFERD_ErrorDelete(
-      INFERD_ServerOptionsSetMaxInflightRequestsPerModel(options, f.model_max_inflight_requests));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(
-      options, f.disable_auto_complete_config || f.strict_model_config));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetExitOnError(options, f.exit_on_error));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelLoadRetryCount(
-      options, static_cast<uint32_t>(f.model_load_retry_count)));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelControlMode(
-      options, f.model_control_mode == "explicit" ? INFERD_MODEL_CONTROL_EXPLICIT
-               : f.model_control_mode == "poll"   ? INFERD_MODEL_CONTROL_POLL
-                                                  : INFERD_MODEL_CONTROL_NONE));
-  for (const std::string& model : f.load_models) {
-    INFERD_ErrorDelete(INFERD_ServerOptionsAddStartupModel(options, model.c_str()));
-  }
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetRepositoryPollSecs(options, f.repository_poll_secs));
-  INFERD_ErrorDelete(
-      INFERD_ServerOptionsSetModelLoadThreadCount(options, f.model_load_thread_count));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelNamespacing(options, f.model_namespacing));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetBufferManagerThreadCount(
-      options, static_cast<uint32_t>(f.buffer_manager_thread_count)));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetTransitionPolicy(
-      options, f.model_transition_policy == "resource" ? INFERD_TRANSITION_RESOURCE_PRESERVING
-                                                       : INFERD_TRANSITION_AVAILABILITY_PRESERVING));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogVerbose(options, f.log_verbose));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogInfo(options, f.log_info));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogWarn(options, f.log_warning));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogError(options, f.log_error));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFile(options, f.log_file.c_str()));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetLogFormat(
-      options, f.log_format == "ISO8601" ? INFERD_LOG_FORMAT_ISO8601 : INFERD_LOG_FORMAT_DEFAULT));
-  bool ok = !Failed(INFERD_ServerOptionsSetModelConfigName(options, f.model_config_name.c_str()),
-                    "--model-config-name");
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetServerId(options, f.id.c_str()));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetMetrics(options, f.allow_metrics));
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetCpuMetrics(options, f.allow_cpu_metrics));
-  ok = ok && !Failed(INFERD_ServerOptionsSetMetricsInterval(options, f.metrics_interval_ms),
-                    "--metrics-interval-ms");
-  for (const std::string& spec : f.metrics_configs) ok = ok && AddMetricsConfig(options, spec);
-  for (const std::string& spec : f.backend_configs) ok = ok && AddBackendConfig(options, spec);
-  ok = ok && SetResponseCache(options, f);
-  INFERD_ErrorDelete(INFERD_ServerOptionsSetRateLimiterMode(
-      options, f.rate_limit == "execution_count" ? INFERD_RATE_LIMIT_EXEC_COUNT
-                                                 : INFERD_RATE_LIMIT_OFF));
-  for (const std::string& spec : f.host_policies) ok = ok && AddHostPolicy(options, spec);
-  for (const std::string& spec : f.rate_limit_resources) {
-    ok = ok && AddRateLimitResource(options, spec);
-  }
-  for (const auto& [setting, value] : f.trace_flags) {
-    ok = ok && !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(), value.c_str()),
-                       ("--trace-" + setting).c_str());
-  }
-  for (const std::string& spec : f.trace_configs) ok = ok && AddTraceConfig(options, spec);
-  INFERD_Server* server = nullptr;
-  if (ok) Failed(INFERD_ServerNew(&server, options), "creating the server");
-  INFERD_ServerOptionsDelete(options);
-  return server;
-}
-
 
 }  // namespace inferd

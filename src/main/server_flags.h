@@ -1,5 +1,5 @@
-// The inferd binary's command-line flags (Triton's names), and the server
-// they describe. Used by main only.
+// The inferd binary's command-line flags (Triton's names); the server they
+// describe is server_from_flags.h's. Used by main only.
 #ifndef INFERD_SERVER_FLAGS_H_
 #define INFERD_SERVER_FLAGS_H_
 
@@ -15,7 +15,6 @@
 #include "grpc/grpc_server.h"
 #include "http/tls_options.h"
 #include "http/http_limits.h"
-#include "inferd/server.h"
 
 namespace inferd {
 
@@ -100,20 +99,8 @@ std::optional<int> ParseServerFlags(int argc, char** argv, Flags& flags);
 // expressions. False (with the reason on stderr, naming the flag) when not.
 bool CheckFrontendFlags(const Flags& flags);
 
-// The server the flags describe; null (with the reason on stderr) when it
-// cannot be created.
-INFERD_Server* CreateServer(const Flags& flags);
-
 // Warnings the flags call for (deprecated flags), each one line for the log.
 std::vector<std::string> FlagWarnings(const Flags& flags);
-
-// Prints an error (and frees it) saying what failed; returns true when there
-// was one.
-bool Failed(INFERD_Error* error, const char* what);
-
-// The folder of this executable, where `make build` puts the gRPC module and
-// backends/.
-std::string ExecutableDirectory();
 
 }  // namespace inferd
 

@@ -30,6 +30,9 @@ class Step : public std::enable_shared_from_this<Step> {
   // Sends one request, its latency counted from `start`.
   void Issue(Clock::time_point start) EXCLUDES(mu_);
   void PrintProgress(Clock::time_point now, Clock::time_point t0, bool measuring);
+  // After the window: waits (30 s at most) for the requests still in flight.
+  // Whether none is left.
+  bool AwaitDrained() EXCLUDES(mu_);
 
   InferClient& client_;
   const StepPlan plan_;
@@ -71,6 +74,15 @@ void Step::PrintProgress(Clock::time_point now, Clock::time_point t0, bool measu
                                             measuring, recorder_.total_successes(),
                                             recorder_.total_errors(), rate).c_str());
   std::fflush(stderr);
+}
+
+bool Step::AwaitDrained() {
+  const Clock::time_point give_up = Clock::now() + std::chrono::seconds(30);
+  MutexLock lock(&mu_);
+  while (in_flight_ != 0) {
+    if (!drained_.WaitUntil(&mu_, give_up)) break;
+  }
+  return in_flight_ == 0;
 }
 
 StepResult Step::Run() {
@@ -124,14 +136,7 @@ StepResult Step::Run() {
   }
   running_ = false;
   StepResult result{plan_, summary, 0, true};
-  {
-    const Clock::time_point give_up = Clock::now() + std::chrono::seconds(30);
-    MutexLock lock(&mu_);
-    while (in_flight_ != 0) {
-      if (!drained_.WaitUntil(&mu_, give_up)) break;
-    }
-    result.drained = in_flight_ == 0;
-  }
+  result.drained = AwaitDrained();
   if (plan_.progress) std::fprintf(stderr, "\r%*s\r", 100, "");
   result.connections = client_.connection_count();
   return result;

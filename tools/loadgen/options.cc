@@ -80,28 +80,36 @@ std::vector<double> LoadgenOptions::Steps() const {
   return steps;
 }
 
-std::optional<LoadgenOptions> ParseOptions(int argc, char** argv, int* exit_code) {
-  LoadgenOptions o;
-  CLI::App app{"inferd-loadgen: measures throughput and latency of a KServe v2 (Triton) server"};
-  std::string url, protocol = "http", concurrency = "1", rate, distribution = "constant";
+namespace {
+
+// The flags parsed as text, to be checked and resolved into LoadgenOptions.
+struct TextFlags {
+  std::string url;
+  std::string protocol = "http";
+  std::string concurrency = "1";
+  std::string rate;
+  std::string distribution = "constant";
   std::vector<std::string> shapes;
-  app.add_option("-u,--url", url, "Server as host:port (default localhost:8000, 8001 for gRPC)");
-  app.add_option("-i,--protocol", protocol, "http or grpc (default http)");
+};
+
+void AddFlags(CLI::App& app, LoadgenOptions& o, TextFlags& t) {
+  app.add_option("-u,--url", t.url, "Server as host:port (default localhost:8000, 8001 for gRPC)");
+  app.add_option("-i,--protocol", t.protocol, "http or grpc (default http)");
   app.add_option("-m,--model", o.model, "Model name")->required();
   app.add_option("-x,--model-version", o.model_version, "Model version (default: the server's)");
   app.add_option("-b,--batch-size", o.batch_size, "Rows per request when the model batches (default 1)");
-  app.add_option("--shape", shapes,
+  app.add_option("--shape", t.shapes,
                  "NAME:d1,d2 shape of an input with -1 dimensions, batch dimension left out; repeatable");
   app.add_flag("--binary", o.binary,
                "Send tensors as binary data (HTTP binary tensor extension, gRPC raw contents) "
                "instead of JSON / typed contents");
   app.add_option("--string-length", o.string_length, "Bytes per random BYTES element (default 16)");
-  app.add_option("--concurrency-range", concurrency,
+  app.add_option("--concurrency-range", t.concurrency,
                  "start[:end[:step]] requests in flight, one step each (closed loop; default 1)");
-  app.add_option("--request-rate", rate,
+  app.add_option("--request-rate", t.rate,
                  "R or start:end:step requests per second, one step each (open loop, instead of "
                  "--concurrency-range)");
-  app.add_option("--request-distribution", distribution, "constant or poisson arrivals (default constant)");
+  app.add_option("--request-distribution", t.distribution, "constant or poisson arrivals (default constant)");
   app.add_option("--max-connections", o.max_connections,
                  "HTTP connections at most in open-loop mode (default 512)");
   app.add_option("--duration-secs", o.duration_secs, "Measured seconds per step (default 5)");
@@ -110,55 +118,82 @@ std::optional<LoadgenOptions> ParseOptions(int argc, char** argv, int* exit_code
   app.add_option("--csv", o.csv_file, "Write one CSV row per step to this file");
   app.add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
   app.add_option("--seed", o.seed, "Seed of the random input data (default 1)");
+}
+
+// The steps: --request-rate's (open loop) or else --concurrency-range's.
+// The error, or "".
+std::string ResolveSteps(const TextFlags& t, LoadgenOptions* o) {
+  std::string error;
+  double start, end, step;
+  if (!t.rate.empty()) {
+    if (!(error = ParseRange(t.rate, 1, &start, &end, &step)).empty()) return "--request-rate " + error;
+    o->rate_start = start;
+    o->rate_end = end;
+    o->rate_step = step;
+    return "";
+  }
+  if (!(error = ParseRange(t.concurrency, 1, &start, &end, &step)).empty()) {
+    return "--concurrency-range " + error;
+  }
+  if (start != std::floor(start) || end != std::floor(end) || step != std::floor(step)) {
+    return "--concurrency-range '" + t.concurrency + "': expected whole numbers";
+  }
+  o->concurrency_start = int(start);
+  o->concurrency_end = int(end);
+  o->concurrency_step = int(step);
+  return "";
+}
+
+// The text flags resolved into `o`, in the order they are checked. The
+// error, or "".
+std::string ResolveTextFlags(const TextFlags& t, LoadgenOptions* o) {
+  std::string error;
+  if (t.protocol == "http") o->protocol = Protocol::kHttp;
+  else if (t.protocol == "grpc") o->protocol = Protocol::kGrpc;
+  else return "--protocol '" + t.protocol + "': expected http or grpc";
+  if (!t.url.empty() && !(error = ParseUrl(t.url, o)).empty()) return error;
+  if (o->port == 0) o->port = o->protocol == Protocol::kHttp ? 8000 : 8001;
+  for (const std::string& shape : t.shapes) {
+    if (!(error = ParseShape(shape, &o->shapes)).empty()) return error;
+  }
+  if (t.distribution == "constant") o->distribution = RateDistribution::kConstant;
+  else if (t.distribution == "poisson") o->distribution = RateDistribution::kPoisson;
+  else return "--request-distribution '" + t.distribution + "': expected constant or poisson";
+  return ResolveSteps(t, o);
+}
+
+// The numeric flags' bounds; fills in the default thread count. The error, or "".
+std::string CheckNumbers(LoadgenOptions* o) {
+  if (o->batch_size < 1) return "--batch-size must be at least 1";
+  if (o->duration_secs <= 0) return "--duration-secs must be above 0";
+  if (o->warmup_secs < 0) return "--warmup-secs must be 0 or more";
+  if (o->threads < 0) return "--threads must be at least 1";
+  if (o->threads == 0) o->threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
+  if (o->max_connections < 1) return "--max-connections must be at least 1";
+  if (o->string_length < 0) return "--string-length must be 0 or more";
+  return "";
+}
+
+}  // namespace
+
+std::optional<LoadgenOptions> ParseOptions(int argc, char** argv, int* exit_code) {
+  LoadgenOptions o;
+  TextFlags text;
+  CLI::App app{"inferd-loadgen: measures throughput and latency of a KServe v2 (Triton) server"};
+  AddFlags(app, o, text);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     *exit_code = app.exit(e);
     return std::nullopt;
   }
-
-  std::string error;
-  auto fail = [&](const std::string& message) {
-    std::fprintf(stderr, "inferd-loadgen: %s\n", message.c_str());
+  std::string error = ResolveTextFlags(text, &o);
+  if (error.empty()) error = CheckNumbers(&o);
+  if (!error.empty()) {
+    std::fprintf(stderr, "inferd-loadgen: %s\n", error.c_str());
     *exit_code = 2;
     return std::nullopt;
-  };
-  if (protocol == "http") o.protocol = Protocol::kHttp;
-  else if (protocol == "grpc") o.protocol = Protocol::kGrpc;
-  else return fail("--protocol '" + protocol + "': expected http or grpc");
-  if (!url.empty() && !(error = ParseUrl(url, &o)).empty()) return fail(error);
-  if (o.port == 0) o.port = o.protocol == Protocol::kHttp ? 8000 : 8001;
-  for (const std::string& shape : shapes) {
-    if (!(error = ParseShape(shape, &o.shapes)).empty()) return fail(error);
   }
-  if (distribution == "constant") o.distribution = RateDistribution::kConstant;
-  else if (distribution == "poisson") o.distribution = RateDistribution::kPoisson;
-  else return fail("--request-distribution '" + distribution + "': expected constant or poisson");
-  if (!rate.empty()) {
-    double start, end, step;
-    if (!(error = ParseRange(rate, 1, &start, &end, &step)).empty()) return fail("--request-rate " + error);
-    o.rate_start = start;
-    o.rate_end = end;
-    o.rate_step = step;
-  } else {
-    double start, end, step;
-    if (!(error = ParseRange(concurrency, 1, &start, &end, &step)).empty()) {
-      return fail("--concurrency-range " + error);
-    }
-    if (start != std::floor(start) || end != std::floor(end) || step != std::floor(step)) {
-      return fail("--concurrency-range '" + concurrency + "': expected whole numbers");
-    }
-    o.concurrency_start = int(start);
-    o.concurrency_end = int(end);
-    o.concurrency_step = int(step);
-  }
-  if (o.batch_size < 1) return fail("--batch-size must be at least 1");
-  if (o.duration_secs <= 0) return fail("--duration-secs must be above 0");
-  if (o.warmup_secs < 0) return fail("--warmup-secs must be 0 or more");
-  if (o.threads < 0) return fail("--threads must be at least 1");
-  if (o.threads == 0) o.threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
-  if (o.max_connections < 1) return fail("--max-connections must be at least 1");
-  if (o.string_length < 0) return fail("--string-length must be 0 or more");
   return o;
 }
 

@@ -31,9 +31,8 @@ rapidjson::Document Render(const inference::ModelConfig& config) {
   return doc;
 }
 
-// A config that uses most of the schema, normalized as the endpoint shows it.
-inference::ModelConfig RichConfig() {
-  inference::ModelConfig config = FromText(R"pb(
+// A config that uses most of the schema.
+constexpr char kRichConfig[] = R"pb(
     name: "rich"
     platform: "onnxruntime_onnx"
     max_batch_size: 8 input
@@ -104,7 +103,11 @@ inference::ModelConfig RichConfig() {
         }]
       }
     }
-  )pb");
+)pb";
+
+// kRichConfig, normalized as the endpoint shows it.
+inference::ModelConfig RichConfig() {
+  inference::ModelConfig config = FromText(kRichConfig);
   EXPECT_TRUE(NormalizeModelConfig(ConfigContext{"rich", "", "", 0}, &config).ok());
   return config;
 }

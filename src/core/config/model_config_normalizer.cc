@@ -96,7 +96,9 @@ void FillFromModelFilename(inference::ModelConfig* config) {
   }
 }
 
-void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* config) {
+// Where the config names neither platform nor backend: guessed from the
+// model file, the version folder's files, or a "<name>.<backend>" model name.
+void GuessPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* config) {
   const bool tensorflow_without_platform =
       config->platform().empty() && config->backend() == "tensorflow";
   if (config->platform().empty() && (config->backend().empty() || tensorflow_without_platform)) {
@@ -125,7 +127,10 @@ void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* co
       config->set_default_model_filename("model." + config->backend());
     }
   }
+}
 
+void FillPlatformAndBackend(const ConfigContext& ctx, inference::ModelConfig* config) {
+  GuessPlatformAndBackend(ctx, config);
   if (config->platform() == kEnsemblePlatform) {
     return;
   }

@@ -72,6 +72,46 @@ StatusOr<OutputTensor*> InferenceResponse::AddOutput(std::string name, INFERD_Da
   return outputs_.back().get();
 }
 
+Status InferenceResponse::AllocateScratch(OutputTensor* output, uint64_t byte_size) {
+  output->buffer = byte_size ? std::malloc(byte_size) : nullptr;
+  if (byte_size && output->buffer == nullptr) return Status::Internal("out of memory");
+  output->byte_size = byte_size;
+  output->memory_type = INFERD_MEMORY_CPU;
+  output->memory_type_id = 0;
+  output->scratch = true;
+  if (route_.allocator == nullptr) output->requested = false;
+  return Status::Ok();
+}
+
+Status InferenceResponse::AllocateFromClient(OutputTensor* output, uint64_t byte_size,
+                                             INFERD_MemoryType memory_type,
+                                             int64_t memory_type_id) {
+  INFERD_MemoryType actual_type = INFERD_MEMORY_CPU;
+  int64_t actual_id = 0;
+  void* buffer = nullptr;
+  void* buffer_userp = nullptr;
+  auto allocate = [&] {
+    return TakeError(route_.allocator->alloc_fn(
+        route_.allocator, output->name.c_str(), byte_size, memory_type, memory_type_id,
+        route_.allocator_userp, &buffer, &buffer_userp, &actual_type, &actual_id));
+  };
+  // With a sender, FINAL may come from another thread at any moment; the
+  // client's allocator is called only while the request is open.
+  Status allocated = sender_ ? sender_->AllocateWhileOpen(allocate) : allocate();
+  RETURN_IF_ERROR(allocated.WithPrefix("model '" + model_name_ + "': allocating output '" +
+                                       output->name + "': "));
+  if (byte_size > 0 && buffer == nullptr) {
+    return Status::Internal("model '" + model_name_ + "': the allocator gave no memory for '" +
+                            output->name + "'");
+  }
+  output->buffer = buffer;
+  output->buffer_userp = buffer_userp;
+  output->byte_size = byte_size;
+  output->memory_type = actual_type;
+  output->memory_type_id = actual_id;
+  return Status::Ok();
+}
+
 Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_size,
                                          INFERD_MemoryType* memory_type,
                                          int64_t* memory_type_id) {
@@ -97,37 +137,9 @@ Status InferenceResponse::AllocateBuffer(OutputTensor* output, uint64_t byte_siz
   }
   if (!output->requested || route_.allocator == nullptr || output->class_count > 0) {
     // Scratch memory for an output nobody will read, or only its classes.
-    output->buffer = byte_size ? std::malloc(byte_size) : nullptr;
-    if (byte_size && output->buffer == nullptr) return Status::Internal("out of memory");
-    output->byte_size = byte_size;
-    output->memory_type = INFERD_MEMORY_CPU;
-    output->memory_type_id = 0;
-    output->scratch = true;
-    if (route_.allocator == nullptr) output->requested = false;
+    RETURN_IF_ERROR(AllocateScratch(output, byte_size));
   } else {
-    INFERD_MemoryType actual_type = INFERD_MEMORY_CPU;
-    int64_t actual_id = 0;
-    void* buffer = nullptr;
-    void* buffer_userp = nullptr;
-    auto allocate = [&] {
-      return TakeError(route_.allocator->alloc_fn(
-          route_.allocator, output->name.c_str(), byte_size, *memory_type, *memory_type_id,
-          route_.allocator_userp, &buffer, &buffer_userp, &actual_type, &actual_id));
-    };
-    // With a sender, FINAL may come from another thread at any moment; the
-    // client's allocator is called only while the request is open.
-    Status allocated = sender_ ? sender_->AllocateWhileOpen(allocate) : allocate();
-    RETURN_IF_ERROR(allocated.WithPrefix("model '" + model_name_ + "': allocating output '" +
-                                         output->name + "': "));
-    if (byte_size > 0 && buffer == nullptr) {
-      return Status::Internal("model '" + model_name_ + "': the allocator gave no memory for '" +
-                              output->name + "'");
-    }
-    output->buffer = buffer;
-    output->buffer_userp = buffer_userp;
-    output->byte_size = byte_size;
-    output->memory_type = actual_type;
-    output->memory_type_id = actual_id;
+    RETURN_IF_ERROR(AllocateFromClient(output, byte_size, *memory_type, *memory_type_id));
   }
   *memory_type = output->memory_type;
   *memory_type_id = output->memory_type_id;

@@ -86,6 +86,12 @@ class InferenceResponse {
   INFERD_Error* c_error();
 
  private:
+  // AllocateBuffer's ways besides a sequence state: scratch memory (an
+  // output the client does not read), or from the client's allocator,
+  // preferring `memory_type` and `memory_type_id`.
+  Status AllocateScratch(OutputTensor* output, uint64_t byte_size);
+  Status AllocateFromClient(OutputTensor* output, uint64_t byte_size,
+                            INFERD_MemoryType memory_type, int64_t memory_type_id);
   void ReleaseBuffer(OutputTensor& output);
   // Replaces every output with a class count by its classification, in memory
   // from the client's allocator. Needs the request (its model's labels).

@@ -56,6 +56,53 @@ std::vector<int64_t> Reshaped(std::span<const int64_t> dims,
   return out;
 }
 
+// A batching model's input (not a shape tensor): checks its batch dimension
+// against max_batch_size and the request's other inputs, and takes it off
+// `dims`.
+Status TakeBatchDimension(const inference::ModelConfig& config, const inference::ModelInput& want,
+                          const std::string& where, InferenceRequest* request,
+                          std::span<const int64_t>* dims) {
+  if (dims->empty()) {
+    return Status::InvalidArg(where + "shape [] lacks the batch dimension; expected " +
+                              ExpectedShape(config, want));
+  }
+  const int64_t batch = (*dims)[0];
+  if (batch < 1 || batch > config.max_batch_size()) {
+    return Status::InvalidArg(where + "batch size " + std::to_string(batch) +
+                              " is outside 1.." + std::to_string(config.max_batch_size()) +
+                              " (max_batch_size)");
+  }
+  if (request->batch_size == 0) {
+    request->batch_size = static_cast<uint64_t>(batch);
+  } else if (request->batch_size != static_cast<uint64_t>(batch)) {
+    return Status::InvalidArg(where + "batch size " + std::to_string(batch) +
+                              " differs from the other inputs' " +
+                              std::to_string(request->batch_size));
+  }
+  *dims = dims->subspan(1);
+  return Status::Ok();
+}
+
+// Checks that the input's bytes are what its shape and datatype need.
+Status CheckDataSize(const std::string& where, const InputTensor& input) {
+  const int64_t elements = ElementCount(input.original_shape);
+  uint64_t need = 0;
+  if (elements < 0 ||
+      __builtin_mul_overflow(static_cast<uint64_t>(elements),
+                             uint64_t{DataTypeByteSize(input.datatype)}, &need)) {
+    return Status::InvalidArg(where + "shape " + ShapeToString(input.original_shape) +
+                              " has more elements than any request can hold");
+  }
+  if (input.datatype == INFERD_TYPE_BYTES) return ValidateBytesTensor(input, elements);
+  if (input.byte_size != need) {
+    return Status::InvalidArg(where + "has " + std::to_string(input.byte_size) +
+                              " bytes of data but shape " + ShapeToString(input.original_shape) +
+                              " of " + std::string(DataTypeName(input.datatype)) + " needs " +
+                              std::to_string(need));
+  }
+  return Status::Ok();
+}
+
 Status ValidateInput(const inference::ModelConfig& config, const inference::ModelInput& want,
                      InferenceRequest* request, InputTensor* input) {
   const std::string where = Where(*request, input->name);
@@ -67,48 +114,13 @@ Status ValidateInput(const inference::ModelConfig& config, const inference::Mode
   }
   std::span<const int64_t> dims(input->original_shape);
   if (config.max_batch_size() > 0 && !want.is_shape_tensor()) {
-    if (dims.empty()) {
-      return Status::InvalidArg(where + "shape [] lacks the batch dimension; expected " +
-                                ExpectedShape(config, want));
-    }
-    const int64_t batch = dims[0];
-    if (batch < 1 || batch > config.max_batch_size()) {
-      return Status::InvalidArg(where + "batch size " + std::to_string(batch) +
-                                " is outside 1.." + std::to_string(config.max_batch_size()) +
-                                " (max_batch_size)");
-    }
-    if (request->batch_size == 0) {
-      request->batch_size = static_cast<uint64_t>(batch);
-    } else if (request->batch_size != static_cast<uint64_t>(batch)) {
-      return Status::InvalidArg(where + "batch size " + std::to_string(batch) +
-                                " differs from the other inputs' " +
-                                std::to_string(request->batch_size));
-    }
-    dims = dims.subspan(1);
+    RETURN_IF_ERROR(TakeBatchDimension(config, want, where, request, &dims));
   }
   if (!DimsMatch(dims, want.dims())) {
     return Status::InvalidArg(where + "shape " + ShapeToString(input->original_shape) +
                               " does not match the model's " + ExpectedShape(config, want));
   }
-  const int64_t elements = ElementCount(input->original_shape);
-  uint64_t need = 0;
-  if (elements < 0 ||
-      __builtin_mul_overflow(static_cast<uint64_t>(elements),
-                             uint64_t{DataTypeByteSize(input->datatype)}, &need)) {
-    return Status::InvalidArg(where + "shape " + ShapeToString(input->original_shape) +
-                              " has more elements than any request can hold");
-  }
-  if (input->datatype == INFERD_TYPE_BYTES) {
-    RETURN_IF_ERROR(ValidateBytesTensor(*input, elements));
-  } else {
-    if (input->byte_size != need) {
-      return Status::InvalidArg(where + "has " + std::to_string(input->byte_size) +
-                                " bytes of data but shape " +
-                                ShapeToString(input->original_shape) + " of " +
-                                std::string(DataTypeName(input->datatype)) + " needs " +
-                                std::to_string(need));
-    }
-  }
+  RETURN_IF_ERROR(CheckDataSize(where, *input));
   if (want.has_reshape()) {
     std::vector<int64_t> shape;
     if (config.max_batch_size() > 0) shape.push_back(input->original_shape[0]);

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/output_allocator.h"
-#include "common/server_error.h"
+#include "common/response_reader.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -40,77 +40,39 @@ void SetSharedMemoryParameters(const SharedMemoryOutput& target, size_t byte_siz
   }
 }
 
-// Adds output `index`; *in_shared_memory tells whether it went there.
+// Adds output `index`.
 Status AddOutput(INFERD_InferenceResponse* response, uint32_t index,
-                 const OutputDestination& destination, bool* in_shared_memory) {
-  const char* name = nullptr;
-  INFERD_DataType datatype = INFERD_TYPE_INVALID;
-  const int64_t* shape = nullptr;
-  uint64_t dim_count = 0;
-  const void* base = nullptr;
-  size_t byte_size = 0;
-  INFERD_MemoryType memory_type = INFERD_MEMORY_CPU;
-  int64_t memory_type_id = 0;
-  void* buffer_userp = nullptr;
-  if (Status s = StatusFromServerError(INFERD_InferenceResponseOutput(
-          response, index, &name, &datatype, &shape, &dim_count, &base, &byte_size, &memory_type,
-          &memory_type_id, &buffer_userp));
-      !s.ok()) {
-    return s;
-  }
-  if (memory_type == INFERD_MEMORY_GPU) {
-    return Status::Unsupported("output '" + std::string(name) +
-                               "' is in GPU memory, which the gRPC frontend cannot return yet");
-  }
+                 const OutputDestination& destination) {
+  ResponseOutput read;
+  RETURN_IF_ERROR(ReadResponseOutput(response, index, "gRPC", &read));
   ModelInferResponse* message = destination.message;
   ModelInferResponse::InferOutputTensor* output = message->add_outputs();
-  output->set_name(name);
-  output->set_datatype(INFERD_DataTypeString(datatype));
-  output->mutable_shape()->Add(shape, shape + dim_count);
-  const SharedMemoryOutput* target = destination.shared_memory.Find(name);
-  *in_shared_memory = target != nullptr && IsSharedMemoryBuffer(buffer_userp);
-  if (*in_shared_memory) SetSharedMemoryParameters(*target, byte_size, output);
-  PlaceRawOutput(static_cast<int>(index), buffer_userp, base, byte_size, *in_shared_memory,
-                 message);
+  output->set_name(read.name);
+  output->set_datatype(INFERD_DataTypeString(read.datatype));
+  output->mutable_shape()->Add(read.shape, read.shape + read.dim_count);
+  const SharedMemoryOutput* target = destination.shared_memory.Find(read.name);
+  const bool in_shared_memory = target != nullptr && IsSharedMemoryBuffer(read.buffer_userp);
+  if (in_shared_memory) SetSharedMemoryParameters(*target, read.byte_size, output);
+  PlaceRawOutput(static_cast<int>(index), read.buffer_userp, read.base, read.byte_size,
+                 in_shared_memory, message);
   return Status::Ok();
 }
 
 Status Fill(INFERD_InferenceResponse* response, const OutputDestination& destination) {
   ModelInferResponse* message = destination.message;
-  if (Status s = StatusFromBorrowedError(INFERD_InferenceResponseError(response)); !s.ok()) {
-    return s;
-  }
-  const char* model_name = nullptr;
-  int64_t model_version = -1;
-  const char* id = nullptr;
-  uint32_t output_count = 0;
-  if (Status s = StatusFromServerError(
-          INFERD_InferenceResponseModel(response, &model_name, &model_version));
-      !s.ok()) {
-    return s;
-  }
-  if (Status s = StatusFromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
-    return s;
-  }
-  if (Status s =
-      StatusFromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
-      !s.ok()) {
-    return s;
-  }
-  message->set_model_name(model_name != nullptr ? model_name : "");
-  message->set_model_version(std::to_string(model_version));
-  if (id != nullptr) message->set_id(id);
-  for (uint32_t i = 0; i < output_count; ++i) {
-    bool in_shared_memory = false;
-    if (Status s = AddOutput(response, i, destination, &in_shared_memory); !s.ok()) {
-      return s;
-    }
+  ResponseSummary summary;
+  RETURN_IF_ERROR(ReadResponseSummary(response, &summary));
+  message->set_model_name(summary.model_name != nullptr ? summary.model_name : "");
+  message->set_model_version(std::to_string(summary.model_version));
+  if (summary.id != nullptr) message->set_id(summary.id);
+  for (uint32_t i = 0; i < summary.output_count; ++i) {
+    RETURN_IF_ERROR(AddOutput(response, i, destination));
   }
   // Entries allocated for outputs the response does not carry. Every output
   // keeps one, empty when it is in shared memory: Triton's C++ client
   // (perf_analyzer's) reads raw_output_contents by output index.
   auto* raw = message->mutable_raw_output_contents();
-  while (raw->size() > static_cast<int>(output_count)) raw->RemoveLast();
+  while (raw->size() > static_cast<int>(summary.output_count)) raw->RemoveLast();
   return Status::Ok();
 }
 

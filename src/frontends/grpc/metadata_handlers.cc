@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/server_error.h"
-#include "grpc/model_version.h"
+#include "grpc/version_string.h"
 
 namespace inferd::grpc_frontend {
 namespace {

@@ -148,10 +148,13 @@ Answer UpdateTraceSettings(INFERD_Server* server, const std::string& model,
   return FromMessage(error, message);
 }
 
-}  // namespace
+// An endpoint HandleEndpoint does not answer.
+Status NotHandledHere() {
+  return Status::Internal("infer, generate and shared memory requests are not handled here");
+}
 
-StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& route,
-                                          std::string_view body) {
+// The health, metadata, configuration and statistics queries.
+Answer AnswerQuery(INFERD_Server* server, const Route& route) {
   const char* model = route.model.c_str();
   const int64_t version = route.model_version;
   // Each call runs before its out-parameter is read (argument order is unspecified).
@@ -177,15 +180,19 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
     case Endpoint::kModelConfig:
       error = INFERD_ServerModelConfig(server, model, version, &message);
       return FromMessage(error, message);
-    case Endpoint::kRepositoryIndex:
-      return RepositoryIndex(server, body);
-    case Endpoint::kRepositoryLoad:
-      return RepositoryLoad(server, route.model, body);
-    case Endpoint::kRepositoryUnload:
-      return RepositoryUnload(server, route.model, body);
     case Endpoint::kModelStats:
       error = INFERD_ServerModelStatistics(server, model, version, &message);
       return FromMessage(error, message);
+    default:
+      return NotHandledHere();
+  }
+}
+
+// The log and trace settings, and the metrics.
+Answer AnswerSettings(INFERD_Server* server, const Route& route, std::string_view body) {
+  INFERD_Message* message = nullptr;
+  INFERD_Error* error = nullptr;
+  switch (route.endpoint) {
     case Endpoint::kLogSettings:
       error = INFERD_ServerLogSettings(server, &message);
       return FromMessage(error, message);
@@ -199,10 +206,40 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
       return response;
     }
     case Endpoint::kTraceSettingGet:
-      error = INFERD_ServerTraceSettings(server, model, &message);
+      error = INFERD_ServerTraceSettings(server, route.model.c_str(), &message);
       return FromMessage(error, message);
     case Endpoint::kTraceSettingPost:
       return UpdateTraceSettings(server, route.model, body);
+    default:
+      return NotHandledHere();
+  }
+}
+
+}  // namespace
+
+StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& route,
+                                          std::string_view body) {
+  switch (route.endpoint) {
+    case Endpoint::kHealthLive:
+    case Endpoint::kHealthReady:
+    case Endpoint::kServerMetadata:
+    case Endpoint::kModelMetadata:
+    case Endpoint::kModelReady:
+    case Endpoint::kModelConfig:
+    case Endpoint::kModelStats:
+      return AnswerQuery(server, route);
+    case Endpoint::kRepositoryIndex:
+      return RepositoryIndex(server, body);
+    case Endpoint::kRepositoryLoad:
+      return RepositoryLoad(server, route.model, body);
+    case Endpoint::kRepositoryUnload:
+      return RepositoryUnload(server, route.model, body);
+    case Endpoint::kLogSettings:
+    case Endpoint::kLogSettingsUpdate:
+    case Endpoint::kMetrics:
+    case Endpoint::kTraceSettingGet:
+    case Endpoint::kTraceSettingPost:
+      return AnswerSettings(server, route, body);
     case Endpoint::kNotSupported:
       return Status::Unsupported(std::string(route.feature) + " is not available on this server");
     case Endpoint::kModelInfer:
@@ -213,7 +250,7 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
     case Endpoint::kSharedMemoryUnregister:
       break;
   }
-  return Status::Internal("infer, generate and shared memory requests are not handled here");
+  return NotHandledHere();
 }
 
 }  // namespace inferd::http

@@ -111,6 +111,26 @@ class HttpServer::Impl {
   ~Impl() { Stop(); }
 
   Status Start() {
+    RETURN_IF_ERROR(PrepareShared());
+    RETURN_IF_ERROR(Listen());
+    started_ = true;
+    int threads = options_.thread_count;
+    if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+    shared_.execute_on_io_threads = threads >= 2;
+    Accept();
+    threads_.reserve(threads);
+    for (int i = 0; i < threads; ++i) {
+      threads_.emplace_back([this] {
+        pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
+        RunIoThread(ioc_);
+      });
+    }
+    return Status::Ok();
+  }
+
+  // What the sessions share that Start makes: the response allocator, the
+  // header forwarder, the TLS context.
+  Status PrepareShared() {
     if (Status s = allocator_.Init(); !s.ok()) return s.WithPrefix("response allocator: ");
     shared_.allocator = allocator_.get();
     if (!options_.header_forward_pattern.empty()) {
@@ -128,6 +148,11 @@ class HttpServer::Impl {
                               ", not by the binary's HTTP frontend");
 #endif
     }
+    return Status::Ok();
+  }
+
+  // Opens, binds and listens on the acceptor; sets port_.
+  Status Listen() {
     error_code ec;
     const asio::ip::address address = asio::ip::make_address(options_.address, ec);
     if (ec) {
@@ -158,18 +183,6 @@ class HttpServer::Impl {
     }
     if (acceptor_.listen(asio::socket_base::max_listen_connections, ec)) return failed("listen");
     port_ = acceptor_.local_endpoint(ec).port();
-    started_ = true;
-    int threads = options_.thread_count;
-    if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    shared_.execute_on_io_threads = threads >= 2;
-    Accept();
-    threads_.reserve(threads);
-    for (int i = 0; i < threads; ++i) {
-      threads_.emplace_back([this] {
-        pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
-        RunIoThread(ioc_);
-      });
-    }
     return Status::Ok();
   }
 

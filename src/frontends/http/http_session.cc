@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "common/server_error.h"
+#include "http/beast_views.h"
 #include "http/binary_section.h"
 #include "http/endpoint_category.h"
 #include "http/endpoints.h"
@@ -31,15 +32,11 @@ using boost::system::error_code;
 
 namespace {
 
-// Larger reusable response buffers are given back after use.
-constexpr size_t kKeepBufferBytes = 1 << 20;
 // How long a TLS connection that ends waits for the client's close_notify.
 constexpr std::chrono::milliseconds kCloseNotifyWait{1000};
 // The first byte of a TLS alert record (RFC 8446 5.1, ContentType alert).
 constexpr char kTlsAlertRecord = 21;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
-std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
 
 // The value of header `name`; empty when absent.
 template <typename Request>
@@ -56,8 +53,6 @@ Method ToMethod(bhttp::verb verb) {
   if (verb == bhttp::verb::post) return Method::kPost;
   return Method::kOther;
 }
-
-asio::const_buffer Buffer(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
 
 // A Beast request's fields, as a RouteMap reads them.
 template <typename Request>
@@ -251,14 +246,23 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
 }
 
 template <typename Transport>
+bool BasicHttpSession<Transport>::TakeDecodedBody(std::string* body) {
+  auto& request = parser_->get();
+  *body = std::move(request.body());
+  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
+                                          shared_.limits.max_body_bytes, body);
+      !e.ok()) {
+    WriteError(e);
+    return false;
+  }
+  return true;
+}
+
+template <typename Transport>
 void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto& request = parser_->get();
-  std::string body = std::move(request.body());
-  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.limits.max_body_bytes, &body);
-      !e.ok()) {
-    return WriteError(e);
-  }
+  std::string body;
+  if (!TakeDecodedBody(&body)) return;
   if (shared_.routes->compress_responses()) {
     response_encoding_ = ChooseResponseEncoding(View(request[bhttp::field::accept_encoding]));
   }
@@ -377,108 +381,6 @@ void BasicHttpSession<Transport>::OnInferResponse(InferContext& context,
 }
 
 template <typename Transport>
-void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
-                                                     INFERD_InferenceResponse* response) {
-  binary_.clear();
-  if (Status s = RenderInferResponse(response, context.output_format(), &json_, &binary_);
-      !s.ok()) {
-    DiscardServerError(INFERD_InferenceResponseDelete(response));
-    return WriteError(s);
-  }
-  const std::string_view json(json_.GetString(), json_.GetSize());
-  ResponseHead head;
-  head.http_version = http_version_;
-  head.keep_alive = KeepAlive();
-  if (!binary_.empty()) {
-    head.content_type = kBinaryContentType;
-    head.inference_header_length = json.size();
-    if (const std::string_view vendor = shared_.routes->binary_content_type(); !vendor.empty()) {
-      content_type_.assign(vendor).append(std::to_string(json.size()));
-      head.content_type = content_type_;
-    }
-  }
-  buffers_.clear();
-  if (response_encoding_ != Encoding::kIdentity) {
-    // Compressing copies the outputs anyway: the response can go now.
-    body_.clear();
-    Compressor compressor(response_encoding_);
-    Status s = compressor.Append(json, binary_.empty(), &body_);
-    for (size_t i = 0; s.ok() && i < binary_.size(); ++i) {
-      s = compressor.Append(binary_[i], i + 1 == binary_.size(), &body_);
-    }
-    DiscardServerError(INFERD_InferenceResponseDelete(response));
-    if (!s.ok()) return WriteError(s);
-    head.content_encoding = response_encoding_;
-    head.content_length = body_.size();
-    SerializeResponseHead(head, &head_);
-    buffers_.push_back(Buffer(head_));
-    buffers_.push_back(Buffer(body_));
-    return Send();
-  }
-  response_ = response;  // the binary outputs are written from its memory
-  head.content_length = json.size();
-  for (const std::string_view piece : binary_) head.content_length += piece.size();
-  SerializeResponseHead(head, &head_);
-  buffers_.push_back(Buffer(head_));
-  buffers_.push_back(Buffer(json));
-  for (const std::string_view piece : binary_) buffers_.push_back(Buffer(piece));
-  Send();
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
-                                            std::string_view content_type) {
-  ResponseHead head;
-  head.status = status;
-  head.content_type = content_type;
-  head.http_version = http_version_;
-  head.keep_alive = KeepAlive();
-  head.content_length = body.size();
-  body_ = std::move(body);
-  SerializeResponseHead(head, &head_);
-  buffers_.clear();
-  buffers_.push_back(Buffer(head_));
-  buffers_.push_back(Buffer(body_));
-  Send();
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
-  WriteBody(error.http_status(), ErrorJson(error.message()));
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse> answer) {
-  if (!answer.ok()) return WriteError(answer.status());
-  WriteBody(answer->status, std::move(answer->body), answer->content_type);
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::Send() {
-  SetDeadline(TimedPhase::kWrite);
-  asio::async_write(transport_, buffers_, [self = this->shared_from_this()](error_code ec, size_t) {
-    self->OnWrite(ec);
-  });
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::OnWrite(error_code ec) {
-  if (response_ != nullptr) {
-    DiscardServerError(INFERD_InferenceResponseDelete(response_));
-    response_ = nullptr;
-  }
-  if (body_.capacity() > kKeepBufferBytes) std::string().swap(body_);
-  if (json_.GetSize() > kKeepBufferBytes) {
-    json_.Clear();
-    json_.ShrinkToFit();
-  }
-  busy_ = false;
-  if (ec || closed_) return Close();
-  if (!KeepAlive()) return EndConnection();
-  ReadRequest();
-}
-
-template <typename Transport>
 void BasicHttpSession<Transport>::EndConnection() {
   if constexpr (kTls) {
     // close_notify first, so the client can tell the end of an answer (an
@@ -517,65 +419,6 @@ void BasicHttpSession<Transport>::Close() {
   error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::TimedOut() {
-  if (!shared_.timeout_logged[static_cast<int>(phase_)].exchange(true)) {
-    SPDLOG_INFO("HTTP: closed a connection that ran past {}={} {} (further ones are not logged)",
-                TimeoutFlag(phase_), TimeoutOf(shared_.limits, phase_).count(),
-                phase_ == TimedPhase::kWrite  ? "without reading its response"
-                : phase_ == TimedPhase::kBody ? "waiting for its request body"
-                                              : "waiting for a request line and headers");
-  }
-  // A slow reader or writer: its pending read or write ends aborted.
-  if (inflight_ != nullptr) inflight_->Cancel();
-  Close();
-}
-
-template <typename Transport>
-HttpError BasicHttpSession<Transport>::SizeLimitError(error_code ec) const {
-  if (ec == bhttp::error::header_limit) {
-    // 431 (RFC 6585) says which part was too large; 413 would blame the body.
-    return HttpError(431, Status::InvalidArg(
-                              "request line and headers exceed " +
-                              std::to_string(shared_.limits.max_header_bytes) +
-                              " bytes (--http-max-header-size)"));
-  }
-  return HttpError(413, Status::InvalidArg("request body exceeds " +
-                                           std::to_string(shared_.limits.max_body_bytes) +
-                                           " bytes (--http-max-input-size)"));
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::SetDeadline(TimedPhase phase) {
-  if (closed_) return;
-  phase_ = phase;
-  if (deadline_.Set(TimeoutOf(shared_.limits, phase), std::chrono::steady_clock::now())) {
-    WaitForDeadline();
-  }
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::WaitForDeadline() {
-  deadline_timer_.expires_at(deadline_.wake_at());
-  // Weak: a pending wake-up must not keep a finished session alive.
-  deadline_timer_.async_wait([weak = this->weak_from_this()](error_code ec) {
-    if (auto self = weak.lock()) self->OnDeadline(ec);
-  });
-}
-
-template <typename Transport>
-void BasicHttpSession<Transport>::OnDeadline(error_code ec) {
-  if (ec || closed_) return;  // re-armed (a new wait is pending) or closed
-  switch (deadline_.OnWake(std::chrono::steady_clock::now())) {
-    case ConnectionDeadline::Wake::kWait:
-      return WaitForDeadline();
-    case ConnectionDeadline::Wake::kIdle:
-      return;
-    case ConnectionDeadline::Wake::kExpired:
-      return TimedOut();
-  }
 }
 
 template class BasicHttpSession<PlainTransport>;

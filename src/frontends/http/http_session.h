@@ -156,6 +156,9 @@ class BasicHttpSession final : public HttpSession,
   void OnBody(boost::system::error_code ec);
   void OnReadError(boost::system::error_code ec);
   void Dispatch();
+  // The request's body, its Content-Encoding undone; false when that fails
+  // (the error is answered).
+  bool TakeDecodedBody(std::string* body);
   void StartInfer(const Route& route);
   // The request's headers that the forward pattern selects (none without one).
   Status CollectForwardedHeaders(ForwardedHeaders* out) const;

@@ -2,19 +2,18 @@
 // object once the request's FINAL flag shows its response was the only one;
 // /generate_stream answers a Server-Sent Event per response as it comes.
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/field.hpp>
 
 #include <string_view>
 #include <utility>
 
 #include "common/server_error.h"
+#include "http/beast_views.h"
 #include "http/generate_response.h"
 #include "http/http_session.h"
 #include "http/model_inputs.h"
 
 namespace inferd::http {
 namespace asio = boost::asio;
-namespace bhttp = boost::beast::http;
 using boost::system::error_code;
 
 namespace {
@@ -24,21 +23,12 @@ constexpr std::string_view kNotOneResponse =
     "generate expects model to produce exactly 1 response, use generate stream for model that "
     "generates various number of responses";
 
-asio::const_buffer Buffer(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
-
-std::string_view View(boost::beast::string_view text) { return {text.data(), text.size()}; }
-
 }  // namespace
 
 template <typename Transport>
 void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
-  auto& request = parser_->get();
-  std::string body = std::move(request.body());
-  if (HttpError e = DecodeContentEncoding(View(request[bhttp::field::content_encoding]),
-                                          shared_.limits.max_body_bytes, &body);
-      !e.ok()) {
-    return WriteError(e);
-  }
+  std::string body;
+  if (!TakeDecodedBody(&body)) return;
   // The request names inputs but not their datatypes and shapes: the model's
   // metadata gives them (and an unknown model is a 404 here).
   std::vector<ModelInput> inputs;

@@ -108,28 +108,30 @@ Status ParseShape(const Value* shape, ParsedInput* input) {
   return Status::Ok();
 }
 
-Status ParseInput(const Value& json, size_t index, BinarySection* binary,
-                  ParsedInferRequest* out) {
-  if (!json.IsObject()) return Status::InvalidArg("'inputs' must be an array of objects");
-  ParsedInput& input = out->inputs.emplace_back();
+// An input's name, datatype and shape; `count` its element count.
+Status ParseInputHeader(const Value& json, size_t index, ParsedInput* input, uint64_t* count) {
   const Value* name = Find(json, "name");
   if (name == nullptr || !name->IsString()) {
     return Status::InvalidArg("inputs[" + std::to_string(index) + "]: 'name' must be a string");
   }
-  input.name = name->GetString();
+  input->name = name->GetString();
   const Value* datatype = Find(json, "datatype");
   if (datatype == nullptr || !datatype->IsString()) {
-    return Status::InvalidArg("input " + Quote(input.name) + ": 'datatype' must be a string");
+    return Status::InvalidArg("input " + Quote(input->name) + ": 'datatype' must be a string");
   }
-  input.datatype = INFERD_StringToDataType(datatype->GetString());
-  if (input.datatype == INFERD_TYPE_INVALID) {
-    return Status::InvalidArg("input " + Quote(input.name) + ": unknown datatype " +
+  input->datatype = INFERD_StringToDataType(datatype->GetString());
+  if (input->datatype == INFERD_TYPE_INVALID) {
+    return Status::InvalidArg("input " + Quote(input->name) + ": unknown datatype " +
                               Quote(datatype->GetString()));
   }
-  if (Status s = ParseShape(Find(json, "shape"), &input); !s.ok()) return s;
-  uint64_t count = 0;
-  if (Status s = ShapeElementCount(input.shape, input.name, &count); !s.ok()) return s;
+  if (Status s = ParseShape(Find(json, "shape"), input); !s.ok()) return s;
+  return ShapeElementCount(input->shape, input->name, count);
+}
 
+// Where an input's bytes are: a shared memory region, the binary section
+// after the JSON, or its JSON 'data' (decoded into `out`).
+Status ParseInputData(const Value& json, uint64_t count, BinarySection* binary,
+                      ParsedInput& input, ParsedInferRequest* out) {
   const Value* binary_size = nullptr;
   if (const Value* parameters = Find(json, "parameters")) {
     if (!parameters->IsObject()) {
@@ -177,6 +179,15 @@ Status ParseInput(const Value& json, size_t index, BinarySection* binary,
   input.byte_size = bytes.byte_size;
   out->decoded.push_back(std::move(bytes.data));
   return Status::Ok();
+}
+
+Status ParseInput(const Value& json, size_t index, BinarySection* binary,
+                  ParsedInferRequest* out) {
+  if (!json.IsObject()) return Status::InvalidArg("'inputs' must be an array of objects");
+  ParsedInput& input = out->inputs.emplace_back();
+  uint64_t count = 0;
+  if (Status s = ParseInputHeader(json, index, &input, &count); !s.ok()) return s;
+  return ParseInputData(json, count, binary, input, out);
 }
 
 Status ParseOutput(const Value& json, size_t index, ParsedInferRequest* out) {

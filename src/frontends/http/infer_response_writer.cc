@@ -6,7 +6,6 @@
 #include <string>
 
 #include "common/server_error.h"
-#include "http/response_output.h"
 #include "http/tensor_json.h"
 
 namespace inferd::http {
@@ -64,46 +63,32 @@ bool OutputFormat::IsBinary(const char* name) const {
   return output != nullptr ? output->binary : binary_by_default;
 }
 
+void WriteResponseIdentity(const ResponseSummary& summary, JsonWriter* writer) {
+  writer->Key("model_name");
+  writer->String(summary.model_name ? summary.model_name : "");
+  writer->Key("model_version");
+  char version[24];
+  const auto end = std::to_chars(version, version + sizeof version, summary.model_version).ptr;
+  writer->String(version, static_cast<rapidjson::SizeType>(end - version));
+  if (summary.id != nullptr && summary.id[0] != '\0') {
+    writer->Key("id");
+    writer->String(summary.id);
+  }
+}
+
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
                            rapidjson::StringBuffer* json, std::vector<std::string_view>* binary) {
   json->Clear();
-  // Owned by the response: copied, not freed.
-  RETURN_IF_ERROR(StatusFromBorrowedError(INFERD_InferenceResponseError(response)));
-  const char* model_name = nullptr;
-  int64_t model_version = -1;
-  const char* id = nullptr;
-  uint32_t output_count = 0;
-  if (Status s = StatusFromServerError(
-          INFERD_InferenceResponseModel(response, &model_name, &model_version));
-      !s.ok()) {
-    return s;
-  }
-  if (Status s = StatusFromServerError(INFERD_InferenceResponseId(response, &id)); !s.ok()) {
-    return s;
-  }
-  if (Status s =
-          StatusFromServerError(INFERD_InferenceResponseOutputCount(response, &output_count));
-      !s.ok()) {
-    return s;
-  }
-
+  ResponseSummary summary;
+  RETURN_IF_ERROR(ReadResponseSummary(response, &summary));
   JsonWriter writer(*json);
   writer.StartObject();
-  writer.Key("model_name");
-  writer.String(model_name ? model_name : "");
-  writer.Key("model_version");
-  char version[24];
-  const auto end = std::to_chars(version, version + sizeof version, model_version).ptr;
-  writer.String(version, static_cast<rapidjson::SizeType>(end - version));
-  if (id != nullptr && id[0] != '\0') {
-    writer.Key("id");
-    writer.String(id);
-  }
+  WriteResponseIdentity(summary, &writer);
   writer.Key("outputs");
   writer.StartArray();
-  for (uint32_t i = 0; i < output_count; ++i) {
+  for (uint32_t i = 0; i < summary.output_count; ++i) {
     ResponseOutput output;
-    if (Status s = ReadResponseOutput(response, i, &output); !s.ok()) return s;
+    if (Status s = ReadResponseOutput(response, i, "HTTP", &output); !s.ok()) return s;
     if (Status s = WriteOutput(output, format, &writer, binary); !s.ok()) {
       return s;
     }

@@ -11,7 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/response_reader.h"
 #include "http/infer_request_parser.h"
+#include "http/tensor_json.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -34,6 +36,10 @@ struct OutputFormat {
 // status (and nothing is rendered); rendering failures are INTERNAL.
 Status RenderInferResponse(INFERD_InferenceResponse* response, const OutputFormat& format,
                            rapidjson::StringBuffer* json, std::vector<std::string_view>* binary);
+
+// Writes the keys that name the response: "model_name", "model_version"
+// (a string) and "id" (only when it has one); /generate's object has them too.
+void WriteResponseIdentity(const ResponseSummary& summary, JsonWriter* writer);
 
 }  // namespace inferd::http
 

@@ -1,5 +1,5 @@
 // Parsing the string model version of gRPC requests.
-#include "grpc/model_version.h"
+#include "grpc/version_string.h"
 
 #include <charconv>
 

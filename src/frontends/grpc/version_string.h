@@ -1,7 +1,7 @@
 // The model version of a gRPC request: the protocol carries it as a string,
 // empty for "the latest ready version". Thread-safe (no shared state).
-#ifndef INFERD_FRONTENDS_GRPC_MODEL_VERSION_H_
-#define INFERD_FRONTENDS_GRPC_MODEL_VERSION_H_
+#ifndef INFERD_FRONTENDS_GRPC_VERSION_STRING_H_
+#define INFERD_FRONTENDS_GRPC_VERSION_STRING_H_
 
 #include <cstdint>
 #include <string>
@@ -17,4 +17,4 @@ Status ParseModelVersion(const std::string& model_name, const std::string& versi
 
 }  // namespace inferd::grpc_frontend
 
-#endif  // INFERD_FRONTENDS_GRPC_MODEL_VERSION_H_
+#endif  // INFERD_FRONTENDS_GRPC_VERSION_STRING_H_
