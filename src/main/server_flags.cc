@@ -234,7 +234,7 @@ void AddSecondsFlag(CLI::App& app, const std::string& name, std::chrono::seconds
       ->check(CLI::Range(int64_t{0}, int64_t{86'400'000}));
 }
 
-// The limits of README "Limits": request sizes, connections, timeouts, in-flight requests.
+// The limits of docs/limits.md: request sizes, connections, timeouts, in-flight requests.
 void AddLimitFlags(CLI::App& app, Flags& f) {
   http::HttpLimits& h = f.http_limits;
   app.add_option("--http-max-input-size", h.max_body_bytes,

@@ -30,7 +30,7 @@ struct Flags {
   std::string http_header_forward_pattern;
   ApiRestrictions http_restrictions;  // --http-restricted-api
   http::HttpTlsOptions http_tls;      // --http-use-ssl and friends (beyond Triton)
-  // --http-max-input-size and the other HTTP limits (README "Limits").
+  // --http-max-input-size and the other HTTP limits (docs/limits.md).
   http::HttpLimits http_limits;
   uint64_t model_max_inflight_requests = 1024;  // --model-max-inflight-requests; 0: none
   int log_verbose = 0;

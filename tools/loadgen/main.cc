@@ -1,7 +1,7 @@
 // inferd-loadgen: measures a KServe v2 (Triton-compatible) server. Learns the
 // model from its metadata, generates random inputs, then runs one step per
 // concurrency (closed loop) or request rate (open loop) and prints a table
-// row per step; see `inferd-loadgen --help` and the README.
+// row per step; see `inferd-loadgen --help` and bench/README.md.
 //
 // Exit status: 0 when every step had successful requests, 1 when a step had
 // none, 2 on a bad flag or when the model cannot be read.

@@ -24,7 +24,6 @@ namespace inferd {
 
 class BoundModel;
 struct CacheMiss;
-class InferenceServer;
 class ExpiringQueue;
 class QueueSweeper;
 class RequestTrace;
@@ -79,11 +78,6 @@ class InferenceRequest {
   // server it goes to is the submitter's business: the request does not hold
   // one.
   InferenceRequest(std::string model_name, int64_t model_version);
-  // The same; `server` is not kept. Only for the scheduler's callers until
-  // they stop passing one (the ensemble scheduler hands its steps' requests
-  // the server it was created for).
-  InferenceRequest(InferenceServer* /*server*/, std::string model_name, int64_t model_version)
-      : InferenceRequest(std::move(model_name), model_version) {}
   ~InferenceRequest();
   InferenceRequest(const InferenceRequest&) = delete;
   InferenceRequest& operator=(const InferenceRequest&) = delete;

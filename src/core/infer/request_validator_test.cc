@@ -37,7 +37,7 @@ class RequestValidatorTest : public ::testing::Test {
     return ValidateRequest(config, all, &request_);
   }
 
-  InferenceRequest request_{nullptr, "m", -1};
+  InferenceRequest request_{"m", -1};
   std::vector<std::vector<char>> data_;
 };
 

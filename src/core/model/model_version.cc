@@ -177,8 +177,7 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::LoadEnsemble(
                 model->name(), model->version());
   }
   model->scheduler_ = std::make_unique<EnsembleScheduler>(
-      model->config_, model->services_.submitter, model->services_.server,
-      model->spec_.sequence_steps);
+      model->config_, model->services_.submitter, model->spec_.sequence_steps);
   LOG_INFO("successfully loaded ensemble '{}' version {} ({} step(s))", model->name(),
            model->version(), model->config().ensemble_scheduling().step_size());
   return model;

@@ -69,7 +69,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   pending->generation = generation;
   ++outstanding_[step];
   pending->request =
-      std::make_shared<InferenceRequest>(server_, plan.model_name, plan.model_version);
+      std::make_shared<InferenceRequest>(plan.model_name, plan.model_version);
   InferenceRequest& request = *pending->request;
   request.id = client_->id;
   request.model_namespace = plan.model_namespace;

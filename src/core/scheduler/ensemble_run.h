@@ -74,11 +74,9 @@ using OutputSet = std::vector<std::pair<std::string, RunTensor>>;
 class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
  public:
   EnsembleRun(std::shared_ptr<const EnsemblePlan> plan, RequestSubmitter* submitter,
-              InferenceServer* server, InferenceRequest* client,
-              std::shared_ptr<std::atomic<size_t>> runs)
+              InferenceRequest* client, std::shared_ptr<std::atomic<size_t>> runs)
       : plan_(std::move(plan)),
         submitter_(submitter),
-        server_(server),
         client_(client),
         runs_(std::move(runs)),
         needed_(plan_->steps.size(), false),
@@ -129,7 +127,6 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
 
   const std::shared_ptr<const EnsemblePlan> plan_;
   RequestSubmitter* const submitter_;
-  InferenceServer* const server_;
   InferenceRequest* const client_;
   const std::shared_ptr<std::atomic<size_t>> runs_;
 

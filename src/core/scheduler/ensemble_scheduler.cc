@@ -36,18 +36,17 @@ std::shared_ptr<const EnsemblePlan> EnsemblePlan::FromConfig(
 }
 
 EnsembleScheduler::EnsembleScheduler(const inference::ModelConfig& config,
-                                     RequestSubmitter* submitter, InferenceServer* server,
+                                     RequestSubmitter* submitter,
                                      const std::vector<bool>& sequence_steps)
     : plan_(EnsemblePlan::FromConfig(config, sequence_steps)),
-      submitter_(submitter),
-      server_(server) {}
+      submitter_(submitter) {}
 
 Status EnsembleScheduler::Enqueue(InferenceRequest* request) {
   if (stopped_.load()) {
     return Status::Unavailable("ensemble '" + plan_->ensemble_name + "' is being unloaded");
   }
   runs_->fetch_add(1);
-  auto run = std::make_shared<EnsembleRun>(plan_, submitter_, server_, request, runs_);
+  auto run = std::make_shared<EnsembleRun>(plan_, submitter_, request, runs_);
   run->Start();
   return Status::Ok();
 }

@@ -22,7 +22,6 @@
 
 namespace inferd {
 
-class InferenceServer;
 class RequestSubmitter;
 
 // The step graph of a validated ensemble config, in the form a run walks it.
@@ -57,10 +56,9 @@ struct EnsemblePlan {
 
 class EnsembleScheduler final : public Scheduler {
  public:
-  // `submitter` takes the step requests, which are created for `server`;
-  // both outlive the scheduler. `sequence_steps` as EnsemblePlan::FromConfig.
+  // `submitter` takes the step requests and outlives the scheduler. `sequence_steps` as EnsemblePlan::FromConfig.
   EnsembleScheduler(const inference::ModelConfig& config, RequestSubmitter* submitter,
-                    InferenceServer* server, const std::vector<bool>& sequence_steps = {});
+                    const std::vector<bool>& sequence_steps = {});
   ~EnsembleScheduler() override = default;
 
   // Starts a run of `request`; its failures (a step refused or failing)
@@ -75,7 +73,6 @@ class EnsembleScheduler final : public Scheduler {
  private:
   const std::shared_ptr<const EnsemblePlan> plan_;
   RequestSubmitter* const submitter_;
-  InferenceServer* const server_;
   // Shared with the runs, which may outlive the scheduler by a few
   // instructions after releasing their client request.
   const std::shared_ptr<std::atomic<size_t>> runs_ = std::make_shared<std::atomic<size_t>>(0);

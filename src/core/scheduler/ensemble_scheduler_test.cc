@@ -173,13 +173,13 @@ class EnsembleSchedulerTest : public ::testing::Test {
     ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
         "name: 'ens' platform: 'ensemble' ensemble_scheduling { " + steps + " } " + extra,
         &config));
-    scheduler_ = std::make_unique<EnsembleScheduler>(config, &submitter_, nullptr);
+    scheduler_ = std::make_unique<EnsembleScheduler>(config, &submitter_);
   }
 
   // Enqueues a request with inputs `inputs` (each one row of kWidth values
   // starting at the given value) asking for `outputs`.
   void Run(const std::map<std::string, float>& inputs, std::vector<std::string> outputs) {
-    request_ = std::make_unique<InferenceRequest>(nullptr, "ens", -1);
+    request_ = std::make_unique<InferenceRequest>("ens", -1);
     for (const auto& [name, first] : inputs) {
       std::vector<float>& data = data_[name];
       for (int64_t i = 0; i < kWidth; ++i) data.push_back(first + static_cast<float>(i));
@@ -354,7 +354,7 @@ TEST_F(EnsembleSchedulerTest, CancelledClientRequestStartsNoFurtherStep) {
 TEST_F(EnsembleSchedulerTest, StoppedSchedulerRefusesNewRequests) {
   Load(Step("a", "IN", "OUT"));
   scheduler_->Stop();
-  InferenceRequest request(nullptr, "ens", -1);
+  InferenceRequest request("ens", -1);
   EXPECT_EQ(scheduler_->Enqueue(&request).code(), Status::Code::kUnavailable);
 }
 

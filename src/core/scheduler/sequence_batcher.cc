@@ -43,7 +43,7 @@ uint64_t ElementCount(const std::vector<int64_t>& shape) {
 template <typename Skip>
 std::unique_ptr<InferenceRequest> ZeroRequest(const std::string& model,
                                               const std::vector<InputTensor>& like, Skip&& skip) {
-  auto request = std::make_unique<InferenceRequest>(nullptr, model, -1);
+  auto request = std::make_unique<InferenceRequest>(model, -1);
   for (const InputTensor& input : like) {
     if (skip(input.name)) continue;
     const uint64_t bytes = input.datatype == INFERD_TYPE_BYTES
@@ -340,7 +340,7 @@ uint64_t SequenceBatcher::ExpireIdle(uint64_t now) {
     }
     sequence->expired = true;
     by_key_.erase(sequence->key);
-    InferenceRequest like(nullptr, model_name_, -1);
+    InferenceRequest like(model_name_, -1);
     for (const InputTensor& input : sequence->last_inputs) {
       Status added = like.AddInput(input.name, input.datatype, input.shape.data(),
                                    input.shape.size());

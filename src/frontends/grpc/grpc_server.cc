@@ -39,7 +39,7 @@ grpc_compression_level ToGrpcLevel(CompressionLevel level) {
   return GRPC_COMPRESS_LEVEL_NONE;
 }
 
-// The message size, stream and memory limits (README "Limits").
+// The message size, stream and memory limits (docs/limits.md).
 void SetLimits(const GrpcOptions& options, grpc::ServerBuilder* builder) {
   builder->SetMaxReceiveMessageSize(options.max_input_size);
   if (options.max_concurrent_streams > 0) {

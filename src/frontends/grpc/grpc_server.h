@@ -63,7 +63,7 @@ struct GrpcOptions {
   // run. 0 leaves gRPC's default (no limit) in place, as Triton does.
   int max_connection_age_ms = 0;
   int max_connection_age_grace_ms = 0;
-  // Limits (README "Limits"). The largest request message accepted
+  // Limits (docs/limits.md). The largest request message accepted
   // (--grpc-max-input-size; larger ones fail RESOURCE_EXHAUSTED): Triton's
   // 2 GiB - 1 by default.
   int max_input_size = INT_MAX;

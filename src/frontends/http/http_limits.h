@@ -1,6 +1,6 @@
 // What one HTTP connection may take of the server: request sizes, the number
-// of connections, and how long each phase of a request may last (README
-// "Limits"). A slow or silent client is closed when its phase runs out, so it
+// of connections, and how long each phase of a request may last
+// (docs/limits.md). A slow or silent client is closed when its phase runs out, so it
 // holds neither an io thread (none ever blocks) nor memory without bound.
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_LIMITS_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_LIMITS_H_
