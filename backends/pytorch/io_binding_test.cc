@@ -6,7 +6,7 @@ namespace inferd::pytorch {
 namespace {
 
 TensorSpec Tensor(const std::string& name, const char* type = "TYPE_FP32") {
-  return TensorSpec{name, TypeFromConfigName(type), {4}};
+  return TensorSpec{name, TypeFromConfigName(type), {4}, std::nullopt};
 }
 
 ForwardSignature TwoTensorsToTuple() {
