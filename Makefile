@@ -46,9 +46,13 @@ integration-test: build models
 # and the unit tests still run in seconds; asserts stay on.
 CLANG_BUILD_DIR ?= build-clang
 # fuzz/sanitizer-ignorelist.txt: RapidJSON's own headers are not instrumented
-# (UB in Debian's 1.1.0 headers, fixed upstream; as in make fuzz).
+# (UB in Debian's 1.1.0 headers, fixed upstream; as in make fuzz). Named
+# relative to the build folder, where every compile runs: an absolute path
+# put the checkout's folder into ccache's key, so a clone in another folder
+# (CI's) missed every sanitized object.
+SANITIZE_IGNORELIST = $(shell realpath -m --relative-to=$(CLANG_BUILD_DIR) fuzz/sanitizer-ignorelist.txt)
 SANITIZE_FLAGS = -O0 -gline-tables-only -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fsanitize-ignorelist=$(CURDIR)/fuzz/sanitizer-ignorelist.txt
+	-fsanitize-ignorelist=$(SANITIZE_IGNORELIST)
 # How the sanitized binaries run, in the build too (it runs the test binaries
 # to list their tests). LeakSanitizer is on; scripts/lsan-suppressions.txt
 # says what it ignores and why.
