@@ -140,10 +140,13 @@ Status Build(const BlsRequestView& view, BlsCall* call) {
   if (!id.empty()) {
     if (Status s = FromError(INFERD_InferenceRequestSetId(request, id.c_str())); !s.ok()) return s;
   }
-  if (Status s = FromError(INFERD_InferenceRequestSetCorrelationId(request, view.correlation_id));
-      !s.ok()) {
-    return s;
-  }
+  // A sequence id is a number or a string (pb_utils.InferenceRequest(correlation_id=...)).
+  const Status correlated =
+      view.correlation_id_string.empty()
+          ? FromError(INFERD_InferenceRequestSetCorrelationId(request, view.correlation_id))
+          : FromError(INFERD_InferenceRequestSetCorrelationIdString(
+                request, std::string(view.correlation_id_string).c_str()));
+  if (!correlated.ok()) return correlated;
   if (Status s = FromError(INFERD_InferenceRequestSetFlags(request, view.flags)); !s.ok()) return s;
   if (view.timeout_us > 0) {
     if (Status s = FromError(INFERD_InferenceRequestSetTimeoutMicroseconds(request, view.timeout_us));

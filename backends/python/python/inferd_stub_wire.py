@@ -24,7 +24,7 @@ U64 = struct.Struct("<Q")
 REQUEST = struct.Struct("<QQIIIIII")
 INPUT = struct.Struct("<IIIIQQ")
 RESPONSE_HEAD = struct.Struct("<IIII")
-BLS_HEAD = struct.Struct("<IIIIIIqQQ")
+BLS_HEAD = struct.Struct("<IIIIIIIIqQQ")
 OUTPUT = struct.Struct("<IIIIQ")
 _DIMS = {}
 
