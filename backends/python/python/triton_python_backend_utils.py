@@ -134,9 +134,17 @@ class Tensor:
         return True
 
     def to_dlpack(self):
+        return self.__dlpack__()
+
+    # The DLPack protocol, so that torch.from_dlpack(tensor) and the like take
+    # a Tensor itself, as Triton's; always CPU memory.
+    def __dlpack__(self, stream=None):
         if self._code == _BYTES:
             raise TritonModelException("BYTES tensors cannot be shared through DLPack")
         return self._array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
 
     @staticmethod
     def from_dlpack(name, dlpack_tensor):

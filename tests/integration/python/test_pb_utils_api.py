@@ -164,3 +164,15 @@ def test_the_event_loop_runs_coroutines_and_reports_background_errors():
     assert done.wait(10)
     assert isinstance(errors[0], ValueError)
     loop.stop()
+
+
+def test_a_tensor_speaks_the_dlpack_protocol_itself():
+    array = np.arange(4, dtype=np.int16)
+    tensor = pb_utils.Tensor("X", array)
+    assert tensor.__dlpack_device__() == (1, 0)
+    assert tensor.is_cpu()
+    shared = np.from_dlpack(tensor)  # no to_dlpack() needed, as Triton's
+    array[0] = 9
+    assert shared[0] == 9
+    back = pb_utils.Tensor.from_dlpack("Y", tensor)
+    assert back.triton_dtype() == 7  # INT16
