@@ -103,9 +103,11 @@ FAN_OUT_CONFIG = config("fan_out", [("CALLS", "TYPE_INT32", [1])], [("SEEN", "TY
 
 # Decoupled, async def execute: awaits CALLS async_exec(decoupled=True) calls
 # together to async_gate (round ROUND of PARTIES), reads each stream with a
-# plain `for` as Triton's documentation does, and sends what each saw.
+# plain `for` as Triton's documentation does (with `async for` when the
+# request parameter async_for is true), and sends what each saw.
 STREAM_FAN_OUT = '''
 import asyncio
+import json
 
 import numpy as np
 import triton_python_backend_utils as pb_utils
@@ -121,23 +123,33 @@ class TritonPythonModel:
             awaits = [pb_utils.InferenceRequest(
                 model_name="async_gate", requested_output_names=["SEEN"],
                 inputs=inputs).async_exec(decoupled=True) for _ in range(calls)]
+            streams = await asyncio.gather(*awaits)
+            how = "async for" if json.loads(request.parameters()).get("async_for") else "for"
+            if how == "async for":
+                infer_responses = [r for stream in streams for r in await self.read(stream)]
+            else:
+                infer_responses = [r for stream in streams for r in stream]
             seen = []
-            for infer_responses in await asyncio.gather(*awaits):
-                for infer_response in infer_responses:
-                    if infer_response.has_error():
-                        raise pb_utils.TritonModelException(infer_response.error().message())
-                    if len(infer_response.output_tensors()) > 0:
-                        seen.append(int(pb_utils.get_output_tensor_by_name(
-                            infer_response, "SEEN").as_numpy()[0]))
+            for infer_response in infer_responses:
+                if infer_response.has_error():
+                    raise pb_utils.TritonModelException(infer_response.error().message())
+                if len(infer_response.output_tensors()) > 0:
+                    seen.append(int(pb_utils.get_output_tensor_by_name(
+                        infer_response, "SEEN").as_numpy()[0]))
             sender.send(pb_utils.InferenceResponse(
-                [pb_utils.Tensor("SEEN", np.array(seen, dtype=np.int32))]),
+                [pb_utils.Tensor("SEEN", np.array(seen, dtype=np.int32)),
+                 pb_utils.Tensor("READ", np.array([how.encode()], dtype=np.object_))]),
                 flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+
+    async def read(self, stream):
+        return [infer_response async for infer_response in stream]
 '''
 
 STREAM_FAN_OUT_CONFIG = config(
     "stream_fan_out",
     [("CALLS", "TYPE_INT32", [1]), ("ROUND", "TYPE_INT64", [1]), ("PARTIES", "TYPE_INT32", [1])],
-    [("SEEN", "TYPE_INT32", [-1])], extra="model_transaction_policy { decoupled: true }\n")
+    [("SEEN", "TYPE_INT32", [-1]), ("READ", "TYPE_STRING", [1])],
+    extra="model_transaction_policy { decoupled: true }\n")
 
 # async def execute that raises for a negative X after an await; doubles X
 # otherwise. The same source serves a default and a decoupled model.

@@ -65,7 +65,7 @@ def test_a_coroutine_execute_has_8_async_exec_calls_in_flight_at_once(server, pr
     assert list(result.as_numpy("SEEN")) == [8] * 8
 
 
-def stream_requests(server, requests):
+def stream_requests(server, requests, **parameters):
     """Sends each (calls, round, parties) to stream_fan_out on one gRPC
     stream; returns the SEEN list of each, by request id."""
     client = server.grpc_client()
@@ -76,12 +76,15 @@ def stream_requests(server, requests):
             inputs = [tensor(grpcclient, "CALLS", calls, "INT32"),
                       tensor(grpcclient, "ROUND", round_, "INT64"),
                       tensor(grpcclient, "PARTIES", parties, "INT32")]
-            client.async_stream_infer("stream_fan_out", inputs, request_id=str(i))
+            client.async_stream_infer("stream_fan_out", inputs, request_id=str(i),
+                                      parameters=parameters or None)
         seen = {}
         while len(seen) < len(requests):
             result, error = results.get(timeout=WAIT_S)
             assert error is None, error
             seen[result.get_response().id] = list(result.as_numpy("SEEN"))
+            read = result.as_numpy("READ")[0].decode()
+            assert read == ("async for" if parameters else "for"), read
         return seen
     finally:
         client.stop_stream()
@@ -89,6 +92,10 @@ def stream_requests(server, requests):
 
 def test_a_decoupled_coroutine_execute_streams_from_8_calls_in_flight_at_once(server):
     assert stream_requests(server, [(8, next(ROUNDS), 8)]) == {"0": [8] * 8}
+
+
+def test_a_decoupled_coroutine_reads_the_streams_with_async_for(server):
+    assert stream_requests(server, [(8, next(ROUNDS), 8)], async_for=True) == {"0": [8] * 8}
 
 
 def test_a_decoupled_coroutine_execute_over_http_generate(server):
