@@ -187,6 +187,18 @@ def async_raises_config(name: str, decoupled: bool) -> str:
                   extra="model_transaction_policy { decoupled: true }\n" if decoupled else "")
 
 
+# Answers pb_utils.get_model_dir(), as seen from execute.
+MODEL_DIR = '''
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        where = np.array([pb_utils.get_model_dir().encode()], dtype=np.object_)
+        return [pb_utils.InferenceResponse([pb_utils.Tensor("DIR", where)]) for _ in requests]
+'''
+
 ASYNC_INITIALIZE = '''
 import triton_python_backend_utils as pb_utils
 

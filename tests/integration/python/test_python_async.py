@@ -11,12 +11,14 @@ the stub:
   fill one round of 8;
 - a coroutine that raises fails its requests with the exception and where it
   was raised, the model serving on, in both modes;
-- an `async def initialize` is refused at load with a message saying why.
+- an `async def initialize` is refused at load with a message saying why;
+- pb_utils.get_model_dir() is the folder model.py was loaded from.
 """
 
 import itertools
 import json
 import queue
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -42,6 +44,8 @@ def server(inferd):
                                         am.ASYNC_RAISES),
         "async_raises_stream": pm.python_model(
             am.async_raises_config("async_raises_stream", True), am.ASYNC_RAISES),
+        "where": pm.python_model(pm.config("where", [("X", "TYPE_INT32", [1])],
+                                           [("DIR", "TYPE_STRING", [1])]), am.MODEL_DIR),
     })
 
 
@@ -142,6 +146,13 @@ def test_a_decoupled_coroutine_that_raises_ends_its_stream_with_the_error(server
         assert list(result.as_numpy("Y")) == [10]
     finally:
         client.stop_stream()
+
+
+def test_get_model_dir_is_the_folder_of_model_py(server):
+    result = server.client().infer("where", [tensor(httpclient, "X", 0, "INT32")])
+    folder = result.as_numpy("DIR")[0].decode()
+    assert folder.endswith("/where/1"), folder
+    assert (Path(folder) / "model.py").is_file()
 
 
 def test_an_async_initialize_is_refused_at_load(inferd):
