@@ -368,8 +368,8 @@ class Stub(BlsClient):
 
 # The stub's and pb_utils' files: a traceback's frames in them are not the model's.
 OWN_FILES = ("inferd_python_stub.py", "inferd_stub_wire.py", "triton_python_backend_utils.py",
-             "inferd_pb_datatypes.py", "inferd_pb_bls.py", "inferd_stub_async.py",
-             "inferd_stub_bls.py")
+             "inferd_pb_datatypes.py", "inferd_pb_bls.py", "inferd_pb_logger.py",
+             "inferd_stub_async.py", "inferd_stub_bls.py")
 
 
 def describe(exc):

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-import time
 
 import numpy as np
 
@@ -23,6 +21,7 @@ from inferd_pb_datatypes import (  # noqa: F401 (re-exported for model.py files)
     numpy_to_triton_type, serialize_byte_tensor, triton_string_to_numpy, triton_to_numpy_type,
     using_decoupled_model_transaction_policy,
 )
+from inferd_pb_logger import Logger  # noqa: F401 (re-exported for model.py files)
 # Business logic scripting's helpers, beside this file (inferd_pb_bls.py).
 from inferd_pb_bls import (  # noqa: F401 (re-exported for model.py files)
     TRITONSERVER_MEMORY_CPU, TRITONSERVER_MEMORY_GPU, InferenceTrace, PreferredMemory,
@@ -434,58 +433,3 @@ class ModelConfig:
 
     def add_output(self, output):
         self._add_tensor("output", output)
-
-
-# ---------------------------------------------------------------------------
-# Logging
-
-
-class Logger:
-    """Writes to the server's log (the stub's stderr), with the caller's file
-    and line, in the server's line format."""
-
-    class LogLevel:
-        INFO = 0
-        WARNING = 1
-        ERROR = 2
-        VERBOSE = 3
-
-    INFO = LogLevel.INFO
-    WARNING = LogLevel.WARNING
-    ERROR = LogLevel.ERROR
-    VERBOSE = LogLevel.VERBOSE
-
-    @staticmethod
-    def log(message, level=LogLevel.INFO):
-        frame = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename == __file__:
-            frame = frame.f_back
-        where = "model.py:0"
-        if frame is not None:
-            where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
-        letter = "IWEI"[level] if 0 <= level <= 3 else "I"
-        now = time.time()
-        stamp = time.strftime("%m%d %H:%M:%S", time.localtime(now))
-        micros = int((now % 1) * 1e6)
-        sys.stderr.write(f"{letter}{stamp}.{micros:06d} {_pid()} {where}] {message}\n")
-
-    @staticmethod
-    def log_info(message):
-        Logger.log(message, Logger.LogLevel.INFO)
-
-    @staticmethod
-    def log_warn(message):
-        Logger.log(message, Logger.LogLevel.WARNING)
-
-    @staticmethod
-    def log_error(message):
-        Logger.log(message, Logger.LogLevel.ERROR)
-
-    @staticmethod
-    def log_verbose(message):
-        Logger.log(message, Logger.LogLevel.VERBOSE)
-
-
-def _pid():
-    import os
-    return os.getpid()

@@ -176,3 +176,13 @@ def test_a_tensor_speaks_the_dlpack_protocol_itself():
     assert shared[0] == 9
     back = pb_utils.Tensor.from_dlpack("Y", tensor)
     assert back.triton_dtype() == 7  # INT16
+
+
+def test_logger_lines_name_the_callers_file_and_line(capsys):
+    pb_utils.Logger.log_warn("disk nearly full")
+    line = sys._getframe().f_lineno - 1
+    pb_utils.Logger.log("plain", pb_utils.Logger.LogLevel.ERROR)
+    first, second = capsys.readouterr().err.splitlines()
+    assert first.startswith("W") and first.endswith(
+        f"test_pb_utils_api.py:{line}] disk nearly full"), first
+    assert second.startswith("E") and second.endswith("] plain"), second
