@@ -10,7 +10,7 @@ starts, so that many of them wait on the loop together.
 """
 
 import asyncio
-import collections
+import queue
 import threading
 
 
@@ -20,14 +20,14 @@ class CallReplies:
     coroutine (get_async, which leaves the event loop free meanwhile). After
     close(), put refuses (the reader then frees what the message holds)."""
 
-    __slots__ = ("_items", "_lock", "_ready", "_waker", "_closed")
+    __slots__ = ("_items", "_lock", "_waker", "_closed")
 
     def __init__(self):
-        self._items = collections.deque()
-        # Reentrant: a ResponseIterator collected (its __del__ closes these)
-        # on a thread that is inside put must not deadlock it.
+        self._items = queue.SimpleQueue()
+        # Orders a put against a coroutine about to wait, so that no wake-up
+        # is lost. Reentrant: a ResponseIterator collected (its __del__ closes
+        # these) on a thread that is inside put must not deadlock it.
         self._lock = threading.RLock()
-        self._ready = threading.Condition(self._lock)
         self._waker = None  # (loop, future) of the coroutine waiting
         self._closed = False
 
@@ -35,8 +35,7 @@ class CallReplies:
         with self._lock:
             if self._closed:
                 return False
-            self._items.append(item)
-            self._ready.notify()
+            self._items.put(item)
             waker, self._waker = self._waker, None
         if waker is not None:
             loop, future = waker
@@ -44,27 +43,26 @@ class CallReplies:
         return True
 
     def get(self):
-        with self._lock:
-            while not self._items:
-                self._ready.wait()
-            return self._items.popleft()
+        return self._items.get()
 
     async def get_async(self):
         loop = asyncio.get_running_loop()
         while True:
             with self._lock:
-                if self._items:
-                    return self._items.popleft()
-                future = loop.create_future()
-                self._waker = (loop, future)
+                try:
+                    return self._items.get_nowait()
+                except queue.Empty:
+                    future = loop.create_future()
+                    self._waker = (loop, future)
             await future
 
     def close(self):
         """Refuses further messages; returns those not taken."""
+        left = []
         with self._lock:
             self._closed = True
-            left = list(self._items)
-            self._items.clear()
+            while not self._items.empty():
+                left.append(self._items.get_nowait())
         return left
 
 
