@@ -12,6 +12,7 @@ starts, so that many of them wait on the loop together.
 import asyncio
 import queue
 import threading
+import traceback
 
 
 class CallReplies:
@@ -90,7 +91,12 @@ class EventLoop:
     @staticmethod
     def _run(loop):
         asyncio.set_event_loop(loop)
-        loop.run_forever()
+        while True:
+            try:
+                loop.run_forever()
+                return  # stop()
+            except BaseException:  # noqa: B902 (a coroutine's SystemExit ends run_forever)
+                traceback.print_exc()  # its request failed with it; the loop runs on
 
     def run(self, coroutine):
         """Runs `coroutine` on the loop and returns its result (or raises its

@@ -186,3 +186,21 @@ def test_logger_lines_name_the_callers_file_and_line(capsys):
     assert first.startswith("W") and first.endswith(
         f"test_pb_utils_api.py:{line}] disk nearly full"), first
     assert second.startswith("E") and second.endswith("] plain"), second
+
+
+def test_a_coroutine_that_exits_does_not_stop_the_loop():
+    loop = EventLoop()
+    failed = threading.Event()
+
+    async def exits():
+        raise SystemExit(3)
+
+    loop.start(exits(), lambda exc: failed.set())
+    assert failed.wait(10)
+
+    async def answer():
+        return 42
+
+    # Later coroutines still run (bounded: a dead loop would never answer).
+    assert asyncio.run_coroutine_threadsafe(answer(), loop._get()).result(timeout=10) == 42
+    loop.stop()
