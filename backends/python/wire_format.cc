@@ -172,10 +172,10 @@ bool Text(Reader& r, uint32_t len, std::string_view* text) {
 Status ParseBlsRequest(const char* block, uint64_t size, BlsRequestView* request) {
   Reader r(block, size);
   uint32_t model_len = 0, inputs = 0, outputs = 0, id_len = 0, params_len = 0;
-  uint32_t correlation_len = 0, reserved = 0;
+  uint32_t correlation_len = 0;
   if (!r.Get(&model_len) || !r.Get(&inputs) || !r.Get(&outputs) || !r.Get(&id_len) ||
       !r.Get(&params_len) || !r.Get(&request->flags) || !r.Get(&correlation_len) ||
-      !r.Get(&reserved) || !r.Get(&request->version) || !r.Get(&request->correlation_id) ||
+      !r.Get(&request->options) || !r.Get(&request->version) || !r.Get(&request->correlation_id) ||
       !r.Get(&request->timeout_us)) {
     return Broken("request header");
   }

@@ -31,7 +31,8 @@
 //
 // BLS request block (stub -> backend, a request the model sends to a model):
 //   u32 model_len, u32 input_count, u32 output_count, u32 id_len,
-//   u32 params_len, u32 flags, u32 correlation_len (as in a request), u32 0,
+//   u32 params_len, u32 flags, u32 correlation_len (as in a request),
+//   u32 options (kBlsSingleResponse: exec() without decoupled=True),
 //   i64 version, u64 correlation_id, u64 timeout_us        ("<IIIIIIIIqQQ")
 //   model name, pad 8; id, pad 8; parameters JSON, pad 8;
 //   the string correlation id, pad 8
@@ -97,6 +98,9 @@ uint64_t ResponseBlockSize(const ResponseView& response);
 // Writes `response` as a response block at `dst`.
 void WriteResponseBlock(const ResponseView& response, char* dst);
 
+// BLS request options.
+constexpr uint32_t kBlsSingleResponse = 1;  // one response expected: a decoupled model refuses
+
 struct BlsRequestView {
   std::string_view model;
   int64_t version = -1;
@@ -104,6 +108,7 @@ struct BlsRequestView {
   uint64_t correlation_id = 0;
   std::string_view correlation_id_string;  // set: a string sequence id (not the number)
   uint32_t flags = 0;
+  uint32_t options = 0;  // kBls* bits
   uint64_t timeout_us = 0;
   std::string_view parameters_json;
   std::vector<std::string_view> outputs;

@@ -224,7 +224,7 @@ TEST(WireFormatTest, ParsesABlsRequest) {
 TEST(WireFormatTest, ABlsRequestCarriesAStringCorrelationIdAndItsTimeout) {
   BlockBuilder b;
   b.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
-  b.Put<uint32_t>(2).Put<uint32_t>(10).Put<uint32_t>(0);  // SEQUENCE_END, a 10-byte id
+  b.Put<uint32_t>(2).Put<uint32_t>(10).Put<uint32_t>(kBlsSingleResponse);  // END, a 10-byte id
   b.Put<int64_t>(3).Put<uint64_t>(0).Put<uint64_t>(250000);
   b.Text("acc").Text("").Text("").Text("session-42");
   BlsRequestView request;
@@ -234,6 +234,7 @@ TEST(WireFormatTest, ABlsRequestCarriesAStringCorrelationIdAndItsTimeout) {
   EXPECT_EQ(request.flags, 2u);
   EXPECT_EQ(request.correlation_id_string, "session-42");
   EXPECT_EQ(request.timeout_us, 250000u);
+  EXPECT_EQ(request.options, kBlsSingleResponse);
   // A length past the block's end is refused.
   BlockBuilder lying;
   lying.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);

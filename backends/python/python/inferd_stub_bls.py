@@ -7,7 +7,7 @@ backend's blocks (freed at once, BLS_FREE)."""
 import triton_python_backend_utils as pb_utils
 from inferd_stub_async import CallReplies
 from inferd_stub_wire import (
-    BLS_FREE, BLS_HEAD, BLS_REQUEST, FLAG_FINAL, FLAG_HAS_BLOCK, OUTPUT, RESPONSE_HEAD, U32,
+    BLS_FREE, BLS_HEAD, BLS_REQUEST, BLS_SINGLE_RESPONSE, FLAG_FINAL, FLAG_HAS_BLOCK, OUTPUT, RESPONSE_HEAD, U32,
     decode_array, dims_struct, encode_tensors, pad8, tensors_size, write_tensors,
 )
 
@@ -16,9 +16,11 @@ class BlsClient:
     """Needs the Stub's region, view, send_lock, _ring_alloc, send, calls and
     call_ids."""
 
-    def bls_call(self, request):
+    def bls_call(self, request, single_response):
         """Sends `request` to the server; the call's id and the CallReplies
-        its responses' messages arrive on (None: the server is gone)."""
+        its responses' messages arrive on (None: the server is gone).
+        single_response: exec() without decoupled=True, which a decoupled
+        model refuses."""
         name = request._model_name.encode()
         request_id = str(request._id).encode()
         parameters = request.parameters().encode()
@@ -37,7 +39,8 @@ class BlsClient:
             region, view = self.region, self.view
             BLS_HEAD.pack_into(region, offset, len(name), len(inputs), len(outputs),
                                len(request_id), len(parameters), int(request._flags),
-                               len(sequence), 0, int(request._model_version),
+                               len(sequence), BLS_SINGLE_RESPONSE if single_response else 0,
+                               int(request._model_version),
                                0 if sequence else int(correlation_id), timeout_us)
             at = offset + BLS_HEAD.size
             for text in (name, request_id, parameters, sequence):

@@ -304,7 +304,7 @@ class InferenceRequest:
         model the server serves) and returns its InferenceResponse (an error
         is in the response, as Triton does); with decoupled=True, a
         ResponseIterator of the model's responses as they come."""
-        responses = self._send("exec")
+        responses = self._send("exec", decoupled)
         return responses if decoupled else self._single(responses.first())
 
     def async_exec(self, decoupled=False):
@@ -314,7 +314,7 @@ class InferenceRequest:
         the rest without blocking the loop). Each call waits on the event
         loop, not on a thread: any number may be in flight together."""
         loop = asyncio.get_running_loop()
-        responses = self._send("async_exec")
+        responses = self._send("async_exec", decoupled)
         if decoupled:
             return loop.create_task(responses.started_async())
 
@@ -323,11 +323,11 @@ class InferenceRequest:
 
         return loop.create_task(single())
 
-    def _send(self, caller):
+    def _send(self, caller, decoupled):
         if self._model_name is None:
             raise TritonModelException(f"{caller}() needs an InferenceRequest made with "
                                        "model_name")
-        call_id, replies = _stub.bls_call(self)
+        call_id, replies = _stub.bls_call(self, not decoupled)
         return ResponseIterator(_stub, call_id, replies, InferenceResponse)
 
     def _single(self, response):

@@ -361,3 +361,28 @@ PY_ACC_CONFIG = config(
     [("OUTPUT", "TYPE_INT32", [1]), ("CORR", "TYPE_STRING", [1])], max_batch_size=4,
     extra="sequence_batching {\n  max_sequence_idle_microseconds: 60000000\n"
           "  oldest { max_candidate_sequences: 4 }\n}\n")
+
+# exec() without decoupled=True into the decoupled "repeat" model: refused, as
+# Triton refuses it; answers the error's code and text.
+EXEC_INTO_DECOUPLED = '''
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            inference_response = pb_utils.InferenceRequest(
+                model_name="repeat", requested_output_names=["OUT"],
+                inputs=[pb_utils.Tensor("COUNT", np.array([2], dtype=np.int32))]).exec()
+            error = inference_response.error()
+            responses.append(pb_utils.InferenceResponse([
+                pb_utils.Tensor("CODE", np.array([error.code() if error else -1], np.int32)),
+                pb_utils.Tensor("ERROR", np.array([error.message().encode() if error else b""],
+                                                  dtype=np.object_))]))
+        return responses
+'''
+
+EXEC_INTO_DECOUPLED_CONFIG = config("exec_into_decoupled", [("X", "TYPE_INT32", [1])],
+                                    [("CODE", "TYPE_INT32", [1]), ("ERROR", "TYPE_STRING", [1])])

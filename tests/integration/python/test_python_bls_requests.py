@@ -8,7 +8,9 @@ pb_utils.InferenceRequest beyond inputs and outputs:
   models through their sequence batcher: two sequences interleaved step by
   step keep their own running sums, in the accumulate backend (numeric ids)
   and in a Python sequence model, which sees each id as Triton gives it
-  (int or str, string ids included).
+  (int or str, string ids included);
+- exec() without decoupled=True into a decoupled model is refused with
+  UNSUPPORTED saying to pass decoupled=True, as Triton refuses it.
 """
 
 import queue
@@ -43,6 +45,9 @@ def server(inferd, files):
         "seq_driver": pm.python_model(am.SEQ_DRIVER_CONFIG, am.SEQ_DRIVER),
         "py_acc": pm.python_model(am.PY_ACC_CONFIG, am.PY_ACC),
         "acc": RUNNING_SUM,
+        "repeat": pm.python_model(pm.REPEAT_CONFIG, pm.REPEAT),
+        "exec_into_decoupled": pm.python_model(am.EXEC_INTO_DECOUPLED_CONFIG,
+                                               am.EXEC_INTO_DECOUPLED),
     })
 
 
@@ -115,3 +120,17 @@ def test_bls_drives_two_interleaved_sequences_of_a_python_model(server, protocol
     sums, corrs = drive(client, module, "py_acc", ids, VALUES)
     assert sums == SUMS
     assert corrs == [[seen[0]] * 3, [seen[1]] * 3]
+
+
+UNSUPPORTED = 5  # pb_utils.TritonError.UNSUPPORTED
+
+
+@pytest.mark.parametrize("protocol", ["http", "grpc"])
+def test_exec_without_decoupled_true_is_refused_by_a_decoupled_model(server, protocol):
+    client, module = client_and_module(server, protocol)
+    x = module.InferInput("X", [1], "INT32")
+    x.set_data_from_numpy(np.array([0], dtype=np.int32))
+    result = client.infer("exec_into_decoupled", [x])
+    error = result.as_numpy("ERROR")[0].decode()
+    assert int(result.as_numpy("CODE")[0]) == UNSUPPORTED, error
+    assert "model 'repeat' is decoupled" in error and "exec(decoupled=True)" in error, error
