@@ -6,7 +6,10 @@ multi:softprob with predict_proba, multi:softmax class ids,
 reg:squarederror) is written by Debian's XGBoost 1.7 (legacy binary, JSON,
 UBJSON; xgboost17.py) and by .venv's XGBoost 3.x (JSON, UBJSON, and UBJSON
 under FIL's default name xgboost.model, which is what 3.x writes there), and
-answers 29 rows over HTTP and gRPC with that XGBoost's own predictions.
+answers 29 rows over HTTP and gRPC with that XGBoost's own predictions; so
+do 3.x's count:poisson, reg:absoluteerror, binary:logitraw and a
+multi:softprob model of vector-leaf trees (multi_strategy
+"multi_output_tree", which 1.7 has not).
 XGBoost 3.x writes base_score as "[7.455191E-1]", which XGBoost 1.7 misread:
 every prediction was off by a constant.
 
@@ -27,8 +30,8 @@ import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 import xgboost
 
-from tree_models import (CLASSES, TreeModel, features, fil_config, fil_repository, predict,
-                         train_xgboost, xgboost_bytes)
+from tree_models import (CLASSES, TreeModel, _labels, features, fil_config, fil_repository,
+                         predict, train_xgboost, xgboost_bytes)
 from util import backend_directory
 from xgboost17 import KINDS, xgboost17_models
 
@@ -48,6 +51,26 @@ FILENAMES = {"model": "xgboost.model", "json": "xgboost.json", "ubj": "xgboost.u
 CASES = {f"xgb{writer}_{kind}_{suffix}": (writer, kind, suffix)
          for writer, suffixes in (("17", ("model", "json", "ubj")), ("3", ("model", "json", "ubj")))
          for kind in KINDS for suffix in suffixes}
+
+
+def train_today(params: dict, label_kind: str, transform=lambda y: y) -> xgboost.Booster:
+    x = features(400, seed=2)
+    labels = transform(_labels(x, label_kind))
+    return xgboost.train({"max_depth": 3, "nthread": 1, "seed": 2, **params},
+                         xgboost.DMatrix(x, label=labels), num_boost_round=10)
+
+
+# Objectives whose intercept today's XGBoost estimates in other ways, and its
+# vector-leaf trees (multi_strategy), which XGBoost 1.7 has not: JSON files.
+MORE_TODAY = {
+    "poisson": (train_today({"objective": "count:poisson"}, "regression", np.exp), "regression"),
+    "absoluteerror": (train_today({"objective": "reg:absoluteerror"}, "regression"),
+                      "regression"),
+    "logitraw": (train_today({"objective": "binary:logitraw"}, "binary"), "regression"),
+    "vector_leaf": (train_today({"objective": "multi:softprob", "num_class": CLASSES,
+                                 "multi_strategy": "multi_output_tree", "tree_method": "hist"},
+                                "multiclass"), "multiclass"),
+}
 
 
 def bundled_version() -> str:
@@ -110,6 +133,10 @@ def server(inferd, tmp_path_factory, old):
         models[name] = TreeModel(model_file(old, writer, kind, suffix),
                                  fil_config(name, MODEL_TYPES[suffix], **CONFIG[kind][0]),
                                  FILENAMES[suffix])
+    for name, (booster, kind) in MORE_TODAY.items():
+        models[name] = TreeModel(xgboost_bytes(booster, "xgboost.json"),
+                                 fil_config(name, "xgboost_json", **CONFIG[kind][0]),
+                                 "xgboost.json")
     refused, proba = refused_models(old)
     for name, (model, suffix, _) in refused.items():
         models[name] = TreeModel(model, fil_config(name, MODEL_TYPES[suffix], **proba),
@@ -138,6 +165,16 @@ def test_predictions_equal_the_writing_xgboosts_own(server, old, model, protocol
     p = old.predictions[kind] if writer == "17" else predict(TODAY[kind], X)
     actual = infer(server, protocol, model, X)
     expected = CONFIG[kind][1](p).astype(np.float32)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("protocol", ["http", "grpc"])
+@pytest.mark.parametrize("model", list(MORE_TODAY))
+def test_more_of_todays_objectives_predict_as_xgboost(server, model, protocol):
+    booster, kind = MORE_TODAY[model]
+    actual = infer(server, protocol, model, X)
+    expected = CONFIG[kind][1](predict(booster, X)).astype(np.float32)
     assert actual.shape == expected.shape, (actual.shape, expected.shape)
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
 
