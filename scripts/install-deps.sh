@@ -74,3 +74,36 @@ if [ "$(cat "$ORT_DIR/VERSION" 2>/dev/null)" != "$ORT_NPM_VERSION" ]; then
   rm -rf "$ort_tmp"
   echo "$ORT_NPM_VERSION" > "$ORT_DIR/VERSION"
 fi
+
+# XGBoost 3.2 (CPU) for the fil backend's JSON and UBJSON models: Debian 12's
+# libxgboost 1.7 misreads models saved by XGBoost 2.1 and later (docs/backends.md).
+# PyPI's xgboost-cpu wheel (the XGBoost project's own CPU-only build; the plain
+# `xgboost` wheel's library is a CUDA build) carries libxgboost.so and the OpenMP
+# runtime it was linked with. Both are unpacked into third_party/xgboost/ in the
+# wheel's layout (libxgboost.so finds its libgomp by RPATH $ORIGIN/../../xgboost_cpu.libs);
+# skipped when that folder already holds the pinned version.
+XGB_WHEEL_VERSION=3.2.0
+XGB_WHEEL=xgboost_cpu-$XGB_WHEEL_VERSION-py3-none-manylinux_2_28_x86_64.whl
+XGB_WHEEL_SHA256=9c10b1653e1a689bf4094a328144cf3633c9be0e5217a76fbdc2fde6abcb2950
+XGB_DIR=third_party/xgboost
+if [ "$(cat "$XGB_DIR/VERSION" 2>/dev/null)" != "$XGB_WHEEL_VERSION" ]; then
+  echo "install-deps: pip download xgboost-cpu==$XGB_WHEEL_VERSION into $XGB_DIR"
+  xgb_tmp=$(mktemp -d)
+  .venv/bin/pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform manylinux_2_28_x86_64 -d "$xgb_tmp" "xgboost-cpu==$XGB_WHEEL_VERSION"
+  if [ "$(sha256sum "$xgb_tmp/$XGB_WHEEL" | cut -d' ' -f1)" != "$XGB_WHEEL_SHA256" ]; then
+    echo "install-deps: $XGB_WHEEL does not have the pinned SHA-256 $XGB_WHEEL_SHA256" >&2
+    rm -rf "$xgb_tmp"
+    exit 1
+  fi
+  rm -rf "$XGB_DIR"
+  .venv/bin/python - "$xgb_tmp/$XGB_WHEEL" "$XGB_DIR" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in wheel.namelist():
+        if name == "xgboost/lib/libxgboost.so" or name.startswith("xgboost_cpu.libs/"):
+            wheel.extract(name, sys.argv[2])
+PY
+  rm -rf "$xgb_tmp"
+  echo "$XGB_WHEEL_VERSION" > "$XGB_DIR/VERSION"
+fi

@@ -3,26 +3,16 @@
 
 #include <dlfcn.h>
 
-#include <filesystem>
 #include <mutex>
+
+#include "shared_library.h"
 
 namespace inferd::fil {
 namespace {
 
-// The folder of the library this function is in (libinferd_fil.so).
-std::string OwnFolder() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&OwnFolder), &info) == 0 || info.dli_fname == nullptr) {
-    return "";
-  }
-  return std::filesystem::path(info.dli_fname).parent_path().string();
-}
-
 template <typename Fn>
 bool Resolve(void* library, const char* name, Fn* fn, std::string* error) {
-  *fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (*fn == nullptr) *error = "lib_lightgbm.so lacks " + std::string(name);
-  return *fn != nullptr;
+  return ResolveFunction(library, "lib_lightgbm.so", name, fn, error);
 }
 
 struct Loaded {
@@ -32,7 +22,7 @@ struct Loaded {
 
 Loaded Open() {
   Loaded loaded;
-  const std::string beside = OwnFolder() + "/lib_lightgbm.so";
+  const std::string beside = BackendFolder() + "/lib_lightgbm.so";
   void* library = dlopen(beside.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) library = dlopen("lib_lightgbm.so", RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {

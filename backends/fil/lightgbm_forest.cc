@@ -1,11 +1,14 @@
-// LightGBM text models (model.txt) through lib_lightgbm's C API: one booster
+// LightGBM text models (model.txt) of a format LightGBM 4 reads
+// (lightgbm_model_file.h) through lib_lightgbm's C API: one booster
 // per instance, predictions over a dense row-major FP32 batch with
 // LGBM_BoosterPredictForMat (doubles out, narrowed to FP32 as FIL does).
+#include <fstream>
 #include <limits>
 #include <vector>
 
 #include "forest.h"
 #include "lightgbm_api.h"
+#include "lightgbm_model_file.h"
 
 namespace inferd::fil {
 namespace {
@@ -63,6 +66,10 @@ class LightgbmForest final : public Forest {
 
 std::string LoadLightgbmForest(const FilSettings& settings, const std::string& path,
                                std::unique_ptr<Forest>* forest) {
+  std::ifstream header(path);
+  if (std::string err = CheckLightgbmModelHeader(header); !err.empty()) {
+    return "LightGBM cannot load " + path + ": " + err;
+  }
   std::string error;
   const LightgbmApi* api = GetLightgbmApi(&error);
   if (api == nullptr) return error;

@@ -1,13 +1,17 @@
-// XGBoost models through libxgboost's C API (Debian's libxgboost-dev, 1.7):
-// one booster per instance, predictions over a dense row-major FP32 batch
-// with XGBoosterPredictFromDense (no DMatrix copy).
+// XGBoost models through libxgboost's C API, with the library that reads the
+// file right (xgboost_api.h, ChooseXgboostReader): one booster per instance,
+// predictions over a dense row-major FP32 batch with XGBoosterPredictFromDense
+// (no DMatrix copy).
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "forest.h"
-#include "xgboost/c_api.h"
+#include "xgboost_api.h"
+#include "xgboost_model_file.h"
 
 namespace inferd::fil {
 namespace {
@@ -28,12 +32,10 @@ std::string OneLine(std::string text) {
   return text;
 }
 
-std::string LastError(const std::string& what) { return what + ": " + OneLine(XGBGetLastError()); }
-
 class XgboostForest final : public Forest {
  public:
-  explicit XgboostForest(BoosterHandle booster) : booster_(booster) {}
-  ~XgboostForest() override { XGBoosterFree(booster_); }
+  XgboostForest(const XgboostApi& api, BoosterHandle booster) : api_(api), booster_(booster) {}
+  ~XgboostForest() override { api_.BoosterFree(booster_); }
   XgboostForest(const XgboostForest&) = delete;
   XgboostForest& operator=(const XgboostForest&) = delete;
 
@@ -53,13 +55,13 @@ class XgboostForest final : public Forest {
   // Reads the feature count and, from one prediction, the values per row.
   std::string Probe() {
     bst_ulong features = 0;
-    if (XGBoosterGetNumFeature(booster_, &features) != 0) {
+    if (api_.BoosterGetNumFeature(booster_, &features) != 0) {
       return LastError("XGBoost cannot read the feature count");
     }
     features_ = static_cast<int64_t>(features);
     bst_ulong length = 0;
     const char* config = nullptr;
-    if (XGBoosterSaveJsonConfig(booster_, &length, &config) != 0) {
+    if (api_.BoosterSaveJsonConfig(booster_, &length, &config) != 0) {
       return LastError("XGBoost cannot read the model's configuration");
     }
     class_ids_ = std::string(config, length).find("\"multi:softmax\"") != std::string::npos;
@@ -86,34 +88,71 @@ class XgboostForest final : public Forest {
     static const char kConfig[] =
         "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, "
         "\"strict_shape\": false, \"missing\": NaN, \"cache_id\": 0}";
-    if (XGBoosterPredictFromDense(booster_, array, kConfig, nullptr, shape, dim, result) != 0) {
+    if (api_.BoosterPredictFromDense(booster_, array, kConfig, nullptr, shape, dim, result) != 0) {
       return LastError("XGBoost prediction failed");
     }
     return "";
   }
 
+  std::string LastError(const std::string& what) const {
+    return what + ": " + OneLine(api_.GetLastError());
+  }
+
+  const XgboostApi& api_;
   BoosterHandle const booster_;
   int64_t features_ = 0;
   int64_t width_ = 1;
   bool class_ids_ = false;  //!< multi:softmax: predictions are class ids
 };
 
+// The file's bytes, or "" with `*error` set.
+std::string ReadAll(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) *error = "cannot read " + path;
+  return bytes;
+}
+
+// The library that reads `bytes` right, or null with `*error` saying why none does.
+const XgboostApi* PickLibrary(const std::string& bytes, const std::string& cannot_load,
+                              std::string* error) {
+  XgboostModelFile file;
+  if (std::string err = ReadXgboostModelFile(bytes, &file); !err.empty()) {
+    *error = cannot_load + ": " + err;
+    return nullptr;
+  }
+  XgboostReader reader = XgboostReader::kLinked;
+  if (std::string err = ChooseXgboostReader(file, AvailableXgboostLibraries(), &reader);
+      !err.empty()) {
+    *error = cannot_load + ": " + err;
+    return nullptr;
+  }
+  std::string unused;
+  return reader == XgboostReader::kLinked ? &LinkedXgboost() : BundledXgboost(&unused);
+}
+
 }  // namespace
 
 std::string LoadXgboostForest(const FilSettings& settings, const std::string& path,
                               std::unique_ptr<Forest>* forest) {
+  const std::string cannot_load =
+      "XGBoost cannot load " + path + " as " + ModelTypeName(settings.model_type);
+  std::string error;
+  const std::string bytes = ReadAll(path, &error);
+  if (!error.empty()) return cannot_load + ": " + error;
+  const XgboostApi* api = PickLibrary(bytes, cannot_load, &error);
+  if (api == nullptr) return error;
   BoosterHandle booster = nullptr;
-  if (XGBoosterCreate(nullptr, 0, &booster) != 0) {
-    return LastError("XGBoost cannot create a booster");
+  if (api->BoosterCreate(nullptr, 0, &booster) != 0) {
+    return api->name + " cannot create a booster: " + OneLine(api->GetLastError());
   }
-  auto xgb = std::make_unique<XgboostForest>(booster);
-  if (XGBoosterLoadModel(booster, path.c_str()) != 0) {
-    return LastError("XGBoost cannot load " + path + " as " +
-                     ModelTypeName(settings.model_type));
+  auto xgb = std::make_unique<XgboostForest>(*api, booster);
+  if (api->BoosterLoadModelFromBuffer(booster, bytes.data(), bytes.size()) != 0) {
+    return cannot_load + " (" + api->name + "): " + OneLine(api->GetLastError());
   }
   const std::string threads = std::to_string(settings.threads);
-  if (XGBoosterSetParam(booster, "nthread", threads.c_str()) != 0) {
-    return LastError("XGBoost refuses nthread " + threads);
+  if (api->BoosterSetParam(booster, "nthread", threads.c_str()) != 0) {
+    return api->name + " refuses nthread " + threads + ": " + OneLine(api->GetLastError());
   }
   if (std::string err = xgb->Probe(); !err.empty()) return path + ": " + err;
   *forest = std::move(xgb);

@@ -2,11 +2,15 @@
 #include "torch_module.h"
 
 #include <ATen/Parallel.h>
+#include <caffe2/serialize/versions.h>
+#include <torch/version.h>
 
 #include <atomic>
+#include <fstream>
 
 #include "error_text.h"
 #include "common/entry_points.h"
+#include "torch_archive.h"
 #include "torch_module_impl.h"
 #include "torch_types.h"
 
@@ -78,12 +82,30 @@ void DescribeForward(const c10::FunctionSchema& schema, ForwardSignature* signat
   }
 }
 
+// The LibTorch this backend is built with, for archive checks and messages.
+const LibtorchInfo& Libtorch() {
+  static const LibtorchInfo info{std::to_string(TORCH_VERSION_MAJOR) + "." +
+                                     std::to_string(TORCH_VERSION_MINOR) + "." +
+                                     std::to_string(TORCH_VERSION_PATCH),
+                                 caffe2::serialize::kMaxSupportedFileFormatVersion};
+  return info;
+}
+
 }  // namespace
 
 void TorchModuleDeleter::operator()(TorchModule* module) const { delete module; }
 
 INFERD_Error* LoadTorchModule(const std::string& path, TorchModulePtr* module,
                               ForwardSignature* signature) {
+  // What the file is, to refuse what LibTorch cannot run with a reason naming
+  // its version; a file that is no zip archive is left to LibTorch to judge.
+  TorchArchive archive;
+  std::ifstream file(path, std::ios::binary);
+  if (file && ReadTorchArchive(file, &archive).empty()) {
+    if (std::string refusal = CheckTorchArchive(archive, Libtorch()); !refusal.empty()) {
+      return MakeError(INFERD_ERROR_INVALID_ARG, "LibTorch cannot load " + path + ": " + refusal);
+    }
+  }
   try {
     torch::jit::Module loaded = torch::jit::load(path, c10::Device(c10::kCPU));
     loaded.eval();
@@ -96,11 +118,14 @@ INFERD_Error* LoadTorchModule(const std::string& path, TorchModulePtr* module,
     module->reset(new TorchModule{loaded, *forward});
     return nullptr;
   } catch (const c10::Error& e) {
+    const std::string reason = TrimTorchMessage(e.what_without_backtrace());
     return MakeError(INFERD_ERROR_INVALID_ARG, "LibTorch cannot load " + path + ": " +
-                                                   TrimTorchMessage(e.what_without_backtrace()));
-  } catch (const std::exception& e) {
+                                                   ExplainTorchLoadFailure(reason, archive,
+                                                                           Libtorch()));
+  } catch (const std::exception& e) {  // TorchScript's compile errors, among others
     return MakeError(INFERD_ERROR_INVALID_ARG,
-                     "LibTorch cannot load " + path + ": " + TrimTorchMessage(e.what()));
+                     "LibTorch cannot load " + path + ": " +
+                         ExplainTorchLoadFailure(TrimTorchMessage(e.what()), archive, Libtorch()));
   }
 }
 

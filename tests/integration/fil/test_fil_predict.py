@@ -1,8 +1,9 @@
 """The fil backend predicts as the tree libraries do, in FIL's output forms.
 
-Models trained at test time (XGBoost binary, multi-class and regression models
-saved in the legacy binary, JSON and UBJSON formats; LightGBM model.txt of the
-same kinds) answer 37 rows over HTTP and gRPC (tritonclient) with what the
+Models trained at test time (XGBoost 3.x binary, multi-class and regression
+models saved as JSON and UBJSON, also under FIL's default name xgboost.model;
+LightGBM model.txt of the same kinds; models from XGBoost 1.7 and the legacy
+binary format: test_fil_versions.py) answer 37 rows over HTTP and gRPC (tritonclient) with what the
 library predicts for the same rows in Python: probabilities per class with
 predict_proba (a binary classifier's as [1 - p, p]), class ids without it (a
 binary classifier's against `threshold`; a multi:softmax model's own ids),

@@ -1,7 +1,8 @@
-"""Tree models trained at test time with the Python packages (Debian's
-python3-xgboost, the same XGBoost 1.7 the backend links; the `lightgbm` wheel,
-whose lib_lightgbm.so the backend opens), their config.pbtxt texts as Triton's
-FIL backend reads them, and repositories holding them.
+"""Tree models trained at test time with the Python packages (today's XGBoost,
+the `xgboost-cpu` wheel in .venv, whose library the backend also reads JSON and
+UBJSON models with; the `lightgbm` wheel, whose lib_lightgbm.so the backend
+opens), their config.pbtxt texts as Triton's FIL backend reads them, and
+repositories holding them. Models from Debian's XGBoost 1.7: xgboost17.py.
 
     repo = fil_repository(tmp_path, {"m": TreeModel(xgb_file(booster, "xgboost.json"),
                                                     fil_config("m", "xgboost_json", 6))})
@@ -14,6 +15,7 @@ lightgbm must be there (scripts/install-deps.sh installs them).
 from __future__ import annotations
 
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -75,9 +77,10 @@ def train_lightgbm(kind: str, seed: int = 1) -> lightgbm.Booster:
 
 
 def xgboost_bytes(booster: xgboost.Booster, filename: str) -> bytes:
-    """The booster saved as XGBoost saves to `filename` (.json JSON, .ubj UBJSON,
-    anything else the legacy binary format)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    """The booster saved as XGBoost saves to `filename` (.json JSON, anything
+    else UBJSON: XGBoost 3.1 and later write no legacy binary format)."""
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Saving model in the UBJSON format as default"
         path = Path(tmp) / filename
         booster.save_model(str(path))
         return path.read_bytes()
