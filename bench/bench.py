@@ -369,6 +369,18 @@ def find_perf_analyzer():
     return binary, cudart
 
 
+def perf_analyzer_and_env():
+    """perf_analyzer and the environment it runs in (libcudart.so.12 on its
+    library path); (None, None), having said it is skipped, when it is missing."""
+    binary, cudart = find_perf_analyzer()
+    if not binary:
+        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
+        return None, None
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
+    return binary, env
+
+
 # Triton 2.51 (CPU build) under the same perf_analyzer run, gRPC, concurrency 16,
 # measured side by side on this box kind when issue 26 was filed.
 TRITON_GRPC_C16_PER_S = 11200
@@ -398,12 +410,9 @@ def section_perf_analyzer(build, args):
     # 1 s windows: perf_analyzer summarizes each window on its main thread, which
     # takes minutes for 3 s windows at this rate on 2 shared cores.
     print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16, 1 s windows ==")
-    binary, cudart = find_perf_analyzer()
+    binary, env = perf_analyzer_and_env()
     if not binary:
-        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
         return
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
     repo = tempfile.mkdtemp(prefix="inferd-bench-pa-")
     write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
     write_model(repo, "identity_fp32_dynamic",
@@ -469,12 +478,9 @@ def section_perf_analyzer_ensemble(build, args):
     the queue count going up), so it runs only where an ensemble's statistics
     count like a model's (as Triton's do)."""
     print("== 3b. perf_analyzer against an ensemble of two identity steps, concurrency 16 ==")
-    binary, cudart = find_perf_analyzer()
+    binary, env = perf_analyzer_and_env()
     if not binary:
-        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
         return
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
     repo = tempfile.mkdtemp(prefix="inferd-bench-pa-ens-")
     for name in ("step_a", "step_b"):
         write_model(repo, name, IDENTITY_CONFIG.format(name=name, extra=""))
