@@ -23,6 +23,7 @@
 namespace inferd {
 
 class BoundModel;
+class ComputeTally;
 struct CacheMiss;
 class ExpiringQueue;
 class QueueSweeper;
@@ -128,6 +129,8 @@ class InferenceRequest {
   // keeps it alive until release.
   void Bind(std::shared_ptr<BoundModel> model);
   BoundModel* model() const { return model_.get(); }
+  // The same, shared: for what outlives the request (an ensemble's statistics).
+  const std::shared_ptr<BoundModel>& shared_model() const { return model_; }
   // Outputs the backend must produce: the requested ones, or all configured
   // (then shared with the model, so most requests allocate nothing for it).
   std::shared_ptr<const std::vector<std::string>> outputs;
@@ -154,6 +157,9 @@ class InferenceRequest {
   std::shared_ptr<RequestTrace> parent_trace;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
+  // Set by an ensemble on its step requests: each execution that runs the
+  // request adds its compute times there. Null for almost all.
+  std::shared_ptr<ComputeTally> compute_tally;
   // Set when the request missed its model's response cache: its complete,
   // successful response is stored there. Null for almost all; reset at release.
   std::unique_ptr<CacheMiss> cache_miss;
@@ -185,6 +191,8 @@ class InferenceRequest {
   // error if any of its responses carried one) in its model's statistics.
   void MarkFinalSent();
   bool final_sent() const { return final_sent_; }
+  // One of its responses carried an error (final once FINAL was sent).
+  bool failed() const { return failed_; }
 
   // Sends a FINAL response carrying only `status` (an error) to the client.
   void RespondWithError(const Status& status);
