@@ -17,6 +17,7 @@ build/image/inferd-<variant>.oci.tar, which `podman load`, `skopeo copy
 oci-archive:...` and containerd's `ctr image import` read.
 """
 import argparse
+import datetime
 import json
 import os
 import shutil
@@ -118,16 +119,40 @@ def build_rootfs(build: Path, rootfs: Path, variant: dict) -> None:
     copier = closure.Copier(rootfs, f"/{PREFIX}/lib")
     if variant["python"]:
         elves += closure.copy_python(copier)
-        closure.compile_python(rootfs, rootfs / PREFIX / "backends/python")
     copier.copy_closure(elves)
     write_etc(rootfs)
     link_commands(rootfs)
     copier.finish()
+    # One time for every file, the source commit's: the same commit packs the
+    # same layer. Set before byte-compiling too, since each .pyc records its
+    # source's time (and a stub, on a read-only root, would compile again
+    # in memory each start were they to differ).
+    set_times(rootfs, source_epoch())
+    if variant["python"]:
+        closure.compile_python(rootfs, rootfs / PREFIX / "backends/python")
+        set_times(rootfs, source_epoch())
+
+
+def set_times(rootfs: Path, epoch: int) -> None:
+    for folder, dirs, files in os.walk(rootfs):
+        for name in dirs + files:
+            os.utime(os.path.join(folder, name), (epoch, epoch), follow_symlinks=False)
+    os.utime(rootfs, (epoch, epoch))
 
 
 def git(*args: str) -> str:
     return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
                           text=True).stdout.strip()
+
+
+def source_epoch() -> int:
+    """SOURCE_DATE_EPOCH, else the time of the commit built."""
+    return int(os.environ.get("SOURCE_DATE_EPOCH") or git("log", "-1", "--format=%ct") or 0)
+
+
+def iso_time(epoch: int) -> str:
+    return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
 
 
 def project_version() -> str:
@@ -149,7 +174,7 @@ def labels(variant_name: str) -> dict:
         "org.opencontainers.image.version": project_version(),
         "org.opencontainers.image.revision": revision,
         "org.opencontainers.image.source": source,
-        "org.opencontainers.image.created": git("log", "-1", "--format=%cI"),
+        "org.opencontainers.image.created": iso_time(source_epoch()),
     }
     if git("status", "--porcelain", "--untracked-files=no"):
         print("build_image: the working tree has uncommitted changes; "
@@ -161,8 +186,9 @@ def pack(rootfs: Path, layout: Path, tag: str, variant_name: str) -> None:
     image = f"{layout}:{tag}"
     run("umoci", "init", "--layout", str(layout))
     run("umoci", "new", "--image", image)
+    created = iso_time(source_epoch())
     run("umoci", "insert", "--image", image, "--history.comment", "inferd runtime closure",
-        str(rootfs), "/")
+        "--history.created", created, str(rootfs), "/")
     config = ["--config.user", f"{USER_ID}:{USER_ID}", "--config.workingdir", "/",
               "--config.entrypoint", f"/{PREFIX}/entrypoint",
               "--config.cmd", "--model-repository=/models",
@@ -172,6 +198,7 @@ def pack(rootfs: Path, layout: Path, tag: str, variant_name: str) -> None:
               "--config.env", "HOME=/tmp",
               "--config.stopsignal", "SIGTERM",
               "--architecture", "amd64", "--os", "linux",
+              "--created", created, "--history.created", created,
               "--history.comment", "inferd configuration"]
     for port in PORTS:
         config += ["--config.exposedports", port]
@@ -183,8 +210,8 @@ def pack(rootfs: Path, layout: Path, tag: str, variant_name: str) -> None:
 
 def archive(layout: Path, out: Path) -> None:
     tmp = out.with_suffix(".tmp")
-    run("tar", "--sort=name", "--owner=0", "--group=0", "--numeric-owner", "-C", str(layout),
-        "-cf", str(tmp), ".")
+    run("tar", "--sort=name", "--owner=0", "--group=0", "--numeric-owner",
+        f"--mtime=@{source_epoch()}", "-C", str(layout), "-cf", str(tmp), ".")
     tmp.rename(out)
 
 

@@ -5,7 +5,8 @@ use cgroups), so `unpack` turns the archive into a root filesystem with umoci
 and `ImageProcess` runs the image's own entrypoint, user, environment and
 working folder (read from the image's configuration) inside it: in a mount
 namespace of its own, the root filesystem bound read-only, /proc, /dev and a
-tmpfs /tmp mounted as runtimes do, the model repository bound read-only at
+tmpfs /tmp mounted as runtimes do (or no writable
+folder at all), the model repository bound read-only at
 /models, chroot'ed, as the image's non-root user. Nothing of this machine's
 /usr is visible to it, so it runs only if the image carries all it needs.
 Needs root (mount namespaces and chroot), as `make image-test` has.
@@ -32,15 +33,15 @@ _PORT_RE = {
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 
-# Run by sh in the new mount namespace: $1 the root filesystem, $2 the models;
-# the rest is the command (env -i ... chroot ...).
+# Run by sh in the new mount namespace: $1 the root filesystem, $2 the models,
+# $3 "tmp" for a writable /tmp; the rest is the command (env -i ... chroot ...).
 _MOUNTS = r"""
-root=$1; models=$2; shift 2
+root=$1; models=$2; tmp=$3; shift 3
 mount --bind "$root" "$root"
 mount -o remount,bind,ro "$root"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
-mount -t tmpfs -o mode=1777,size=256m tmpfs "$root/tmp"
+if [ "$tmp" = tmp ]; then mount -t tmpfs -o mode=1777,size=256m tmpfs "$root/tmp"; fi
 mount --bind "$models" "$root/models"
 mount -o remount,bind,ro "$root/models"
 exec "$@"
@@ -82,7 +83,8 @@ def unpack(archive: Path, into: Path) -> Image:
 class ImageProcess:
     """The image's entrypoint with `args` (a container's command), run inside its rootfs."""
 
-    def __init__(self, image: Image, models: Path, args: list[str], log_path: Path):
+    def __init__(self, image: Image, models: Path, args: list[str], log_path: Path,
+                 writable_tmp: bool = True):
         user = image.config["User"]
         env = image.config.get("Env", [])
         self.argv = [*image.config["Entrypoint"], *args]
@@ -92,7 +94,7 @@ class ImageProcess:
         # is the server's and SIGTERM reaches it as a runtime's would.
         self.process = subprocess.Popen(
             ["unshare", "--mount", "--propagation", "private", "--", "sh", "-ec", _MOUNTS, "sh",
-             str(image.rootfs), str(models), "env", "-i", *env,
+             str(image.rootfs), str(models), "tmp" if writable_tmp else "-", "env", "-i", *env,
              shutil.which("chroot") or "/usr/sbin/chroot", f"--userspec={user}", str(image.rootfs), *self.argv],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
@@ -123,9 +125,10 @@ class ImageProcess:
 class ImageServer(ImageProcess):
     """The server of an image, started on ephemeral ports and waited on until ready."""
 
-    def __init__(self, image: Image, models: Path, args: list[str], log_path: Path):
+    def __init__(self, image: Image, models: Path, args: list[str], log_path: Path,
+                 writable_tmp: bool = True):
         super().__init__(image, models, [*args, "--http-port=0", "--grpc-port=0",
-                                         "--metrics-port=0"], log_path)
+                                         "--metrics-port=0"], log_path, writable_tmp)
         self.ports: dict[str, int] = {}
         try:
             self._wait_started()

@@ -142,8 +142,9 @@ def assert_contained(server: ImageServer) -> None:
 def test_default_image_serves_examples(images, tmp_path):
     from fil.tree_models import features, predict
     repo, booster = examples_with_fil_model(tmp_path)
+    # No writable folder at all, /tmp included: serving writes nothing.
     server = ImageServer(images("default"), repo, ["--model-repository=/models"],
-                         tmp_path / "server.log")
+                         tmp_path / "server.log", writable_tmp=False)
     try:
         assert_contained(server)
         x = features(5, seed=7)
@@ -214,3 +215,19 @@ def test_tools_run_in_the_image(images, tmp_path):
     tool = ImageProcess(images("default"), bad,
                         ["inferd-check-config", "--model-repository=/models"], tmp_path / "b.log")
     assert tool.wait_exit() != 0, tool.describe("a bad repository passed the check")
+
+
+def test_python_byte_code_matches_its_sources(images):
+    """Each .pyc records its source's time and size: a stale one would be compiled
+    again in memory at each stub start, since a read-only root cannot take the new one."""
+    rootfs = images("default").rootfs
+    sources = [rootfs / "opt/inferd/backends/python/inferd_python_stub.py",
+               rootfs / "usr/lib/python3.11/asyncio/__init__.py",
+               rootfs / "usr/lib/python3/dist-packages/numpy/__init__.py"]
+    for source in sources:
+        pyc = source.parent / "__pycache__" / f"{source.stem}.cpython-311.pyc"
+        header = pyc.read_bytes()[:16]
+        st = source.stat()
+        assert int.from_bytes(header[4:8], "little") == 0, f"{pyc}: not timestamp-checked"
+        assert int.from_bytes(header[8:12], "little") == int(st.st_mtime), pyc
+        assert int.from_bytes(header[12:16], "little") == st.st_size, pyc
