@@ -162,10 +162,14 @@ def project_version() -> str:
     sys.exit("build_image: no project(inferd VERSION ...) in CMakeLists.txt")
 
 
+def image_source() -> str:
+    """Where the source is: $INFERD_IMAGE_SOURCE, else the URL of git's remote 'origin'."""
+    return os.environ.get("INFERD_IMAGE_SOURCE") or git("remote", "get-url", "origin")
+
+
 def labels(variant_name: str) -> dict:
     revision = git("rev-parse", "HEAD")
-    source = os.environ.get("INFERD_IMAGE_SOURCE") or git("remote", "get-url", "origin") or \
-        "https://github.com/inferd/inferd"
+    source = image_source()
     result = {
         "org.opencontainers.image.title": "inferd" + ("" if variant_name == "default"
                                                      else f"-{variant_name}"),
@@ -173,9 +177,13 @@ def labels(variant_name: str) -> dict:
             "inferd: a Triton-compatible inference server (KServe v2 over HTTP and gRPC), CPU",
         "org.opencontainers.image.version": project_version(),
         "org.opencontainers.image.revision": revision,
-        "org.opencontainers.image.source": source,
         "org.opencontainers.image.created": iso_time(source_epoch()),
     }
+    if source:
+        result["org.opencontainers.image.source"] = source
+    else:
+        print("build_image: no INFERD_IMAGE_SOURCE and no git remote 'origin': "
+              "the image has no org.opencontainers.image.source label", file=sys.stderr)
     if git("status", "--porcelain", "--untracked-files=no"):
         print("build_image: the working tree has uncommitted changes; "
               f"the revision label names {revision[:12]}", file=sys.stderr)

@@ -10,6 +10,7 @@ and root.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -83,7 +84,23 @@ def test_configuration(images, variant):
     assert re.fullmatch(r"[0-9a-f]{40}", revision), revision
     assert subprocess.run(["git", "-C", str(REPO_ROOT), "cat-file", "-e", revision + "^{commit}"],
                           capture_output=True).returncode == 0, f"{revision} is no commit here"
-    assert labels["org.opencontainers.image.source"]
+    # The same as build_image.py's: $INFERD_IMAGE_SOURCE or the remote 'origin'.
+    source = os.environ.get("INFERD_IMAGE_SOURCE") or subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "remote", "get-url", "origin"], capture_output=True,
+        text=True).stdout.strip()
+    assert labels.get("org.opencontainers.image.source") == (source or None)
+
+
+@pytest.mark.parametrize("variant", list(SIZE_LIMITS_MB))
+def test_skopeo_reads_the_archive(images, variant):
+    """The archive is what registries' tools read: skopeo sees its labels and its one layer."""
+    inspect = subprocess.run(["skopeo", "inspect", f"oci-archive:{archive(variant)}"],
+                             capture_output=True, text=True)
+    assert inspect.returncode == 0, inspect.stderr
+    seen = json.loads(inspect.stdout)
+    assert seen["Labels"] == images(variant).labels
+    assert seen["Os"] == "linux" and seen["Architecture"] == "amd64"
+    assert len(seen["Layers"]) == 1
 
 
 @pytest.mark.parametrize("variant", list(SIZE_LIMITS_MB))
