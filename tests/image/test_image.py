@@ -248,3 +248,32 @@ def test_python_byte_code_matches_its_sources(images):
         assert int.from_bytes(header[4:8], "little") == 0, f"{pyc}: not timestamp-checked"
         assert int.from_bytes(header[8:12], "little") == int(st.st_mtime), pyc
         assert int.from_bytes(header[12:16], "little") == st.st_size, pyc
+
+
+def load_with_file_override(server: ImageServer) -> None:
+    """Loads 'uploaded', an ONNX model sent with the load request (Triton's file overrides)."""
+    client = httpclient.InferenceServerClient(server.address)
+    config = client.get_model_config("onnx_add_sub")
+    config["name"] = "uploaded"
+    model = (EXAMPLES / "onnx_add_sub" / "1" / "model.onnx").read_bytes()
+    client.load_model("uploaded", config=json.dumps(config), files={"file:1/model.onnx": model})
+
+
+@pytest.mark.parametrize("writable_tmp", [True, False])
+def test_file_override_loads_write_to_tmp(images, tmp_path, writable_tmp):
+    """The one place serving writes: a load's file overrides go to a folder under /tmp."""
+    repo = tmp_path / "models"
+    shutil.copytree(EXAMPLES / "onnx_add_sub", repo / "onnx_add_sub")
+    server = ImageServer(images("onnx"), repo,
+                         ["--model-repository=/models", "--model-control-mode=explicit",
+                          "--load-model=onnx_add_sub"], tmp_path / "server.log", writable_tmp)
+    try:
+        if writable_tmp:
+            load_with_file_override(server)
+            assert httpclient.InferenceServerClient(server.address).is_model_ready("uploaded")
+        else:
+            with pytest.raises(Exception, match="cannot create a temporary folder for model "
+                                                "'uploaded'"):
+                load_with_file_override(server)
+    finally:
+        assert server.stop() == 0, server.describe("exit code")
