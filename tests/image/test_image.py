@@ -126,26 +126,29 @@ def examples_with_fil_model(root: Path) -> Path:
     return repo, booster
 
 
+def infer(client, module, model: str, **inputs: np.ndarray):
+    """One inference through tritonclient's `module` (http or grpc): inputs by name."""
+    datatype = {np.dtype(np.float32): "FP32", np.dtype(np.object_): "BYTES"}
+    tensors = []
+    for name, array in inputs.items():
+        tensors.append(module.InferInput(name, list(array.shape), datatype[array.dtype]))
+        tensors[-1].set_data_from_numpy(array)
+    return client.infer(model, tensors)
+
+
 def identity_and_onnx(client, module) -> None:
     x = np.arange(16, dtype=np.float32).reshape(1, 16)
-    inp = module.InferInput("INPUT0", [1, 16], "FP32")
-    inp.set_data_from_numpy(x)
-    np.testing.assert_array_equal(client.infer("identity_fp32", [inp]).as_numpy("OUTPUT0"), x)
     y = np.full((1, 16), 2, dtype=np.float32)
-    inputs = [module.InferInput("INPUT0", [1, 16], "FP32"),
-              module.InferInput("INPUT1", [1, 16], "FP32")]
-    inputs[0].set_data_from_numpy(x)
-    inputs[1].set_data_from_numpy(y)
-    result = client.infer("onnx_add_sub", inputs)
+    np.testing.assert_array_equal(
+        infer(client, module, "identity_fp32", INPUT0=x).as_numpy("OUTPUT0"), x)
+    result = infer(client, module, "onnx_add_sub", INPUT0=x, INPUT1=y)
     np.testing.assert_array_equal(result.as_numpy("OUTPUT0"), x + y)
     np.testing.assert_array_equal(result.as_numpy("OUTPUT1"), x - y)
 
 
 def python_text(client, module) -> None:
     text = np.array([b"  Hello   World ", b"inferd"], dtype=np.object_)
-    inp = module.InferInput("TEXT", [2], "BYTES")
-    inp.set_data_from_numpy(text)
-    result = client.infer("python_text", [inp])
+    result = infer(client, module, "python_text", TEXT=text)
     assert result.as_numpy("NORMALIZED").tolist() == [b"hello world", b"inferd"]
     assert result.as_numpy("WORDS").tolist() == [2, 1]
 
@@ -170,9 +173,7 @@ def test_default_image_serves_examples(images, tmp_path):
             assert client.get_server_metadata()  # both protocols answer
             identity_and_onnx(client, module)
             python_text(client, module)
-            inp = module.InferInput("input__0", list(x.shape), "FP32")
-            inp.set_data_from_numpy(x)
-            got = client.infer("trees", [inp]).as_numpy("output__0").reshape(-1)
+            got = infer(client, module, "trees", input__0=x).as_numpy("output__0").reshape(-1)
             # The trees' sums, up to the intercept: how XGBoost writes base_score
             # in JSON changed between the Python package's and the backend's
             # versions (tests/integration/fil checks the backend's numbers).
@@ -211,10 +212,7 @@ def test_torch_image_serves_torchscript(images, tmp_path):
         x, y = np.array([1, 2, 3], np.float32), np.array([4, 5, 6], np.float32)
         for module, client in ((httpclient, httpclient.InferenceServerClient(server.address)),
                                (grpcclient, grpcclient.InferenceServerClient(server.grpc_address))):
-            inputs = [module.InferInput("x", [3], "FP32"), module.InferInput("y", [3], "FP32")]
-            inputs[0].set_data_from_numpy(x)
-            inputs[1].set_data_from_numpy(y)
-            result = client.infer("addmul", inputs)
+            result = infer(client, module, "addmul", x=x, y=y)
             np.testing.assert_array_equal(result.as_numpy("OUTPUT__0"), x + y)
             np.testing.assert_array_equal(result.as_numpy("OUTPUT__1"), x * y)
     finally:
