@@ -104,7 +104,8 @@ def link_commands(rootfs: Path) -> None:
 def build_entrypoint(rootfs: Path) -> None:
     """The entrypoint: Triton's flags go to inferd; a command (tritonserver ...) runs as given."""
     out = rootfs / PREFIX / "entrypoint"
-    run("cc", "-O2", "-Wall", "-Werror", "-o", str(out), str(Path(__file__).with_name("entrypoint.c")))
+    source = Path(__file__).with_name("entrypoint.c")
+    run("cc", "-O2", "-Wall", "-Werror", "-o", str(out), str(source))
     run("strip", str(out))
 
 

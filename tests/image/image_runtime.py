@@ -95,11 +95,13 @@ class ImageProcess:
         self.process = subprocess.Popen(
             ["unshare", "--mount", "--propagation", "private", "--", "sh", "-ec", _MOUNTS, "sh",
              str(image.rootfs), str(models), "tmp" if writable_tmp else "-", "env", "-i", *env,
-             shutil.which("chroot") or "/usr/sbin/chroot", f"--userspec={user}", str(image.rootfs), *self.argv],
+             shutil.which("chroot") or "/usr/sbin/chroot", f"--userspec={user}",
+             str(image.rootfs), *self.argv],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def log(self) -> str:
-        self._log.flush()
+        if not self._log.closed:
+            self._log.flush()
         return self.log_path.read_text(errors="replace")
 
     def describe(self, what: str) -> str:

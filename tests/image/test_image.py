@@ -75,6 +75,7 @@ def test_configuration(images, variant):
     assert config["User"] == USER, "the image runs as a non-root user"
     assert config["Entrypoint"] == ["/opt/inferd/entrypoint"]
     assert config["Cmd"] == ["--model-repository=/models"]
+    assert config["WorkingDir"] == "/"  # where chroot starts the tests' processes
     assert set(config["ExposedPorts"]) == {"8000/tcp", "8001/tcp", "8002/tcp"}
     labels = config["Labels"]
     version = re.search(r"project\(inferd VERSION (\S+)",
@@ -111,8 +112,8 @@ def test_carries_no_shell_and_records_its_packages(images, variant):
     assert {"libc6", "libstdc++6", "libgrpc++1.51"} <= status, status
 
 
-def examples_with_fil_model(root: Path) -> Path:
-    """examples/models and an XGBoost model for the fil backend."""
+def examples_with_fil_model(root: Path):
+    """A copy of examples/models with an XGBoost model for the fil backend, and its booster."""
     if not (EXAMPLES / "onnx_mlp" / "1" / "model.onnx").exists():
         pytest.fail("examples/models lacks its ONNX files: run `make models`", pytrace=False)
     from fil.tree_models import TreeModel, fil_config, fil_repository, train_xgboost, \
@@ -120,8 +121,8 @@ def examples_with_fil_model(root: Path) -> Path:
     repo = root / "models"
     shutil.copytree(EXAMPLES, repo)
     booster = train_xgboost("regression")
-    fil_repository(repo, {"trees": TreeModel(xgboost_bytes(booster, "xgboost.json"),
-                                             fil_config("trees", "xgboost_json", output_class=False),
+    config = fil_config("trees", "xgboost_json", output_class=False)
+    fil_repository(repo, {"trees": TreeModel(xgboost_bytes(booster, "xgboost.json"), config,
                                              filename="xgboost.json")})
     return repo, booster
 
