@@ -142,8 +142,9 @@ def set_times(rootfs: Path, epoch: int) -> None:
 
 
 def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
-                          text=True).stdout.strip()
+    # safe.directory: through sudo, git would refuse a checkout another user owns.
+    return subprocess.run(["git", "-c", f"safe.directory={ROOT}", "-C", str(ROOT), *args],
+                          capture_output=True, text=True).stdout.strip()
 
 
 def source_epoch() -> int:
@@ -177,9 +178,12 @@ def labels(variant_name: str) -> dict:
         "org.opencontainers.image.description":
             "inferd: a Triton-compatible inference server (KServe v2 over HTTP and gRPC), CPU",
         "org.opencontainers.image.version": project_version(),
-        "org.opencontainers.image.revision": revision,
         "org.opencontainers.image.created": iso_time(source_epoch()),
     }
+    if not revision:
+        sys.exit("build_image: no git commit to name in org.opencontainers.image.revision "
+                 f"({ROOT} is no git checkout)")
+    result["org.opencontainers.image.revision"] = revision
     if source:
         result["org.opencontainers.image.source"] = source
     else:

@@ -83,12 +83,13 @@ def test_configuration(images, variant):
     assert labels["org.opencontainers.image.version"] == version
     revision = labels["org.opencontainers.image.revision"]
     assert re.fullmatch(r"[0-9a-f]{40}", revision), revision
-    assert subprocess.run(["git", "-C", str(REPO_ROOT), "cat-file", "-e", revision + "^{commit}"],
+    assert subprocess.run(["git", "-c", f"safe.directory={REPO_ROOT}", "-C", str(REPO_ROOT),
+                           "cat-file", "-e", revision + "^{commit}"],
                           capture_output=True).returncode == 0, f"{revision} is no commit here"
     # The same as build_image.py's: $INFERD_IMAGE_SOURCE or the remote 'origin'.
     source = os.environ.get("INFERD_IMAGE_SOURCE") or subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "remote", "get-url", "origin"], capture_output=True,
-        text=True).stdout.strip()
+        ["git", "-c", f"safe.directory={REPO_ROOT}", "-C", str(REPO_ROOT), "remote", "get-url",
+         "origin"], capture_output=True, text=True).stdout.strip()
     assert labels.get("org.opencontainers.image.source") == (source or None)
 
 
