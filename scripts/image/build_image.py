@@ -11,8 +11,8 @@ files of those Debian packages. No shell, no package manager. The dpkg records
 of every Debian package a file came from go to /var/lib/dpkg/status.d/ (as
 distroless images do) so that image scanners see the package versions.
 
-umoci packs that tree as one layer and writes the configuration (non-root
-user, entrypoint, labels); the OCI layout is saved as
+umoci packs that tree as two layers (the system's files, then /opt/inferd)
+and writes the configuration (non-root user, entrypoint, labels); the OCI layout is saved as
 build/image/inferd-<variant>.oci.tar, which `podman load`, `skopeo copy
 oci-archive:...` and containerd's `ctr image import` read.
 """
@@ -200,8 +200,17 @@ def pack(rootfs: Path, layout: Path, tag: str, variant_name: str) -> None:
     run("umoci", "init", "--layout", str(layout))
     run("umoci", "new", "--image", image)
     created = iso_time(source_epoch())
-    run("umoci", "insert", "--image", image, "--history.comment", "inferd runtime closure",
-        "--history.created", created, str(rootfs), "/")
+    # Two layers: the system's libraries and Python, which change only with
+    # Debian's packages, then /opt/inferd, which changes with each commit: a
+    # node that has the first pulls only the second.
+    app = rootfs.parent / "app"
+    (rootfs / PREFIX).rename(app)
+    os.utime(rootfs / PREFIX.split("/")[0], (source_epoch(), source_epoch()))
+    run("umoci", "insert", "--image", image, "--history.created", created,
+        "--history.comment", "Debian 12 libraries and python3 that inferd loads",
+        str(rootfs), "/")
+    run("umoci", "insert", "--image", image, "--history.created", created,
+        "--history.comment", f"inferd {project_version()}", str(app), f"/{PREFIX}")
     config = ["--config.user", f"{USER_ID}:{USER_ID}", "--config.workingdir", "/",
               "--config.entrypoint", f"/{PREFIX}/entrypoint",
               "--config.cmd", "--model-repository=/models",
@@ -243,10 +252,10 @@ def build_variant(build: Path, out_dir: Path, name: str) -> None:
     rootfs, layout = work / "rootfs", work / "layout"
     build_rootfs(build, rootfs, VARIANTS[name])
     tag = project_version() + ("" if name == "default" else f"-{name}")
+    size = tree_size(rootfs)
     pack(rootfs, layout, tag, name)
     out = out_dir / f"inferd-{name}.oci.tar"
     archive(layout, out)
-    size = tree_size(rootfs)
     shutil.rmtree(work)
     print(f"build_image: {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
           f"{size / 1e6:.0f} MB uncompressed, {out.stat().st_size / 1e6:.0f} MB archive, "

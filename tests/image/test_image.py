@@ -95,14 +95,14 @@ def test_configuration(images, variant):
 
 @pytest.mark.parametrize("variant", list(SIZE_LIMITS_MB))
 def test_skopeo_reads_the_archive(images, variant):
-    """The archive is what registries' tools read: skopeo sees its labels and its one layer."""
+    """The archive is what registries' tools read: skopeo sees its labels and its layers."""
     inspect = subprocess.run(["skopeo", "inspect", f"oci-archive:{archive(variant)}"],
                              capture_output=True, text=True)
     assert inspect.returncode == 0, inspect.stderr
     seen = json.loads(inspect.stdout)
     assert seen["Labels"] == images(variant).labels
     assert seen["Os"] == "linux" and seen["Architecture"] == "amd64"
-    assert len(seen["Layers"]) == 1
+    assert len(seen["Layers"]) == 2  # the system's files, then /opt/inferd
 
 
 @pytest.mark.parametrize("variant", list(SIZE_LIMITS_MB))
