@@ -12,13 +12,13 @@ of every Debian package a file came from go to /var/lib/dpkg/status.d/ (as
 distroless images do) so that image scanners see the package versions.
 
 umoci packs that tree as two layers (the system's files, then /opt/inferd)
-and writes the configuration (non-root user, entrypoint, labels); the OCI layout is saved as
-build/image/inferd-<variant>.oci.tar, which `podman load`, `skopeo copy
-oci-archive:...` and containerd's `ctr image import` read.
+and writes the configuration (non-root user, entrypoint, labels); the OCI
+layout is saved as build/image/inferd-<variant>.oci.tar, which `skopeo copy
+oci-archive:...` copies into podman's or Docker's storage or to a registry.
+docs/deploying.md describes the image.
 """
 import argparse
 import datetime
-import json
 import os
 import shutil
 import stat
@@ -60,7 +60,9 @@ def copy_server(build: Path, rootfs: Path, backends: list[str]) -> list[Path]:
     for name in backends:
         source = build / "backends" / name
         if not (source / f"libinferd_{name}.so").exists():
-            sys.exit(f"build_image: {source}/libinferd_{name}.so is missing: run make build")
+            sys.exit(f"build_image: {source}/libinferd_{name}.so is missing: run make build "
+                     "(a backend turned off in the build: leave its variant out of "
+                     "IMAGE_VARIANTS)")
         (dest / "backends" / name).mkdir()
         for item in sorted(source.iterdir()):
             # The backend's libraries (and those it opens beside itself, as fil
