@@ -271,6 +271,8 @@ def main() -> None:
     parser.add_argument("variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
     args = parser.parse_args()
     build = args.build_dir.resolve()
+    if not (build / "inferd").is_file():
+        sys.exit(f"build_image: {build}/inferd is missing: run make build")
     out_dir = (args.out_dir or build / "image").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.variants:
