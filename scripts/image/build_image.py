@@ -107,7 +107,7 @@ def build_entrypoint(rootfs: Path) -> None:
     """The entrypoint: Triton's flags go to inferd; a command (tritonserver ...) runs as given."""
     out = rootfs / PREFIX / "entrypoint"
     source = Path(__file__).with_name("entrypoint.c")
-    run("cc", "-O2", "-Wall", "-Werror", "-o", str(out), str(source))
+    run("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(out), str(source))
     run("strip", str(out))
 
 
