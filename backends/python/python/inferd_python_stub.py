@@ -30,7 +30,7 @@ from inferd_stub_wire import (
     AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_HEAD, BLS_REQUEST, BLS_RESPONSE,
     CANCELLED_REPLY, EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR,
     FLAG_FINAL, FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, OUTPUT,
-    PING, PONG, REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct,
+    PING, PONG, REQUEST, RESCHEDULE, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct,
     encode_tensors, pad8, tensors_size, write_tensors,
 )
 
@@ -328,6 +328,7 @@ class Stub:
                 self.fail(requests, self.label + ": execute() returned None without sending "
                           "a response to this request")
                 return
+            self.send_reschedules(requests)
             self.send(EXECUTE_DONE, 0, batch)
             return
         try:
@@ -339,6 +340,7 @@ class Stub:
                       f"request ({len(requests)}), returned {type(responses).__name__}"
                       + ("" if responses is None else f" of {len(responses)}"))
             return
+        self.send_reschedules(requests, responses)
         last = len(requests) - 1
         done_sent = False
         for i, (request, response) in enumerate(zip(requests, responses)):
@@ -357,6 +359,27 @@ class Stub:
                     error=pb_utils.TritonError(f"{self.label}: {exc}")), True, i == last)
         if not done_sent:
             self.send(EXECUTE_DONE, 0, batch)
+
+    def send_reschedules(self, requests, responses=None):
+        """Tells the backend which requests execute() rescheduled
+        (set_release_flags), before the batch's end. A model that is not
+        decoupled returns None for each (`responses`, the returned list): a
+        response there answers the request instead, as an error."""
+        for i, request in enumerate(requests):
+            if request._release_flags != pb_utils.TRITONSERVER_REQUEST_RELEASE_RESCHEDULE:
+                continue
+            if request._final_sent:
+                pb_utils.Logger.log_warn(f"{self.label}: a request was rescheduled after its "
+                                         "final response; it ends instead")
+                continue
+            if responses is not None and responses[i] is not None:
+                responses[i] = pb_utils.InferenceResponse(error=pb_utils.TritonError(
+                    f"{self.label}: execute() rescheduled a request and returned "
+                    f"{type(responses[i]).__name__} for it; a rescheduled request's entry in "
+                    "the returned list must be None"))
+                continue
+            request._final_sent = True  # its answer comes from a later execute()
+            self.send(RESCHEDULE, 0, request._handle)
 
     def fail(self, requests, message):
         error = pb_utils.InferenceResponse(error=pb_utils.TritonError(message))
