@@ -137,6 +137,9 @@ def server(inferd):
     return inferd({
         "countdown": pm.python_model(COUNTDOWN_CONFIG, COUNTDOWN),
         "countdown_batched": pm.python_model(BATCHED_CONFIG, COUNTDOWN),
+        "countdown_async": pm.python_model(
+            COUNTDOWN_CONFIG.replace('"countdown"', '"countdown_async"'),
+            COUNTDOWN.replace("    def execute", "    async def execute")),
         "steps": pm.python_model(STEPS_CONFIG, STEPS),
         "dynamic": pm.python_model(misplaced_config("dynamic", "dynamic_batching { }\n"),
                                    MISPLACED),
@@ -186,6 +189,11 @@ def test_an_iterative_sequence_streams_one_response_per_execution(server):
     success, inferences, executions = execution_stats(server, "countdown")
     # As Triton counts a rescheduled request: each execution is an inference.
     assert (success - before[0], inferences - before[1], executions - before[2]) == (4, 4, 4)
+
+
+def test_an_async_execute_reschedules_too(server):
+    # Its coroutine is run to its end first: only then are its flags known.
+    assert stream_countdowns(server, "countdown_async", [3, 2]) == [[2, 1, 0], [1, 0]]
 
 
 def test_sequences_at_once_each_get_their_own_countdown(server):
