@@ -15,6 +15,7 @@ per execution, until a normal release ends it.
   client, not the server, pays: the next requests are served).
 """
 
+import json
 import queue
 
 import numpy as np
@@ -189,6 +190,15 @@ def test_an_iterative_sequence_streams_one_response_per_execution(server):
     success, inferences, executions = execution_stats(server, "countdown")
     # As Triton counts a rescheduled request: each execution is an inference.
     assert (success - before[0], inferences - before[1], executions - before[2]) == (4, 4, 4)
+
+
+def test_generate_stream_sends_each_step_as_an_event(server):
+    # Triton's own iterative-sequence test drives it this way too.
+    reply = server.post("/v2/models/countdown/generate_stream", json={"IN": 3}, stream=True)
+    assert reply.status_code == 200, reply.text
+    events = [json.loads(line[len(b"data: "):]) for line in reply.iter_lines()
+              if line.startswith(b"data: ")]
+    assert [event["OUT"] for event in events] == [2, 1, 0]
 
 
 def test_an_async_execute_reschedules_too(server):
