@@ -108,8 +108,8 @@ import triton_python_backend_utils as pb_utils
 
 class TritonPythonModel:
     def initialize(self, args):
-        policy = json.loads(args["model_config"]).get("model_transaction_policy", {})
-        self.decoupled = policy.get("decoupled", False)
+        self.decoupled = pb_utils.using_decoupled_model_transaction_policy(
+            json.loads(args["model_config"]))
 
     def execute(self, requests):
         responses = []
