@@ -27,6 +27,7 @@ class ComputeTally;
 struct CacheMiss;
 class ExpiringQueue;
 class QueueSweeper;
+class RequestRescheduler;
 class RequestTrace;
 class ResponseSender;
 
@@ -119,6 +120,8 @@ class InferenceRequest {
   // state the scheduler fills in). The data's address stays put.
   Status AddOwnedInput(std::string name, INFERD_DataType datatype, std::vector<int64_t> shape,
                        std::string data);
+  // Removes every input added by AddOwnedInput, and frees their data.
+  void RemoveOwnedInputs();
   InputTensor* FindInput(std::string_view name);
   std::vector<InputTensor>& inputs() { return inputs_; }
   const std::vector<InputTensor>& inputs() const { return inputs_; }
@@ -140,6 +143,14 @@ class InferenceRequest {
   // that holds it began (the model's clock, ns; 0 before).
   uint64_t queue_start_ns = 0;
   uint64_t execute_start_ns = 0;
+  // When a rescheduled request re-entered its queue (0: never): its queue
+  // time and queue delay count from there; its timeout and latency still
+  // count from queue_start_ns.
+  uint64_t requeue_ns = 0;
+  uint64_t QueuedSinceNs() const { return requeue_ns != 0 ? requeue_ns : queue_start_ns; }
+  // Set by a scheduler that lets the backend reschedule the request (an
+  // iterative sequence); null for almost all. Reset when the request ends.
+  RequestRescheduler* rescheduler = nullptr;
   // Records the queue the request now waits in (a dynamic batcher) and the
   // sweeper that sweeps it, for Cancel. The queue pointer may go stale once
   // the request left it, which the sweeper tolerates; the sweeper (the
@@ -197,15 +208,20 @@ class InferenceRequest {
   // Sends a FINAL response carrying only `status` (an error) to the client.
   void RespondWithError(const Status& status);
 
-  // The backend is done with the request (INFERD_RequestRelease): released
-  // now, or at FINAL when a response sender is still open to send it.
-  void ReleaseFromBackend();
+  // The backend is done with the request (INFERD_RequestRelease with ALL):
+  // released now, or at FINAL when a response sender is still open to send
+  // it. With RESCHEDULE: queued again for another execution (counted as one
+  // successful inference, as Triton counts each execution); an error, and the
+  // backend still owns the request, when its scheduler does not reschedule.
+  Status ReleaseFromBackend(uint32_t flags);
 
   // Ends the server's ownership: drops the model reference and calls the
   // client's release callback. The request must not be touched afterwards.
   void Release();
 
  private:
+  Status Reschedule();
+
   const std::string model_name_;
   const int64_t requested_version_;
   std::vector<InputTensor> inputs_;

@@ -117,7 +117,7 @@ BatchStart StartBatch(const std::vector<InferenceRequest*>& batch, uint64_t star
     request->execute_start_ns = start_ns;
     if (!request->counts_in_stats) continue;
     ++started.count;
-    if (stats != nullptr) stats->RecordQueue(start_ns - request->queue_start_ns);
+    if (stats != nullptr) stats->RecordQueue(start_ns - request->QueuedSinceNs());
     started.rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);
