@@ -28,6 +28,16 @@ void StubInstance::Dispatch(const ControlMessage& m) {
     case MessageType::kBlsFree:
       OnBlsFree(m);
       break;
+    case MessageType::kMetricFamilyNew:
+    case MessageType::kMetricNew:
+    case MessageType::kMetricDelete:
+    case MessageType::kMetricUpdate:
+    case MessageType::kMetricValue:
+    case MessageType::kModelLoad:
+    case MessageType::kModelUnload:
+    case MessageType::kModelReady:
+      OnControlCall(m);
+      break;
     case MessageType::kFinalizeDone:
     case MessageType::kPong:
       break;

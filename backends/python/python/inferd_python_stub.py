@@ -28,10 +28,10 @@ import triton_python_backend_utils as pb_utils
 # Beside this file (sys.path[0]), like triton_python_backend_utils.
 from inferd_stub_wire import (
     AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_HEAD, BLS_REQUEST, BLS_RESPONSE,
-    CANCELLED_REPLY, EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR,
-    FLAG_FINAL, FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, OUTPUT,
-    PING, PONG, REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct,
-    encode_tensors, pad8, tensors_size, write_tensors,
+    CANCELLED_REPLY, CONTROL_REPLY, EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE,
+    FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL, FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT,
+    IS_CANCELLED, MESSAGE, OUTPUT, PING, PONG, REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64,
+    decode_array, dims_struct, encode_tensors, pad8, tensors_size, write_tensors,
 )
 
 
@@ -64,7 +64,7 @@ class Stub:
             kind, flags, ident, offset, size, _ = MESSAGE.unpack(buf)
             if kind == CANCELLED_REPLY:
                 self.cancel_replies.put(bool(flags & 1))
-            elif kind == BLS_RESPONSE:
+            elif kind in (BLS_RESPONSE, CONTROL_REPLY):  # CONTROL_REPLY: inferd_pb_control
                 waiting = self.calls.get(ident)
                 if waiting is not None:
                     waiting.put((flags, offset, size))

@@ -465,3 +465,9 @@ class Logger:
 def _pid():
     import os
     return os.getpid()
+
+
+# Custom metrics and the model loading API (beside this file; they use _stub).
+from inferd_pb_control import (  # noqa: E402,F401 (re-exported for model.py files)
+    Metric, MetricFamily, MetricKind, is_model_ready, load_model, unload_model,
+)
