@@ -76,9 +76,12 @@ Status MetricNew(INFERD_Model* model, bool has_buckets,
     names.push_back(texts[i].c_str());
     values.push_back(texts[i + 1].c_str());
   }
+  // No bounds at all is a histogram of one bucket (+Inf): a pointer, not NULL.
+  static const double kNoBounds = 0;
+  const double* bounds = buckets.empty() ? &kNoBounds : buckets.data();
   return FromError(INFERD_ModelMetricNew(
       model, family, names.data(), values.data(), static_cast<uint32_t>(names.size()),
-      has_buckets ? buckets.data() : nullptr, static_cast<uint32_t>(buckets.size()), handle));
+      has_buckets ? bounds : nullptr, static_cast<uint32_t>(buckets.size()), handle));
 }
 
 }  // namespace

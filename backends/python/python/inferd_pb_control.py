@@ -28,6 +28,8 @@ def _stub(what):
     stub = pb_utils._stub
     if stub is None:
         raise pb_utils.TritonModelException(f"{what}: only a model the server runs can do this")
+    if getattr(stub, "no_calls", None):
+        raise pb_utils.TritonModelException(f"{what}: not available in {stub.no_calls}")
     return stub
 
 
