@@ -3,7 +3,8 @@
 // is done, which may take seconds and may wait for the asking model itself
 // (a reload retires its old version once its requests end), so it must hold
 // neither the thread that reads the stub's channel nor the instance. Rare
-// calls: a thread each, counted so the backend's finalize waits for them.
+// calls: a thread each, counted so the backend's finalize waits for them; once
+// one ran, the library stays loaded until the process ends.
 // Thread-safe.
 #ifndef INFERD_BACKENDS_PYTHON_MODEL_CONTROL_H_
 #define INFERD_BACKENDS_PYTHON_MODEL_CONTROL_H_
@@ -17,7 +18,8 @@ namespace inferd::python {
 // Runs `op` on a new thread, then `done` with its status (on that thread).
 void RunModelControl(std::function<Status()> op, std::function<void(const Status&)> done);
 
-// Waits until every call started ended (INFERD_BackendFinalize).
+// Waits until every call started ended but the caller's own
+// (INFERD_BackendFinalize, which an unload a call runs may reach).
 void AwaitModelControls();
 
 }  // namespace inferd::python

@@ -211,8 +211,9 @@ def test_a_decoupled_models_counter_counts_its_streamed_responses(server):
         client.async_stream_infer("stream", [tensor])
     client.stop_stream()
     assert len(results) == 7 and not any(isinstance(r, Exception) for r in results), results
+    assert "\ncustom_stream_responses 7\n" in metrics_text(server)  # no labels
     streamed = families(server)["custom_stream_responses"]
-    assert sample(streamed, "custom_stream_responses") == 7
+    assert sample(streamed, "custom_stream_responses_total") == 7  # as the parser names it
 
 
 def test_misuse_raises_triton_model_exception_and_the_server_serves_on(server):
