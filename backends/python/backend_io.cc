@@ -94,6 +94,11 @@ Status GatherRequest(INFERD_Request* request, uint64_t handle, RequestView* view
   if (Status s = FromError(INFERD_RequestCorrelationId(request, &view->correlation_id)); !s.ok()) {
     return s;
   }
+  const char* correlation = "";
+  if (Status s = FromError(INFERD_RequestCorrelationIdString(request, &correlation)); !s.ok()) {
+    return s;
+  }
+  view->correlation_id_string = correlation;
   if (Status s = FromError(INFERD_RequestFlags(request, &view->flags)); !s.ok()) return s;
   if (Status s = ParametersJson(request, &view->parameters_json); !s.ok()) return s;
   uint32_t outputs = 0;

@@ -134,16 +134,20 @@ Status SetParameters(INFERD_InferenceRequest* request, std::string_view json) {
   return Status::Ok();
 }
 
-Status Build(const BlsRequestView& view, BlsCall* call) {
-  INFERD_InferenceRequest* request = call->request;
+// The request's id, sequence id and flags, timeout, and whether one response
+// is expected.
+Status SetHeader(INFERD_InferenceRequest* request, const BlsRequestView& view) {
   const std::string id(view.id);
   if (!id.empty()) {
     if (Status s = FromError(INFERD_InferenceRequestSetId(request, id.c_str())); !s.ok()) return s;
   }
-  if (Status s = FromError(INFERD_InferenceRequestSetCorrelationId(request, view.correlation_id));
-      !s.ok()) {
-    return s;
-  }
+  // A sequence id is a number or a string (pb_utils.InferenceRequest(correlation_id=...)).
+  const Status correlated =
+      view.correlation_id_string.empty()
+          ? FromError(INFERD_InferenceRequestSetCorrelationId(request, view.correlation_id))
+          : FromError(INFERD_InferenceRequestSetCorrelationIdString(
+                request, std::string(view.correlation_id_string).c_str()));
+  if (!correlated.ok()) return correlated;
   if (Status s = FromError(INFERD_InferenceRequestSetFlags(request, view.flags)); !s.ok()) return s;
   if (view.timeout_us > 0) {
     if (Status s = FromError(INFERD_InferenceRequestSetTimeoutMicroseconds(request, view.timeout_us));
@@ -151,6 +155,14 @@ Status Build(const BlsRequestView& view, BlsCall* call) {
       return s;
     }
   }
+  // exec() without decoupled=True: as Triton, a decoupled model is refused.
+  return FromError(INFERD_InferenceRequestSetSingleResponse(
+      request, (view.options & kBlsSingleResponse) != 0));
+}
+
+Status Build(const BlsRequestView& view, BlsCall* call) {
+  INFERD_InferenceRequest* request = call->request;
+  if (Status s = SetHeader(request, view); !s.ok()) return s;
   if (Status s = SetParameters(request, view.parameters_json); !s.ok()) return s;
   uint64_t total = 0;
   for (const auto& input : view.inputs) total += input.byte_size;
@@ -204,6 +216,14 @@ Status SubmitBls(INFERD_Server* server, const BlsRequestView& view, uint64_t id,
   }
   Status s = Build(view, call.get());
   if (s.ok()) s = FromError(INFERD_ServerInferAsync(server, call->request));
+  if (s.code() == Status::Code::kUnsupported && (view.options & kBlsSingleResponse) != 0) {
+    // The only refusal of a single-response request at submission: the
+    // server's advice (streaming endpoints) is a client's, not a model's.
+    s = Status::Unsupported("model '" + model +
+                            "' is decoupled (model_transaction_policy { decoupled: true }): "
+                            "call exec(decoupled=True) or async_exec(decoupled=True) to read "
+                            "its responses");
+  }
   if (!s.ok()) {
     INFERD_ErrorDelete(INFERD_InferenceRequestDelete(call->request));
     return s;

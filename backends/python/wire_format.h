@@ -8,8 +8,10 @@
 //   u32 request_count, u32 0
 //   request_count x request:
 //     u64 handle, u64 correlation_id, u32 flags, u32 input_count,
-//     u32 output_count, u32 id_len, u32 params_len, u32 0        ("<QQIIIIII")
-//     id bytes, pad 8; parameters as a JSON object, pad 8
+//     u32 output_count, u32 id_len, u32 params_len,
+//     u32 correlation_len (a string correlation id's, 0 for a number) ("<QQIIIIII")
+//     id bytes, pad 8; parameters as a JSON object, pad 8;
+//     the string correlation id, pad 8
 //     output_count x (u32 name_len, name bytes), pad 8
 //     input_count x input:
 //       u32 name_len, u32 datatype, u32 dim_count, u32 0,
@@ -29,9 +31,11 @@
 //
 // BLS request block (stub -> backend, a request the model sends to a model):
 //   u32 model_len, u32 input_count, u32 output_count, u32 id_len,
-//   u32 params_len, u32 flags, i64 version, u64 correlation_id,
-//   u64 timeout_us                                          ("<IIIIIIqQQ")
-//   model name, pad 8; id, pad 8; parameters JSON, pad 8
+//   u32 params_len, u32 flags, u32 correlation_len (as in a request),
+//   u32 options (kBlsSingleResponse: exec() without decoupled=True),
+//   i64 version, u64 correlation_id, u64 timeout_us        ("<IIIIIIIIqQQ")
+//   model name, pad 8; id, pad 8; parameters JSON, pad 8;
+//   the string correlation id, pad 8
 //   output_count x (u32 name_len, name bytes), pad 8
 //   input_count x a record laid out as a response block's output
 // BYTES tensors hold Triton's serialization: each element a u32 length and
@@ -60,6 +64,7 @@ struct InputView {
 struct RequestView {
   uint64_t handle = 0;
   uint64_t correlation_id = 0;
+  std::string_view correlation_id_string;  // a string sequence id; "" for a number
   uint32_t flags = 0;
   std::string_view id;
   std::string parameters_json = "{}";
@@ -93,12 +98,17 @@ uint64_t ResponseBlockSize(const ResponseView& response);
 // Writes `response` as a response block at `dst`.
 void WriteResponseBlock(const ResponseView& response, char* dst);
 
+// BLS request options.
+constexpr uint32_t kBlsSingleResponse = 1;  // one response expected: a decoupled model refuses
+
 struct BlsRequestView {
   std::string_view model;
   int64_t version = -1;
   std::string_view id;
   uint64_t correlation_id = 0;
+  std::string_view correlation_id_string;  // set: a string sequence id (not the number)
   uint32_t flags = 0;
+  uint32_t options = 0;  // kBls* bits
   uint64_t timeout_us = 0;
   std::string_view parameters_json;
   std::vector<std::string_view> outputs;

@@ -195,7 +195,8 @@ TEST(WireFormatTest, ResponseBlockRoundTrips) {
 TEST(WireFormatTest, ParsesABlsRequest) {
   BlockBuilder b;
   b.Put<uint32_t>(5).Put<uint32_t>(1).Put<uint32_t>(1).Put<uint32_t>(2).Put<uint32_t>(2);
-  b.Put<uint32_t>(1).Put<int64_t>(-1).Put<uint64_t>(9).Put<uint64_t>(0);
+  b.Put<uint32_t>(1).Put<uint32_t>(0).Put<uint32_t>(0);  // flags, a numeric correlation id
+  b.Put<int64_t>(-1).Put<uint64_t>(9).Put<uint64_t>(0);
   b.Text("adder").Text("r1").Text("{}");
   b.Put<uint32_t>(3).Text("OUT");  // "OUT" after the length makes 7 bytes, padded
   b.Put<uint32_t>(2).Put<uint32_t>(8).Put<uint32_t>(1).Put<uint32_t>(0).Put<uint64_t>(4);
@@ -206,6 +207,8 @@ TEST(WireFormatTest, ParsesABlsRequest) {
   EXPECT_EQ(request.version, -1);
   EXPECT_EQ(request.id, "r1");
   EXPECT_EQ(request.correlation_id, 9u);
+  EXPECT_EQ(request.correlation_id_string, "");
+  EXPECT_EQ(request.flags, 1u);
   EXPECT_EQ(request.outputs, std::vector<std::string_view>{"OUT"});
   ASSERT_EQ(request.inputs.size(), 1u);
   EXPECT_EQ(request.inputs[0].name, "IN");
@@ -216,6 +219,43 @@ TEST(WireFormatTest, ParsesABlsRequest) {
   for (size_t cut = 0; cut < b.bytes().size() - 8; cut += 4) {
     EXPECT_FALSE(ParseBlsRequest(b.bytes().data(), cut, &request).ok()) << cut;
   }
+}
+
+TEST(WireFormatTest, ABlsRequestCarriesAStringCorrelationIdAndItsTimeout) {
+  BlockBuilder b;
+  b.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
+  b.Put<uint32_t>(2).Put<uint32_t>(10).Put<uint32_t>(kBlsSingleResponse);  // END, a 10-byte id
+  b.Put<int64_t>(3).Put<uint64_t>(0).Put<uint64_t>(250000);
+  b.Text("acc").Text("").Text("").Text("session-42");
+  BlsRequestView request;
+  ASSERT_TRUE(ParseBlsRequest(b.bytes().data(), b.bytes().size(), &request).ok());
+  EXPECT_EQ(request.model, "acc");
+  EXPECT_EQ(request.version, 3);
+  EXPECT_EQ(request.flags, 2u);
+  EXPECT_EQ(request.correlation_id_string, "session-42");
+  EXPECT_EQ(request.timeout_us, 250000u);
+  EXPECT_EQ(request.options, kBlsSingleResponse);
+  // A length past the block's end is refused.
+  BlockBuilder lying;
+  lying.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
+  lying.Put<uint32_t>(0).Put<uint32_t>(1000).Put<uint32_t>(0);
+  lying.Put<int64_t>(-1).Put<uint64_t>(0).Put<uint64_t>(0).Text("acc").Text("x");
+  EXPECT_FALSE(ParseBlsRequest(lying.bytes().data(), lying.bytes().size(), &request).ok());
+}
+
+TEST(WireFormatTest, ARequestsStringCorrelationIdFollowsItsParameters) {
+  RequestView request;
+  request.correlation_id_string = "seq-b";
+  request.id = "r";
+  request.parameters_json = "{}";
+  const std::vector<RequestView> batch = {request};
+  std::vector<char> block(BatchBlockSize(batch));
+  WriteBatchBlock(batch, block.data(), 0);
+  EXPECT_EQ(At<uint64_t>(block, 16), 0u);  // no numeric id
+  EXPECT_EQ(At<uint32_t>(block, 44), 5u);  // correlation_len
+  EXPECT_EQ(std::string(block.data() + 48, 1), "r");
+  EXPECT_EQ(std::string(block.data() + 56, 2), "{}");
+  EXPECT_EQ(std::string(block.data() + 64, 5), "seq-b");
 }
 
 }  // namespace

@@ -11,10 +11,10 @@ and not answered: they cost one message and no wait.
 """
 
 import enum
-import queue
 import struct
 
 import triton_python_backend_utils as pb_utils
+from inferd_stub_async import CallReplies
 from inferd_stub_wire import (
     BLS_FREE, FLAG_ERROR, FLAG_HAS_BLOCK, METRIC_DELETE, METRIC_FAMILY_NEW, METRIC_NEW,
     METRIC_UPDATE, METRIC_VALUE, MODEL_LOAD, MODEL_READY, MODEL_UNLOAD, U32, U64, pad8,
@@ -38,7 +38,7 @@ def _call(what, kind, flags=0, parts=None, arg=0):
     its answer: the result (an int), or TritonModelException("<what>: <error>")."""
     stub = _stub(what)
     call_id = next(stub.call_ids)
-    waiting = stub.calls[call_id] = queue.SimpleQueue()
+    waiting = stub.calls[call_id] = CallReplies()
     try:
         if parts is None:
             stub.send(kind, flags, call_id, arg)

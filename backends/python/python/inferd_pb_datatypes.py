@@ -39,6 +39,37 @@ def triton_string_to_numpy(triton_type_string):
     return _NUMPY_OF_CODE[code].type
 
 
+# Triton's table of config data_type names (TYPE_STRING is numpy's object).
+TRITON_STRING_TO_NUMPY = {
+    "TYPE_" + ("STRING" if name == "BYTES" else name): _NUMPY_OF_CODE[code].type
+    for name, code in _TYPE_CODES.items() if code != _BF16
+}
+
+
+def triton_to_numpy_type(data_type):
+    """A datatype code (Tensor.triton_dtype(): 11 is FP32) -> its numpy type;
+    None for BF16 (numpy has none) or an unknown code, as Triton."""
+    if data_type == _BF16:
+        return None
+    dtype = _NUMPY_OF_CODE.get(data_type)
+    return dtype.type if dtype is not None else None
+
+
+def numpy_to_triton_type(data_type):
+    """A numpy type -> its datatype code (numpy.float32 -> 11, object and
+    bytes -> 13 for BYTES); None when Triton has none, as Triton."""
+    try:
+        dtype = np.dtype(data_type)
+    except TypeError:
+        return None
+    return _CODE_OF_NUMPY.get(dtype)
+
+
+def using_decoupled_model_transaction_policy(model_config):
+    """Whether the configuration (a dict) says the model is decoupled."""
+    return bool(model_config.get("model_transaction_policy", {}).get("decoupled", False))
+
+
 def serialize_byte_tensor(input_tensor):
     """A numpy array of bytes/str objects -> Triton's serialization (each
     element a 4-byte little-endian length and its bytes), as a uint8 array."""

@@ -9,6 +9,7 @@ reads commands and runs initialize/execute/finalize; any thread may send
 responses (decoupled models).
 """
 
+import asyncio
 import importlib.util
 import itertools
 import queue
@@ -27,15 +28,17 @@ import triton_python_backend_utils as pb_utils
 
 # Beside this file (sys.path[0]), like triton_python_backend_utils.
 from inferd_stub_wire import (
-    AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_HEAD, BLS_REQUEST, BLS_RESPONSE,
-    CANCELLED_REPLY, CONTROL_REPLY, EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE,
-    FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL, FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT,
-    IS_CANCELLED, MESSAGE, OUTPUT, PING, PONG, REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64,
-    decode_array, dims_struct, encode_tensors, pad8, tensors_size, write_tensors,
+    AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_RESPONSE, CANCELLED_REPLY, CONTROL_REPLY,
+    EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL,
+    FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, PING, PONG,
+    REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct, encode_tensors, pad8,
+    tensors_size, write_tensors,
 )
+from inferd_stub_async import EventLoop
+from inferd_stub_bls import BlsClient
 
 
-class Stub:
+class Stub(BlsClient):
     """The stub's side of the channels and the shared memory region."""
 
     def __init__(self):
@@ -54,8 +57,9 @@ class Stub:
         # The call channel's messages, by kind: answers to is_cancelled (asked
         # one at a time) and the responses of each BLS call.
         self.cancel_replies = queue.SimpleQueue()
-        self.calls = {}
+        self.calls = {}  # call id -> CallReplies
         self.call_ids = itertools.count(1)
+        self.loop = EventLoop()  # runs coroutine execute()s
         threading.Thread(target=self._read_calls, name="inferd-calls", daemon=True).start()
 
     def _read_calls(self):
@@ -66,10 +70,9 @@ class Stub:
                 self.cancel_replies.put(bool(flags & 1))
             elif kind in (BLS_RESPONSE, CONTROL_REPLY):  # CONTROL_REPLY: inferd_pb_control
                 waiting = self.calls.get(ident)
-                if waiting is not None:
-                    waiting.put((flags, offset, size))
-                elif flags & FLAG_HAS_BLOCK:
-                    self.send(BLS_FREE, 0, 0, offset)
+                taken = waiting is not None and waiting.put((flags, offset, size))
+                if not taken and flags & FLAG_HAS_BLOCK:
+                    self.send(BLS_FREE, 0, 0, offset)  # its caller stopped listening
         self.cancel_replies.put(True)
         for waiting in list(self.calls.values()):
             waiting.put(None)  # the server is gone
@@ -152,83 +155,6 @@ class Stub:
             self.send(IS_CANCELLED, 0, handle)
             return self.cancel_replies.get()
 
-    # -- business logic scripting ---------------------------------------------------
-
-    def bls_call(self, request):
-        """Sends `request` to the server; a queue of its responses' messages
-        (None: the server is gone) and the call's id."""
-        name = request._model_name.encode()
-        request_id = str(request._id).encode()
-        parameters = request.parameters().encode()
-        outputs = [o.encode() for o in request._outputs]
-        inputs = encode_tensors(request._inputs)
-        names_size = sum(4 + len(o) for o in outputs)
-        size = (BLS_HEAD.size + pad8(len(name)) + pad8(len(request_id)) + pad8(len(parameters))
-                + pad8(names_size) + tensors_size(inputs))
-        call_id = next(self.call_ids)
-        waiting = self.calls[call_id] = queue.SimpleQueue()
-        timeout_us = int(request._timeout or 0)
-        with self.send_lock:
-            offset, end = self._ring_alloc(size)
-            region, view = self.region, self.view
-            BLS_HEAD.pack_into(region, offset, len(name), len(inputs), len(outputs),
-                               len(request_id), len(parameters), int(request._flags),
-                               int(request._model_version), int(request._correlation_id or 0),
-                               timeout_us)
-            at = offset + BLS_HEAD.size
-            for text in (name, request_id, parameters):
-                view[at:at + len(text)] = text
-                at += pad8(len(text))
-            start = at
-            for o in outputs:
-                U32.pack_into(region, at, len(o))
-                view[at + 4:at + 4 + len(o)] = o
-                at += 4 + len(o)
-            at = start + pad8(names_size)
-            write_tensors(self.region, self.view, at, inputs)
-            self.send(BLS_REQUEST, 0, call_id, offset, size, end)
-        return call_id, waiting
-
-    def bls_responses(self, call_id, waiting):
-        """Yields the call's responses as they come, until its final one."""
-        try:
-            while True:
-                message = waiting.get()
-                if message is None:
-                    raise pb_utils.TritonModelException("the server went away during a BLS call")
-                flags, offset, size = message
-                if flags & FLAG_HAS_BLOCK:
-                    response = self.read_response(offset)
-                    self.send(BLS_FREE, 0, 0, offset)
-                    yield response
-                if flags & FLAG_FINAL:
-                    return
-        finally:
-            self.calls.pop(call_id, None)
-
-    def read_response(self, at):
-        """A response block the backend wrote, its tensors copied out."""
-        region, view = self.region, self.view
-        has_error, code, error_len, count = RESPONSE_HEAD.unpack_from(region, at)
-        at += RESPONSE_HEAD.size
-        if has_error:
-            message = str(view[at:at + error_len], "utf-8", "replace")
-            return pb_utils.InferenceResponse(error=pb_utils.TritonError(message, code))
-        at += pad8(error_len)
-        tensors = []
-        for _ in range(count):
-            name_len, dtype_code, n_dims, _, n = OUTPUT.unpack_from(region, at)
-            at += OUTPUT.size
-            shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
-            at += 8 * n_dims
-            name = str(view[at:at + name_len], "utf-8")
-            at += pad8(name_len)
-            # Copied: the block is freed (BLS_FREE) as soon as it is read.
-            array = decode_array(region, view, dtype_code, shape, at, n, copy=True)
-            at += pad8(n)
-            tensors.append(pb_utils.Tensor(name, array, dtype_code))
-        return pb_utils.InferenceResponse(tensors)
-
     # -- requests ---------------------------------------------------------------
 
     def parse_batch(self, at):
@@ -238,13 +164,16 @@ class Stub:
         at += 8
         requests = []
         for _ in range(count):
-            handle, correlation_id, flags, n_in, n_out, id_len, params_len, _ = \
+            handle, correlation_id, flags, n_in, n_out, id_len, params_len, sequence_len = \
                 REQUEST.unpack_from(region, at)
             at += REQUEST.size
             request_id = str(view[at:at + id_len], "utf-8") if id_len else ""
             at += pad8(id_len)
             parameters = bytes(view[at:at + params_len])
             at += pad8(params_len)
+            if sequence_len:  # a string correlation id, as Triton's correlation_id() gives
+                correlation_id = str(view[at:at + sequence_len], "utf-8")
+                at += pad8(sequence_len)
             outputs = []
             for _ in range(n_out):
                 n = U32.unpack_from(region, at)[0]
@@ -272,6 +201,7 @@ class Stub:
 
     def load_module(self, model_file):
         folder = os.path.dirname(model_file)
+        pb_utils._model_dir = folder  # pb_utils.get_model_dir(), as Triton's
         if folder not in sys.path:
             sys.path.insert(0, folder)  # model.py may import its neighbours
         spec = importlib.util.spec_from_file_location("model", model_file)
@@ -291,7 +221,12 @@ class Stub:
             module = self.load_module(settings["model_file"])
             self.model = module.TritonPythonModel()
             if hasattr(self.model, "initialize"):
-                self.model.initialize(settings["args"])
+                returned = self.model.initialize(settings["args"])
+                if asyncio.iscoroutine(returned):
+                    returned.close()
+                    raise pb_utils.TritonModelException(
+                        "initialize() is a coroutine (async def); like Triton, inferd calls "
+                        "initialize and finalize as plain functions (only execute may be async)")
         except BaseException as exc:  # noqa: B902 (SystemExit in user code, too)
             traceback.print_exc()
             self.send_text(INITIALIZE_DONE, FLAG_ERROR, describe(exc))
@@ -318,9 +253,16 @@ class Stub:
         requests = self.parse_batch(offset)
         try:
             responses = self.model.execute(requests)
+            if asyncio.iscoroutine(responses):  # async def execute
+                if self.decoupled:
+                    # As in Triton, it runs on while the next batch starts.
+                    self.loop.start(responses, lambda exc: self.execute_raised(requests, exc))
+                    self.send(EXECUTE_DONE, 0, batch)
+                    return
+                responses = self.loop.run(responses)
         except BaseException as exc:  # noqa: B902
-            traceback.print_exc()
-            self.fail(requests, self.label + ": execute() raised " + describe(exc))
+            self.execute_raised(requests, exc)
+            self.send(EXECUTE_DONE, 0, batch)
             return
         if self.decoupled or responses is None:
             # Responses went through response senders; what is left unanswered
@@ -359,18 +301,32 @@ class Stub:
         if not done_sent:
             self.send(EXECUTE_DONE, 0, batch)
 
+    def execute_raised(self, requests, exc):
+        """The exception of an execute() (or of its coroutine): logged with
+        its traceback, and the error of each request it left unanswered."""
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+        self.fail_requests(requests, self.label + ": execute() raised " + describe(exc))
+
     def fail(self, requests, message):
+        self.fail_requests(requests, message)
+        self.send(EXECUTE_DONE, 0, self.batch)
+
+    def fail_requests(self, requests, message):
         error = pb_utils.InferenceResponse(error=pb_utils.TritonError(message))
         for request in requests:
             if not request._final_sent:
                 request._final_sent = True
                 self.send_response(request._handle, error, True)
-        self.send(EXECUTE_DONE, 0, self.batch)
 
     def finalize(self):
+        self.loop.stop()  # as Triton: coroutines still running end with the process
         try:
             if self.model is not None and hasattr(self.model, "finalize"):
-                self.model.finalize()
+                if asyncio.iscoroutine(returned := self.model.finalize()):
+                    returned.close()
+                    print(f"python backend: {self.label}: finalize() is a coroutine (async "
+                          "def) and was not run: Triton and inferd call it as a plain function",
+                          file=sys.stderr)
         except BaseException:  # noqa: B902
             traceback.print_exc()
         self.send(FINALIZE_DONE)
@@ -413,7 +369,8 @@ class Stub:
 
 # The stub's and pb_utils' files: a traceback's frames in them are not the model's.
 OWN_FILES = ("inferd_python_stub.py", "inferd_stub_wire.py", "triton_python_backend_utils.py",
-             "inferd_pb_datatypes.py")
+             "inferd_pb_datatypes.py", "inferd_pb_bls.py", "inferd_pb_logger.py",
+             "inferd_stub_async.py", "inferd_stub_bls.py")
 
 
 def describe(exc):

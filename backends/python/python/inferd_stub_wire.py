@@ -28,7 +28,8 @@ U64 = struct.Struct("<Q")
 REQUEST = struct.Struct("<QQIIIIII")
 INPUT = struct.Struct("<IIIIQQ")
 RESPONSE_HEAD = struct.Struct("<IIII")
-BLS_HEAD = struct.Struct("<IIIIIIqQQ")
+BLS_HEAD = struct.Struct("<IIIIIIIIqQQ")
+BLS_SINGLE_RESPONSE = 1  # its options: kBlsSingleResponse
 OUTPUT = struct.Struct("<IIIIQ")
 _DIMS = {}
 

@@ -8,22 +8,30 @@ through `_stub`, which the stub sets before it loads model.py.
 
 from __future__ import annotations
 
+import asyncio
 import json
-import sys
-import time
 
 import numpy as np
 
 # The datatype tables and the BYTES serialization live beside this file
 # (inferd_pb_datatypes.py); these names are part of this module as before.
 from inferd_pb_datatypes import (  # noqa: F401 (re-exported for model.py files)
-    _BF16, _BYTES, _CODE_OF_NUMPY, _NUMPY_OF_CODE, _TYPE_CODES, _as_bytes, _deserialize_bytes,
-    _serialize_bytes, deserialize_bytes_tensor, serialize_byte_tensor, triton_string_to_numpy,
+    _BF16, _BYTES, _CODE_OF_NUMPY, _NUMPY_OF_CODE, _TYPE_CODES, TRITON_STRING_TO_NUMPY,
+    _as_bytes, _deserialize_bytes, _serialize_bytes, deserialize_bytes_tensor,
+    numpy_to_triton_type, serialize_byte_tensor, triton_string_to_numpy, triton_to_numpy_type,
+    using_decoupled_model_transaction_policy,
+)
+from inferd_pb_logger import Logger  # noqa: F401 (re-exported for model.py files)
+# Business logic scripting's helpers, beside this file (inferd_pb_bls.py).
+from inferd_pb_bls import (  # noqa: F401 (re-exported for model.py files)
+    TRITONSERVER_MEMORY_CPU, TRITONSERVER_MEMORY_GPU, InferenceTrace, PreferredMemory,
+    ResponseIterator, check_correlation_id, check_parameters,
 )
 
 # Set by inferd_python_stub.py: sends responses, asks whether a request was
-# cancelled.
+# cancelled; and the folder of model.py (get_model_dir).
 _stub = None
+_model_dir = ""
 
 TRITONSERVER_RESPONSE_COMPLETE_FINAL = 1
 TRITONSERVER_REQUEST_FLAG_SEQUENCE_START = 1
@@ -31,13 +39,9 @@ TRITONSERVER_REQUEST_FLAG_SEQUENCE_END = 2
 TRITONSERVER_REQUEST_RELEASE_ALL = 1
 
 
-def numpy_to_triton_type(dtype):
-    """numpy dtype -> the KServe datatype name ("FP32", "BYTES")."""
-    code = _code_of_numpy(np.dtype(dtype))
-    for name, value in _TYPE_CODES.items():
-        if value == code:
-            return name
-    return None
+def get_model_dir():
+    """The folder model.py was loaded from (the version folder), as Triton's."""
+    return _model_dir
 
 
 def _code_of_numpy(dtype):
@@ -129,9 +133,17 @@ class Tensor:
         return True
 
     def to_dlpack(self):
+        return self.__dlpack__()
+
+    # The DLPack protocol, so that torch.from_dlpack(tensor) and the like take
+    # a Tensor itself, as Triton's; always CPU memory.
+    def __dlpack__(self, stream=None):
         if self._code == _BYTES:
             raise TritonModelException("BYTES tensors cannot be shared through DLPack")
         return self._array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
 
     @staticmethod
     def from_dlpack(name, dlpack_tensor):
@@ -198,20 +210,26 @@ class InferenceRequest:
 
     def __init__(self, model_name=None, inputs=None, requested_output_names=None,
                  request_id="", correlation_id=0, flags=0, timeout=0, model_version=-1,
-                 parameters=None, **_unused):
+                 parameters=None, preferred_memory=None, trace=None):
         self._model_name = model_name
         self._inputs = list(inputs or [])
         self._outputs = list(requested_output_names or [])
         self._id = request_id
-        self._correlation_id = correlation_id
-        self._flags = flags
-        self._timeout = timeout
+        self._correlation_id = check_correlation_id(correlation_id)
+        self._flags = int(flags)
+        self._timeout = int(timeout)  # microseconds in the queue, 0: the model's default
+        if self._timeout < 0:
+            raise ValueError(f"timeout must be microseconds >= 0, not {timeout!r}")
         self._model_version = model_version
         if parameters is None:
             parameters = "{}"
         elif not isinstance(parameters, str):
+            check_parameters(parameters)
             parameters = json.dumps(parameters)
         self._parameters = parameters
+        if preferred_memory is not None and not isinstance(preferred_memory, PreferredMemory):
+            raise ValueError("preferred_memory must be a pb_utils.PreferredMemory")
+        self._trace = trace if trace is not None else InferenceTrace()
         self._handle = None
         self._final_sent = False
         self._sender = None
@@ -229,6 +247,7 @@ class InferenceRequest:
         request._timeout = 0
         request._model_version = -1
         request._parameters = parameters  # bytes until asked for
+        request._trace = InferenceTrace()
         request._handle = handle
         request._final_sent = False
         request._sender = None
@@ -246,6 +265,12 @@ class InferenceRequest:
 
     def flags(self):
         return self._flags
+
+    def set_flags(self, flags):
+        self._flags = int(flags)
+
+    def trace(self):
+        return self._trace
 
     def timeout(self):
         return self._timeout
@@ -277,41 +302,39 @@ class InferenceRequest:
     def exec(self, decoupled=False):
         """Business logic scripting: runs this request on `model_name` (any
         model the server serves) and returns its InferenceResponse (an error
-        is in the response, as Triton does); with decoupled=True, an iterator
-        of the model's responses as they come."""
-        if self._model_name is None:
-            raise TritonModelException("exec() needs an InferenceRequest made with model_name")
-        call_id, waiting = _stub.bls_call(self)
-        responses = _stub.bls_responses(call_id, waiting)
-        if decoupled:
-            return responses
-        result = None
-        for response in responses:
-            if result is None:
-                result = response
-        if result is None:
-            result = InferenceResponse(error=TritonError(
-                f"model '{self._model_name}' sent no response", TritonError.INTERNAL))
-        return result
+        is in the response, as Triton does); with decoupled=True, a
+        ResponseIterator of the model's responses as they come."""
+        responses = self._send("exec", decoupled)
+        return responses if decoupled else self._single(responses.first())
 
-    async def async_exec(self, decoupled=False):
-        """exec() for asyncio: awaits the response without blocking the loop
-        (decoupled=True: an async iterator of the responses)."""
-        import asyncio
+    def async_exec(self, decoupled=False):
+        """exec() for asyncio, as Triton's: sends the request at once and
+        returns an awaitable of its response (decoupled=True: of its
+        ResponseIterator once the first response came; `async for` reads
+        the rest without blocking the loop). Each call waits on the event
+        loop, not on a thread: any number may be in flight together."""
         loop = asyncio.get_running_loop()
-        if not decoupled:
-            return await loop.run_in_executor(None, self.exec, False)
-        iterator = await loop.run_in_executor(None, self.exec, True)
+        responses = self._send("async_exec", decoupled)
+        if decoupled:
+            return loop.create_task(responses.started_async())
 
-        async def responses():
-            done = object()
-            while True:
-                item = await loop.run_in_executor(None, next, iterator, done)
-                if item is done:
-                    return
-                yield item
+        async def single():
+            return self._single(await responses.first_async())
 
-        return responses()
+        return loop.create_task(single())
+
+    def _send(self, caller, decoupled):
+        if self._model_name is None:
+            raise TritonModelException(f"{caller}() needs an InferenceRequest made with "
+                                       "model_name")
+        call_id, replies = _stub.bls_call(self, not decoupled)
+        return ResponseIterator(_stub, call_id, replies, InferenceResponse)
+
+    def _single(self, response):
+        if response is not None:
+            return response
+        return InferenceResponse(error=TritonError(
+            f"model '{self._model_name}' sent no response", TritonError.INTERNAL))
 
 
 def get_input_tensor_by_name(inference_request, name):
@@ -410,61 +433,6 @@ class ModelConfig:
 
     def add_output(self, output):
         self._add_tensor("output", output)
-
-
-# ---------------------------------------------------------------------------
-# Logging
-
-
-class Logger:
-    """Writes to the server's log (the stub's stderr), with the caller's file
-    and line, in the server's line format."""
-
-    class LogLevel:
-        INFO = 0
-        WARNING = 1
-        ERROR = 2
-        VERBOSE = 3
-
-    INFO = LogLevel.INFO
-    WARNING = LogLevel.WARNING
-    ERROR = LogLevel.ERROR
-    VERBOSE = LogLevel.VERBOSE
-
-    @staticmethod
-    def log(message, level=LogLevel.INFO):
-        frame = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename == __file__:
-            frame = frame.f_back
-        where = "model.py:0"
-        if frame is not None:
-            where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
-        letter = "IWEI"[level] if 0 <= level <= 3 else "I"
-        now = time.time()
-        stamp = time.strftime("%m%d %H:%M:%S", time.localtime(now))
-        micros = int((now % 1) * 1e6)
-        sys.stderr.write(f"{letter}{stamp}.{micros:06d} {_pid()} {where}] {message}\n")
-
-    @staticmethod
-    def log_info(message):
-        Logger.log(message, Logger.LogLevel.INFO)
-
-    @staticmethod
-    def log_warn(message):
-        Logger.log(message, Logger.LogLevel.WARNING)
-
-    @staticmethod
-    def log_error(message):
-        Logger.log(message, Logger.LogLevel.ERROR)
-
-    @staticmethod
-    def log_verbose(message):
-        Logger.log(message, Logger.LogLevel.VERBOSE)
-
-
-def _pid():
-    import os
-    return os.getpid()
 
 
 # Custom metrics and the model loading API (beside this file; they use _stub).

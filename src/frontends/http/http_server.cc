@@ -6,6 +6,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -151,18 +152,45 @@ class HttpServer::Impl {
     return Status::Ok();
   }
 
-  // Opens, binds and listens on the acceptor; sets port_.
+  // Opens, binds and listens on the acceptor; sets port_. A wildcard address
+  // (Triton's default 0.0.0.0, or ::) listens dual-stack, on IPv6 and IPv4,
+  // as gRPC's listener does: a client whose `localhost` resolves to ::1 (the
+  // Debian installer's /etc/hosts) reaches the server too. Where the host has
+  // no IPv6 it listens on IPv4 alone; any other address only on itself.
   Status Listen() {
     error_code ec;
-    const asio::ip::address address = asio::ip::make_address(options_.address, ec);
+    std::string text = options_.address;
+    if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+      text = text.substr(1, text.size() - 2);
+    }
+    const asio::ip::address address = asio::ip::make_address(text, ec);
     if (ec) {
       return Status::InvalidArg("invalid address '" + options_.address + "': " + ec.message());
     }
-    const tcp::endpoint endpoint(address, options_.port);
-    const auto failed = [&ec](const char* step) {
+    if (!address.is_unspecified()) return ListenOn(tcp::endpoint(address, options_.port), false);
+    bool no_ipv6 = false;
+    Status dual = ListenOn(tcp::endpoint(tcp::v6(), options_.port), true, &no_ipv6);
+    if (!no_ipv6) return dual;
+    return ListenOn(tcp::endpoint(tcp::v4(), options_.port), false);
+  }
+
+  // Listens on `endpoint`; `dual_stack` clears IPV6_V6ONLY. Sets *no_ipv6
+  // (and leaves the acceptor closed) when the host cannot open or bind IPv6.
+  Status ListenOn(const tcp::endpoint& endpoint, bool dual_stack, bool* no_ipv6 = nullptr) {
+    error_code ec;
+    const auto failed = [&](const char* step) {
+      if (no_ipv6 != nullptr && (ec == asio::error::address_family_not_supported ||
+                                 ec == boost::system::errc::address_not_available)) {
+        *no_ipv6 = true;
+      }
+      error_code ignored;
+      acceptor_.close(ignored);
       return Status::Unavailable(std::string(step) + ": " + ec.message());
     };
     if (acceptor_.open(endpoint.protocol(), ec)) return failed("socket");
+    if (dual_stack && acceptor_.set_option(asio::ip::v6_only(false), ec)) {
+      return failed("IPV6_V6ONLY");
+    }
     if (acceptor_.set_option(asio::socket_base::reuse_address(true), ec)) {
       return failed("SO_REUSEADDR");
     }

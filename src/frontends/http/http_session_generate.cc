@@ -1,6 +1,7 @@
 // The generate extension on one HTTP connection: /generate answers one JSON
 // object once the request's FINAL flag shows its response was the only one;
-// /generate_stream answers a Server-Sent Event per response as it comes.
+// /generate_stream answers a Server-Sent Event per response as it comes, a
+// model's error included.
 #include <boost/asio/write.hpp>
 
 #include <string_view>
@@ -127,13 +128,10 @@ void BasicHttpSession<Transport>::StreamResponse(INFERD_InferenceResponse* respo
     }
     DiscardServerError(INFERD_InferenceResponseDelete(response));
     if (!status.ok()) {
-      if (final && !stream_.started) {
-        // The only response failed and nothing was streamed: answer as any
-        // request that failed, with its HTTP status.
-        stream_.events.clear();
-        return WriteError(status);
-      }
-      // Mid-stream the status line is long gone: the error is an event.
+      // The request was admitted, so the answer is an event stream (as
+      // Triton's): a model's error is an event even before any other, since
+      // SSE clients read events, not an error status and a JSON body. Only a
+      // bad request (refused at admission, StartGenerate) is an HTTP error.
       event.Restart();
       JsonWriter writer(event.json());
       RenderGenerateError(status.message(), &writer);

@@ -6,7 +6,8 @@ JSON values (datatype and shape from the model), "parameters" and every other
 key are request parameters, "id" is the request id. /generate answers one JSON
 object with each output under its name (a one-element tensor as a bare value);
 /generate_stream answers Server-Sent Events, one per response, over chunked
-transfer encoding, and an error mid-stream is an {"error": ...} event.
+transfer encoding, and a model's error is an {"error": ...} event (the first
+event too: only a request refused at admission is an HTTP error).
 
 Covered on identity models (one response per request): numeric and BYTES
 values, parameters and the id reaching the model, the versioned path, errors
@@ -385,6 +386,18 @@ def test_an_error_mid_stream_is_an_event_and_the_stream_goes_on(server):
     assert events[:2] == word_events(words)[:2] and events[3:] == word_events(words)[3:]
     assert set(events[2]) == {"error"}, events[2]
     assert isinstance(events[2]["error"], str) and events[2]["error"].strip()
+
+
+@pytest.mark.parametrize("words", [["only"], ["zero", "one", "two"]], ids=["only", "first"])
+def test_a_model_error_before_any_event_is_an_event_too(server, words):
+    # The request was admitted, so its answer is a 200 event stream, as
+    # Triton's: an SSE client reads the model's error as an event.
+    _, headers, events = stream(server, "stream_words", {"text_input": words, "error_at": 0})
+    assert_stream_head(headers)
+    assert len(events) == len(words)
+    assert set(events[0]) == {"error"}, events[0]
+    assert "error_at" in events[0]["error"], events[0]
+    assert events[1:] == word_events(words)[1:]
 
 
 @pytest.mark.parametrize("abortive", [False, True], ids=["fin", "rst"])
