@@ -79,8 +79,9 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_BackendInitialize(IN
   uint32_t major = 0, minor = 0;
   if (INFERD_Error* err = INFERD_BackendApiVersion(&major, &minor)) return err;
   if (major != INFERD_BACKEND_API_VERSION_MAJOR || minor < INFERD_BACKEND_API_VERSION_MINOR) {
-    return INFERD_ErrorNew(INFERD_ERROR_UNSUPPORTED,
-                           "python backend: the server's backend API is too old (need 0.4)");
+    const std::string need = "python backend: the server's backend API is too old (need 0." +
+                             std::to_string(INFERD_BACKEND_API_VERSION_MINOR) + ")";
+    return INFERD_ErrorNew(INFERD_ERROR_UNSUPPORTED, need.c_str());
   }
   return nullptr;
 }
