@@ -29,7 +29,8 @@ enum class MessageType : uint32_t {
   kBlsFree = 109,           // offset: a kBlsResponse block the stub has copied out
   // Custom metrics and the model loading API (stub_control.cc). A block here
   // is a list of byte strings: u32 count, u32 0, then each as u64 length and
-  // the bytes, padded to 8. Calls are answered with kControlReply.
+  // the bytes, padded to 8. Calls are answered with kControlReply. Dispatch
+  // routes the whole range 120 to 127 there: keep these together.
   kMetricFamilyNew = 120,   // id: call; flags: kind; block [name, description]
   kMetricNew = 121,         // id: call; flags 1: has buckets; block [family handle (u64),
                             // bounds (doubles), label name, value, name, value, ...]

@@ -12,6 +12,12 @@
 namespace inferd::python {
 
 void StubInstance::Dispatch(const ControlMessage& m) {
+  // Custom metrics and model loading: kMetricFamilyNew to kModelReady.
+  if (m.type >= static_cast<uint32_t>(MessageType::kMetricFamilyNew) &&
+      m.type <= static_cast<uint32_t>(MessageType::kModelReady)) {
+    OnControlCall(m);
+    return;
+  }
   switch (static_cast<MessageType>(m.type)) {
     case MessageType::kResponse:
       OnResponse(m);
@@ -27,16 +33,6 @@ void StubInstance::Dispatch(const ControlMessage& m) {
       break;
     case MessageType::kBlsFree:
       OnBlsFree(m);
-      break;
-    case MessageType::kMetricFamilyNew:
-    case MessageType::kMetricNew:
-    case MessageType::kMetricDelete:
-    case MessageType::kMetricUpdate:
-    case MessageType::kMetricValue:
-    case MessageType::kModelLoad:
-    case MessageType::kModelUnload:
-    case MessageType::kModelReady:
-      OnControlCall(m);
       break;
     case MessageType::kFinalizeDone:
     case MessageType::kPong:
