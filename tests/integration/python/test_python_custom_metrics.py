@@ -10,6 +10,8 @@
   without buckets, decreasing buckets, a label that is not a str, a family
   name taken by another kind or by the server, value() of a histogram)
   raises TritonModelException in the model, and the server serves on;
+- a stub that dies releases what it held: its successor's initialize()
+  starts the metric again from zero;
 - finalize() may still read its metrics; after the model's unload its
   metrics are gone from /metrics.
 """
@@ -17,6 +19,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 import numpy as np
 import pytest
@@ -145,12 +149,34 @@ class TritonPythonModel:
 MISUSE_CONFIG = pm.config("misuse", [("X", "TYPE_INT32", [1])], [("OUT", "TYPE_STRING", [1])])
 
 
+RESTARTS = '''
+import os
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.seen = pb_utils.MetricFamily("custom_seen", "Requests seen",
+                                          pb_utils.MetricFamily.COUNTER).Metric()
+
+    def execute(self, requests):
+        self.seen.increment(len(requests))
+        out = np.array([os.getpid(), self.seen.value()], dtype=np.float64)
+        return [pb_utils.InferenceResponse([pb_utils.Tensor("OUT", out)]) for _ in requests]
+'''
+
+RESTARTS_CONFIG = pm.config("restarts", [("X", "TYPE_INT32", [1])], [("OUT", "TYPE_FP64", [2])])
+
+
 @pytest.fixture(scope="module")
 def server(inferd):
     return inferd({
         "metrics": pm.python_model(METRICS_CONFIG, METRICS),
         "stream": pm.python_model(STREAM_CONFIG, STREAM),
         "misuse": pm.python_model(MISUSE_CONFIG, MISUSE),
+        "restarts": pm.python_model(RESTARTS_CONFIG, RESTARTS),
     }, extra_args=("--model-control-mode=explicit", "--load-model=*"))
 
 
@@ -243,6 +269,23 @@ def test_misuse_raises_triton_model_exception_and_the_server_serves_on(server):
     # Nothing of it reached /metrics, and the server still serves.
     assert "custom_h2" not in metrics_text(server)
     assert infer_metrics(server, "http", [1, 1, 1]) >= 1
+
+
+def test_a_restarted_stub_starts_its_metrics_again(server):
+    def pid_and_seen():
+        tensor = httpclient.InferInput("X", [1], "INT32")
+        tensor.set_data_from_numpy(np.array([0], dtype=np.int32))
+        pid, seen = server.client().infer("restarts", [tensor]).as_numpy("OUT")
+        return int(pid), seen
+
+    first, _ = pid_and_seen()
+    assert pid_and_seen() == (first, 2)
+    os.kill(first, signal.SIGKILL)
+    # Requests during the restart may fail with the dead stub; the next stub answers.
+    pid, seen = wait_until(lambda: (lambda r: r if r[0] != first else None)(pid_and_seen()),
+                           ignore=(Exception,), what="an answer from a new stub")
+    assert seen == 1, "the dead stub's handle kept the old count alive"
+    assert "\ncustom_seen 1\n" in metrics_text(server)
 
 
 def test_unloading_a_model_removes_its_metrics(server):
