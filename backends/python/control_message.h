@@ -30,10 +30,28 @@ enum class MessageType : uint32_t {
   // id: request handle; execute() set_release_flags(RESCHEDULE) on it. Sent
   // before the batch's end (kExecuteDone, kFlagBatchDone).
   kReschedule = 130,
+  // Custom metrics and the model loading API (stub_control.cc). A block here
+  // is a list of byte strings: u32 count, u32 0, then each as u64 length and
+  // the bytes, padded to 8. Calls are answered with kControlReply. Dispatch
+  // routes the whole range 120 to 127 there: keep these together.
+  kMetricFamilyNew = 120,   // id: call; flags: kind; block [name, description]
+  kMetricNew = 121,         // id: call; flags 1: has buckets; block [family handle (u64),
+                            // bounds (doubles), label name, value, name, value, ...]
+  kMetricDelete = 122,      // id: a family or metric handle; not answered
+  kMetricUpdate = 123,      // id: metric handle; flags: MetricOp; offset: the value's
+                            // bits (a double); not answered
+  kMetricValue = 124,       // id: call; offset: metric handle
+  kModelLoad = 125,         // id: call; flags 1: has config; block [name, config,
+                            // path, content, path, content, ...]
+  kModelUnload = 126,       // id: call; flags 1: unload dependents; block [name]
+  kModelReady = 127,        // id: call; block [name, version (int64, -1: any)]
   // backend -> stub, on the call channel (answers to the stub's questions)
   kCancelledReply = 201,    // flags: 1 when cancelled
   kBlsResponse = 202,       // id: the call; flags kFlagFinal, kFlagHasBlock (a response
                             // block in the request area, freed by kBlsFree)
+  kControlReply = 210,      // id: the call; offset: the result (a handle, a double's
+                            // bits, 1 for ready); flags kFlagError | code << 8: offset/size
+                            // an error text in the request area, freed by kBlsFree
 };
 
 // Bits of ControlMessage::flags.
@@ -45,6 +63,9 @@ enum MessageFlag : uint32_t {
   // common path, one response per request, sent as execute() returns).
   kFlagBatchDone = 8,
 };
+
+// kMetricUpdate's flags.
+enum class MetricOp : uint32_t { kIncrement = 1, kSet = 2, kObserve = 3 };
 
 struct ControlMessage {
   uint32_t type = 0;

@@ -14,6 +14,7 @@
 namespace inferd::python {
 
 struct ModelSettings {
+  INFERD_Model* model = nullptr;  // the version these settings are of
   std::string model_name;
   uint64_t version = 0;
   std::string repository_path;  // <repository>/<model>

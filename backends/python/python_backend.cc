@@ -9,6 +9,7 @@
 #include "backend_io.h"
 #include "inferd/backend.h"
 #include "inferd/backend_bls.h"  // INFERD_ModelServer
+#include "model_control.h"
 #include "model_settings.h"
 #include "stub_instance.h"
 
@@ -27,6 +28,7 @@ const char* KindName(INFERD_InstanceKind kind) {
 Status InitializeModel(INFERD_Model* model) {
   auto settings = std::make_unique<ModelSettings>();
   if (Status s = LoadModelSettings(model, settings.get()); !s.ok()) return s;
+  settings->model = model;
   bool may_complete = false;
   if (Status s = FromError(INFERD_ModelAutoCompleteConfig(model, &may_complete)); !s.ok()) {
     return s;
@@ -77,9 +79,16 @@ __attribute__((visibility("default"))) INFERD_Error* INFERD_BackendInitialize(IN
   uint32_t major = 0, minor = 0;
   if (INFERD_Error* err = INFERD_BackendApiVersion(&major, &minor)) return err;
   if (major != INFERD_BACKEND_API_VERSION_MAJOR || minor < INFERD_BACKEND_API_VERSION_MINOR) {
-    return INFERD_ErrorNew(INFERD_ERROR_UNSUPPORTED,
-                           "python backend: the server's backend API is too old (need 0.4)");
+    const std::string need = "python backend: the server's backend API is too old (need 0." +
+                             std::to_string(INFERD_BACKEND_API_VERSION_MINOR) + ")";
+    return INFERD_ErrorNew(INFERD_ERROR_UNSUPPORTED, need.c_str());
   }
+  return nullptr;
+}
+
+// Loads and unloads models asked for end before the library may go.
+__attribute__((visibility("default"))) INFERD_Error* INFERD_BackendFinalize(INFERD_Backend*) {
+  inferd::python::AwaitModelControls();
   return nullptr;
 }
 

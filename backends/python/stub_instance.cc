@@ -242,6 +242,7 @@ void StubInstance::Bury(bool served) {
     stopping = stopping_;
     cv_.SignalAll();
   }
+  DropMetricHandles();
   const pid_t pid = process_.pid();
   // Our ends closed, a stub still waiting for a command exits by itself.
   main_.Close();
@@ -283,6 +284,16 @@ void StubInstance::Stop() {
     cv_.SignalAll();
     if (fd >= 0) ControlChannel::SendTo(fd, MakeMessage(MessageType::kFinalize));
     const auto deadline = std::chrono::steady_clock::now() + kFinalizeTimeout;
+    if (fd >= 0 && !settings_.decoupled) {
+      // Nobody else reads the channel of a model that is not decoupled (no
+      // execute runs now), and finalize() may use its metrics.
+      reading_ = true;
+      lock.Unlock();
+      ReadFinalize(deadline);
+      lock.Lock();
+      reading_ = false;
+      cv_.SignalAll();
+    }
     while (state_ != State::kStopped) {
       if (!cv_.WaitUntil(&mu_, deadline)) {
         if (live_pid_ > 0) {
@@ -297,11 +308,25 @@ void StubInstance::Stop() {
   supervisor_.join();
   // The server still calls back into this object for the stub's requests.
   MutexLock lock(&mu_);
-  while (bls_in_flight_ > 0) {
+  while (bls_in_flight_ > 0 || control_in_flight_ > 0) {
     if (!cv_.WaitFor(&mu_, kFinalizeTimeout)) {
       LogLine('W', Label() + ": waiting for " + std::to_string(bls_in_flight_) +
-                       " request(s) the model sent to other models");
+                       " request(s) the model sent to other models and " +
+                       std::to_string(control_in_flight_) + " model load(s) or unload(s)");
     }
+  }
+}
+
+void StubInstance::ReadFinalize(std::chrono::steady_clock::time_point deadline) {
+  ControlMessage m;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{main_.fd(), POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count()) + 1) <= 0) return;
+    if (!main_.Receive(&m)) return;
+    if (m.type == static_cast<uint32_t>(MessageType::kFinalizeDone)) return;
+    Dispatch(m);
   }
 }
 

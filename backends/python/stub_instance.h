@@ -16,9 +16,12 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -95,6 +98,24 @@ class StubInstance final : public BlsSink {
   void OnReschedule(const ControlMessage& message) EXCLUDES(mu_);
   void OnBlsRequest(const ControlMessage& message);
   void OnBlsFree(const ControlMessage& message) EXCLUDES(mu_);
+  // Custom metrics and the model loading API (stub_control.cc).
+  void OnControlCall(const ControlMessage& message) EXCLUDES(mu_);
+  void OnMetricUpdate(const ControlMessage& message);
+  void OnModelControl(const ControlMessage& message, const std::vector<std::string_view>& parts)
+      EXCLUDES(mu_);
+  std::function<Status()> LoadCall(const std::string& name, bool has_config,
+                                   const std::vector<std::string_view>& parts);
+  // Runs a load or unload on a thread of its own and answers call `id` when it
+  // ends; at once when it is this model's own.
+  void StartModelControl(uint64_t id, const std::string& name, bool load,
+                         std::function<Status()> op) EXCLUDES(mu_);
+  // Answers the stub's call `id`: `result`, or the error.
+  void ControlReply(uint64_t id, const Status& status, uint64_t result) EXCLUDES(mu_);
+  // Drops the metric handles the stub held (it ended; a new one makes its own).
+  void DropMetricHandles() EXCLUDES(mu_);
+  // Stop's reading of the channel while a stub that is not decoupled runs
+  // finalize() (which may use its metrics), until it is done or `deadline`.
+  void ReadFinalize(std::chrono::steady_clock::time_point deadline) EXCLUDES(mu_);
   // Reaps the stub and fails what it held; `served`: it had started (the
   // launch did not fail).
   void Bury(bool served);
@@ -160,6 +181,9 @@ class StubInstance final : public BlsSink {
   std::unordered_map<uint64_t, uint32_t> batch_pending_ GUARDED_BY(mu_);  // block -> requests
   std::unordered_set<uint64_t> bls_blocks_ GUARDED_BY(mu_);  // BLS responses the stub holds
   int bls_in_flight_ GUARDED_BY(mu_) = 0;  // submitted, not yet released by the server
+  // Metric and family handles the running stub holds (backend_metrics.h).
+  std::unordered_set<uint64_t> metric_handles_ GUARDED_BY(mu_);
+  int control_in_flight_ GUARDED_BY(mu_) = 0;  // loads and unloads being waited for
   std::atomic<bool> executing_{false};  // a batch is in the stub (the supervisor polls)
   bool reading_ GUARDED_BY(mu_) = false;  // Execute is reading main_ (not decoupled)
   std::thread supervisor_;

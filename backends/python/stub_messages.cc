@@ -12,6 +12,12 @@
 namespace inferd::python {
 
 void StubInstance::Dispatch(const ControlMessage& m) {
+  // Custom metrics and model loading: kMetricFamilyNew to kModelReady.
+  if (m.type >= static_cast<uint32_t>(MessageType::kMetricFamilyNew) &&
+      m.type <= static_cast<uint32_t>(MessageType::kModelReady)) {
+    OnControlCall(m);
+    return;
+  }
   switch (static_cast<MessageType>(m.type)) {
     case MessageType::kResponse:
       OnResponse(m);

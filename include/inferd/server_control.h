@@ -6,6 +6,7 @@
 
 #include "inferd/abi_common.h"
 #include "inferd/inference.h"  // INFERD_Server
+#include "inferd/server_models.h"
 #include "inferd/server_options.h"
 
 #ifdef __cplusplus
@@ -35,9 +36,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerIsReady(INFERD_Server* server, bool* re
 INFERD_EXPORT INFERD_Error* INFERD_ServerMetadata(INFERD_Server* server, INFERD_Message** metadata);
 
 // Model queries. `model_version` -1 means the model's latest READY version.
-// An unknown model or version gives NOT_FOUND.
-INFERD_EXPORT INFERD_Error* INFERD_ServerModelIsReady(INFERD_Server* server, const char* model_name,
-                                                      int64_t model_version, bool* ready);
+// An unknown model or version gives NOT_FOUND. (INFERD_ServerModelIsReady and
+// the repository extension's load and unload are in server_models.h.)
 // {"name", "versions", "platform", "inputs", "outputs"}; the caller owns *metadata.
 INFERD_EXPORT INFERD_Error* INFERD_ServerModelMetadata(INFERD_Server* server,
                                                        const char* model_name,
@@ -65,7 +65,8 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerModelStatistics(INFERD_Server* server,
                                                          int64_t model_version,
                                                          INFERD_Message** statistics);
 // Prometheus text exposition (format 0.0.4) of every loaded model version:
-// Triton's nv_inference_* names plus inferd_request_latency_seconds. The
+// Triton's nv_inference_* names plus inferd_request_latency_seconds, then the
+// custom metrics backends registered (backend_metrics.h). The
 // text is in the message's JSON slot, read with INFERD_MessageSerializeToJson.
 INFERD_EXPORT INFERD_Error* INFERD_ServerMetrics(INFERD_Server* server, INFERD_Message** metrics);
 
@@ -112,21 +113,6 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerUpdateTraceSettings(INFERD_Server* serv
                                                              const char* model_name,
                                                              const char* settings_json,
                                                              INFERD_Message** settings);
-
-// Repository extension (EXPLICIT mode; UNAVAILABLE in the other modes).
-// Loads or reloads `model_name`. `config_json` (may be NULL) replaces its
-// config.pbtxt; `file_count` files (relative path, content, size) replace its
-// folder's files, written to a private folder; a path that is absolute or
-// climbs out with ".." is INVALID_ARG. Blocks until the load ends; the new
-// version serves before the old one is retired (availability-preserving).
-INFERD_EXPORT INFERD_Error* INFERD_ServerLoadModel(INFERD_Server* server, const char* model_name,
-                                                   const char* config_json,
-                                                   const char* const* file_paths,
-                                                   const void* const* file_contents,
-                                                   const size_t* file_sizes, uint32_t file_count);
-// Unloads every version of `model_name` once its in-flight requests finish.
-INFERD_EXPORT INFERD_Error* INFERD_ServerUnloadModel(INFERD_Server* server, const char* model_name,
-                                                     bool unload_dependents);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -28,8 +28,8 @@ import triton_python_backend_utils as pb_utils
 
 # Beside this file (sys.path[0]), like triton_python_backend_utils.
 from inferd_stub_wire import (
-    AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_RESPONSE, CANCELLED_REPLY, EXECUTE,
-    EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL,
+    AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_RESPONSE, CANCELLED_REPLY, CONTROL_REPLY,
+    EXECUTE, EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL,
     FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, PING, PONG,
     REQUEST, RESCHEDULE, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct, encode_tensors, pad8,
     tensors_size, write_tensors,
@@ -69,7 +69,7 @@ class Stub(BlsClient):
             kind, flags, ident, offset, size, _ = MESSAGE.unpack(buf)
             if kind == CANCELLED_REPLY:
                 self.cancel_replies.put(bool(flags & 1))
-            elif kind == BLS_RESPONSE:
+            elif kind in (BLS_RESPONSE, CONTROL_REPLY):  # CONTROL_REPLY: inferd_pb_control
                 waiting = self.calls.get(ident)
                 taken = waiting is not None and waiting.put((flags, offset, size))
                 if not taken and flags & FLAG_HAS_BLOCK:
@@ -237,6 +237,7 @@ class Stub(BlsClient):
         self.send(INITIALIZE_DONE)
 
     def auto_complete(self, offset, size):
+        self.no_calls = "auto_complete_config"  # nobody answers this process's calls
         try:
             settings = self.read_json(offset, size)
             module = self.load_module(settings["model_file"])

@@ -451,3 +451,9 @@ class ModelConfig:
 
     def add_output(self, output):
         self._add_tensor("output", output)
+
+
+# Custom metrics and the model loading API (beside this file; they use _stub).
+from inferd_pb_control import (  # noqa: E402,F401 (re-exported for model.py files)
+    Metric, MetricFamily, MetricKind, is_model_ready, load_model, unload_model,
+)

@@ -17,6 +17,7 @@ namespace inferd {
 
 class BackendManager;
 class CopyWorkers;
+class CustomMetrics;
 class InferenceServer;
 class QueueSweeper;
 class RateLimiter;
@@ -45,6 +46,9 @@ struct ModelServices {
   const MetricsConfig* metrics = nullptr;  // which latency summaries models keep; null: none
   // Used by the models whose config enables response_cache; null: none.
   ResponseCache* response_cache = nullptr;
+  // Where backends register their custom metrics (backend_metrics.h); a
+  // version's go when it is finalized. Null: backends cannot register any.
+  CustomMetrics* custom_metrics = nullptr;
   // --model-max-inflight-requests; 0: no cap (inflight_limit.h says which
   // models it applies to).
   uint64_t max_inflight_requests = 0;

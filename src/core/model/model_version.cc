@@ -13,6 +13,7 @@
 #include "core/model/model_instance.h"
 #include "core/model/model_warmup.h"
 #include "core/rate_limiter/rate_limiter.h"
+#include "core/stats/custom_metrics.h"
 #include "core/infer/response_sender.h"
 #include "core/scheduler/default_scheduler.h"
 #include "core/scheduler/dynamic_batcher.h"
@@ -275,6 +276,9 @@ void ModelVersion::FinalizeAll() {
       }
     }
   }
+  // What the backend registered for this version goes with it (a failed
+  // load's too).
+  if (services_.custom_metrics != nullptr) services_.custom_metrics->RemoveOwner(this);
 }
 
 void ModelVersion::EndOpenRequests() {

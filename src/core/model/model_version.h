@@ -100,6 +100,7 @@ class ModelVersion final : public BoundModel {
                spec_.sequence_steps.end();
   }
   InferenceServer* server() const { return services_.server; }
+  CustomMetrics* custom_metrics() const { return services_.custom_metrics; }
   Scheduler& scheduler() const { return *scheduler_; }
   // Every configured output name, shared by requests that ask for no output.
   // The lines of output `name`'s label_filename; empty when it has none.

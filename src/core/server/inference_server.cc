@@ -107,6 +107,7 @@ Status InferenceServer::CreateServices() {
       .host_policies = &o.host_policies,
       .metrics = &o.metrics,
       .response_cache = response_cache_.get(),
+      .custom_metrics = &custom_metrics_,
       .max_inflight_requests = o.max_inflight_requests_per_model,
   };
   return Status::Ok();
@@ -186,11 +187,15 @@ StatusOr<std::string> InferenceServer::StatisticsJson(std::string_view name,
 }
 
 std::string InferenceServer::MetricsText() const {
+  std::string text;
   if (cpu_metrics_ == nullptr) {
-    return PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, nullptr);
+    text = PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, nullptr);
+  } else {
+    const CpuMetricsSampler::Values cpu = cpu_metrics_->Read();
+    text = PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, &cpu);
   }
-  const CpuMetricsSampler::Values cpu = cpu_metrics_->Read();
-  return PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, &cpu);
+  custom_metrics_.AppendPrometheusText(&text);  // the models' own, after the server's
+  return text;
 }
 
 StatusOr<std::string> InferenceServer::TraceSettingsJson(const std::string& model) const {

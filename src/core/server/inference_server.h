@@ -17,6 +17,7 @@
 #include "core/lifecycle/repository_poller.h"
 #include "core/model/model_services.h"
 #include "core/server/server_options.h"
+#include "core/stats/custom_metrics.h"
 #include "core/timing/clock.h"
 #include "core/timing/queue_sweeper.h"
 #include "core/trace/trace_manager.h"
@@ -112,6 +113,7 @@ class InferenceServer final : public RequestSubmitter {
   std::unique_ptr<ResponseCache> response_cache_;  // outlives the models; null: none
   std::unique_ptr<RateLimiter> rate_limiter_;  // null with --rate-limit=off; outlives models
   std::unique_ptr<BackendManager> backends_;
+  CustomMetrics custom_metrics_;  // outlives the models, which drop theirs at unload
   ModelServices services_;  // the above, as the loader and every version see them
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
