@@ -2,7 +2,8 @@
 """inferd benchmarks: prints figures, asserts nothing.
 
     .venv/bin/python bench/bench.py [--build-dir build] [--duration 5] [--warmup 1]
-                                    [--skip-wrk] [--skip-perf-analyzer] [--skip-startup]
+                                    [--skip-wrk] [--skip-perf-analyzer]
+                                    [--skip-perf-analyzer-ensemble] [--skip-startup]
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
@@ -19,6 +20,8 @@
    from nginx on the same machine; and the p50 latency of both at -c1 -t1.
 3. perf_analyzer (from tritonclient) against inferd at concurrency 16, when its
    libraries are there (libb64, libcudart.so.12 from nvidia-cuda-runtime-cu12).
+   3b: the same perf_analyzer driving an ensemble of two identity steps (HTTP,
+   gRPC) next to one step alone.
 4. Idle RSS of inferd on an empty repository (before any gRPC client, after
    one gRPC call, with gRPC loaded at start), a new client's first gRPC call
    (gRPC loads on the first connection), and the time from start to
@@ -366,6 +369,18 @@ def find_perf_analyzer():
     return binary, cudart
 
 
+def perf_analyzer_and_env():
+    """perf_analyzer and the environment it runs in (libcudart.so.12 on its
+    library path); (None, None), having said it is skipped, when it is missing."""
+    binary, cudart = find_perf_analyzer()
+    if not binary:
+        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
+        return None, None
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
+    return binary, env
+
+
 # Triton 2.51 (CPU build) under the same perf_analyzer run, gRPC, concurrency 16,
 # measured side by side on this box kind when issue 26 was filed.
 TRITON_GRPC_C16_PER_S = 11200
@@ -395,12 +410,9 @@ def section_perf_analyzer(build, args):
     # 1 s windows: perf_analyzer summarizes each window on its main thread, which
     # takes minutes for 3 s windows at this rate on 2 shared cores.
     print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16, 1 s windows ==")
-    binary, cudart = find_perf_analyzer()
+    binary, env = perf_analyzer_and_env()
     if not binary:
-        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
         return
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
     repo = tempfile.mkdtemp(prefix="inferd-bench-pa-")
     write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
     write_model(repo, "identity_fp32_dynamic",
@@ -443,6 +455,57 @@ def section_perf_analyzer(build, args):
             print(f"   {'gRPC ceiling':22} {'grpc':9} {result[0]:>10.0f} infer/s   (canned answers, "
                   f"bench/grpc_ceiling.cc): inferd's ratio to it {grpc_rate / result[0]:.2f}; "
                   f"Triton x2 would be {2 * TRITON_GRPC_C16_PER_S / result[0]:.2f} of it")
+    print()
+
+
+ENSEMBLE_CONFIG = """name: "{name}"
+platform: "ensemble"
+max_batch_size: 64
+input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
+ensemble_scheduling {{ step [
+  {{ model_name: "{first}" model_version: -1
+     input_map {{ key: "INPUT0" value: "INPUT0" }} output_map {{ key: "OUTPUT0" value: "t" }} }},
+  {{ model_name: "{second}" model_version: -1
+     input_map {{ key: "INPUT0" value: "t" }} output_map {{ key: "OUTPUT0" value: "OUTPUT0" }} }}
+] }}
+"""
+
+
+def section_perf_analyzer_ensemble(build, args):
+    """Section 3b: perf_analyzer driving an ensemble. It reads the ensemble's
+    statistics and its composing models' (it finds the version that served by
+    the queue count going up), so it runs only where an ensemble's statistics
+    count like a model's (as Triton's do)."""
+    print("== 3b. perf_analyzer against an ensemble of two identity steps, concurrency 16 ==")
+    binary, env = perf_analyzer_and_env()
+    if not binary:
+        return
+    repo = tempfile.mkdtemp(prefix="inferd-bench-pa-ens-")
+    for name in ("step_a", "step_b"):
+        write_model(repo, name, IDENTITY_CONFIG.format(name=name, extra=""))
+    write_model(repo, "pipeline", ENSEMBLE_CONFIG.format(name="pipeline", first="step_a",
+                                                         second="step_b"))
+    server = Inferd(build, repo)
+    rates = {}
+    try:
+        server.wait_ready()
+        for model, protocol in (("pipeline", "http"), ("pipeline", "grpc"), ("step_a", "grpc")):
+            port = server.http_port if protocol == "http" else server.grpc_port
+            result = run_perf_analyzer(binary, env, model, port, protocol)
+            if result[0] is None:
+                print(f"   {model:22} {protocol:9} no result: {result[1]}")
+                continue
+            rate, avg_us, p99_us = result
+            rates[(model, protocol)] = rate
+            print(f"   {model:22} {protocol:9} {rate:>10.0f} infer/s   avg {avg_us / 1000:.3f} ms"
+                  + (f"   p99 {p99_us / 1000:.3f} ms" if p99_us else ""))
+    finally:
+        server.stop()
+        shutil.rmtree(repo, ignore_errors=True)
+    if ("pipeline", "grpc") in rates and ("step_a", "grpc") in rates:
+        print(f"   {'':22} {'':9} the two-step ensemble runs at "
+              f"{rates[('pipeline', 'grpc')] / rates[('step_a', 'grpc')]:.2f} of one step's rate")
     print()
 
 
@@ -623,6 +686,7 @@ def main():
     parser.add_argument("--skip-loadgen", action="store_true")
     parser.add_argument("--skip-wrk", action="store_true")
     parser.add_argument("--skip-perf-analyzer", action="store_true")
+    parser.add_argument("--skip-perf-analyzer-ensemble", action="store_true")
     parser.add_argument("--skip-startup", action="store_true")
     parser.add_argument("--skip-streaming", action="store_true")
     parser.add_argument("--skip-sequences", action="store_true")
@@ -648,6 +712,8 @@ def main():
     sections = [(args.skip_loadgen, lambda: results.update(section_loadgen(build, args))),
                 (args.skip_wrk, lambda: section_wrk(build, args, results)),
                 (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
+                (args.skip_perf_analyzer_ensemble,
+                 lambda: section_perf_analyzer_ensemble(build, args)),
                 (args.skip_startup, lambda: section_startup(build, args)),
                 (args.skip_streaming,
                  lambda: section_streaming(build, args, Inferd, write_model)),

@@ -27,6 +27,9 @@ enum class MessageType : uint32_t {
   kIsCancelled = 107,       // id: request handle; answered on the call channel
   kBlsRequest = 108,        // id: the stub's call; offset/size: a BLS request block
   kBlsFree = 109,           // offset: a kBlsResponse block the stub has copied out
+  // id: request handle; execute() set_release_flags(RESCHEDULE) on it. Sent
+  // before the batch's end (kExecuteDone, kFlagBatchDone).
+  kReschedule = 130,
   // backend -> stub, on the call channel (answers to the stub's questions)
   kCancelledReply = 201,    // flags: 1 when cancelled
   kBlsResponse = 202,       // id: the call; flags kFlagFinal, kFlagHasBlock (a response

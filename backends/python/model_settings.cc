@@ -91,6 +91,13 @@ Status BackendSizes(INFERD_Model* model, ModelSettings* settings) {
   return Status::Ok();
 }
 
+// config[object][field] when it is a boolean; false otherwise.
+bool NestedBool(const rapidjson::Value& config, const char* object, const char* field) {
+  if (!config.HasMember(object) || !config[object].IsObject()) return false;
+  const rapidjson::Value& inner = config[object];
+  return inner.HasMember(field) && inner[field].IsBool() && inner[field].GetBool();
+}
+
 }  // namespace
 
 std::string BackendLibraryDir() {
@@ -137,11 +144,8 @@ Status LoadModelSettings(INFERD_Model* model, ModelSettings* settings) {
   settings->model_file = (std::filesystem::path(settings->repository_path) /
                           std::to_string(settings->version) / file)
                              .string();
-  settings->decoupled = config.HasMember("model_transaction_policy") &&
-                        config["model_transaction_policy"].IsObject() &&
-                        config["model_transaction_policy"].HasMember("decoupled") &&
-                        config["model_transaction_policy"]["decoupled"].IsBool() &&
-                        config["model_transaction_policy"]["decoupled"].GetBool();
+  settings->decoupled = NestedBool(config, "model_transaction_policy", "decoupled");
+  settings->iterative = NestedBool(config, "sequence_batching", "iterative_sequence");
   settings->stub_script = BackendLibraryDir() + "/inferd_python_stub.py";
   if (Status r = ResolvePython(config, settings); !r.ok()) return r;
   return BackendSizes(model, settings);

@@ -20,6 +20,10 @@ struct ModelSettings {
   std::string model_file;       // <repository>/<model>/<version>/model.py
   std::string config_json;
   bool decoupled = false;
+  // sequence_batching { iterative_sequence: true }: execute() may reschedule
+  // a request (set_release_flags), so the request stays the backend's until
+  // execute() returned.
+  bool iterative = false;
   // The interpreter: /usr/bin/python3, or <EXECUTION_ENV_PATH>/bin/python3.
   std::string python;
   std::string stub_script;  // inferd_python_stub.py beside the backend library

@@ -60,6 +60,22 @@ Status RequestReply::SendFinal() {
   return sent;
 }
 
+Status RequestReply::Reschedule() {
+  if (request_ == nullptr) {
+    // Detached (a decoupled model that is not iterative): the core cannot be asked.
+    return Status::InvalidArg(
+        "Request is released with TRITONSERVER_REQUEST_RELEASE_RESCHEDULE, while the model is "
+        "not configured to handle such a flag (rescheduling needs sequence_batching { "
+        "iterative_sequence: true })");
+  }
+  RETURN_IF_ERROR(FromError(INFERD_RequestRelease(request_, INFERD_REQUEST_RELEASE_RESCHEDULE)));
+  request_ = nullptr;
+  // The next execution opens a handle of its own on the same sender.
+  if (sender_ != nullptr) INFERD_ErrorDelete(INFERD_ResponseSenderDelete(sender_));
+  sender_ = nullptr;
+  return Status::Ok();
+}
+
 bool RequestReply::IsCancelled() const {
   bool cancelled = true;
   if (sender_ != nullptr) {

@@ -42,6 +42,10 @@ class RequestReply {
   Status SendError(const Status& error, bool final);
   // Ends the request without a last response.
   Status SendFinal();
+  // Gives the request back to be executed again (INFERD_REQUEST_RELEASE_RESCHEDULE)
+  // and closes the reply. On error (the model does not reschedule, or the
+  // request was detached) the reply is still open: the caller answers it.
+  Status Reschedule();
   bool IsCancelled() const;
   INFERD_Request* request() const { return request_; }
 

@@ -58,8 +58,11 @@ void StubInstance::Execute(INFERD_ModelInstance* instance, INFERD_Request** requ
   const uint64_t first_handle = views.front().handle;
   views.clear();  // they borrowed from requests that may be released next
   // A decoupled model's inputs are in shared memory: the server may have its
-  // requests back; their senders answer them from here on.
-  for (RequestReply& reply : replies) reply.Detach();
+  // requests back; their senders answer them from here on. Unless execute()
+  // may reschedule them (an iterative sequence): kept until it returned.
+  if (!settings_.iterative) {
+    for (RequestReply& reply : replies) reply.Detach();
+  }
   RunBatch(instance, generation, *block, size, first_handle, &replies);
 }
 

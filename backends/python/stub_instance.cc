@@ -117,6 +117,8 @@ std::string StubInstance::InitializeArgs() const {
   w.String(settings_.model_file.c_str());
   w.Key("decoupled");
   w.Bool(settings_.decoupled);
+  w.Key("iterative");
+  w.Bool(settings_.iterative);
   w.Key("label");
   w.String(Label().c_str());
   w.Key("spin_us");

@@ -86,7 +86,13 @@ class StubInstance final : public BlsSink {
   // Execute's reading of its batch's answers; false when the stub is gone.
   bool ReadBatch(uint64_t batch) EXCLUDES(mu_);
   void OnResponse(const ControlMessage& message);
+  // Moves the reply of `it` out and forgets it; its batch block is freed once
+  // the batch's last request ended.
+  RequestReply TakeInFlight(std::unordered_map<uint64_t, InFlight>::iterator it) REQUIRES(mu_);
   void OnIsCancelled(const ControlMessage& message);
+  // execute() rescheduled a request (set_release_flags): it goes back to the
+  // server to run again, or, when the model may not, ends with the error.
+  void OnReschedule(const ControlMessage& message) EXCLUDES(mu_);
   void OnBlsRequest(const ControlMessage& message);
   void OnBlsFree(const ControlMessage& message) EXCLUDES(mu_);
   // Reaps the stub and fails what it held; `served`: it had started (the

@@ -28,6 +28,9 @@ void StubInstance::Dispatch(const ControlMessage& m) {
     case MessageType::kBlsFree:
       OnBlsFree(m);
       break;
+    case MessageType::kReschedule:
+      OnReschedule(m);
+      break;
     case MessageType::kFinalizeDone:
     case MessageType::kPong:
       break;
@@ -56,6 +59,17 @@ std::string StubInstance::TakeRingText(const ControlMessage& m) {
   return text;
 }
 
+RequestReply StubInstance::TakeInFlight(std::unordered_map<uint64_t, InFlight>::iterator it) {
+  RequestReply reply = std::move(it->second.reply);
+  const uint64_t block = it->second.batch_block;
+  in_flight_.erase(it);
+  if (--batch_pending_[block] == 0) {
+    batch_pending_.erase(block);
+    allocator_->Free(block);
+  }
+  return reply;
+}
+
 void StubInstance::OnResponse(const ControlMessage& m) {
   const bool final = (m.flags & kFlagFinal) != 0;
   RequestReply last;             // the request's reply, when this is its final
@@ -66,14 +80,8 @@ void StubInstance::OnResponse(const ControlMessage& m) {
     if (it != in_flight_.end()) {
       reply = &it->second.reply;
       if (final) {
-        last = std::move(it->second.reply);
+        last = TakeInFlight(it);
         reply = &last;
-        const uint64_t block = it->second.batch_block;
-        in_flight_.erase(it);
-        if (--batch_pending_[block] == 0) {
-          batch_pending_.erase(block);
-          allocator_->Free(block);
-        }
       }
     }
   }
@@ -93,6 +101,25 @@ void StubInstance::OnResponse(const ControlMessage& m) {
   Consume(m);
   if (!sent.ok()) LogLine('W', Label() + ": " + sent.message());
   if (m.flags & kFlagBatchDone) MarkBatchDone();
+}
+
+void StubInstance::OnReschedule(const ControlMessage& m) {
+  RequestReply reply;
+  {
+    MutexLock lock(&mu_);
+    auto it = in_flight_.find(m.id);
+    if (it == in_flight_.end()) {
+      lock.Unlock();
+      LogLine('W', Label() + ": a request that already ended was rescheduled; ignored");
+      return;
+    }
+    // The next execution copies its inputs anew: this batch's block may go.
+    reply = TakeInFlight(it);
+  }
+  Status rescheduled = reply.Reschedule();
+  if (rescheduled.ok()) return;
+  Status sent = reply.SendError(rescheduled.WithPrefix(Label() + ": "), true);
+  if (!sent.ok()) LogLine('W', Label() + ": " + sent.message());
 }
 
 void StubInstance::OnIsCancelled(const ControlMessage& m) {

@@ -123,9 +123,11 @@ typedef enum INFERD_RequestFlag_enum {
   INFERD_REQUEST_FLAG_SEQUENCE_END = 2
 } INFERD_RequestFlag;
 
-// Release flags passed to the release callback.
+// Release flags: passed to the release callback (ALL only), and by a backend
+// to INFERD_RequestRelease (ALL, or RESCHEDULE: backend.h).
 typedef enum INFERD_RequestReleaseFlag_enum {
-  INFERD_REQUEST_RELEASE_ALL = 1  // the server holds no reference any more
+  INFERD_REQUEST_RELEASE_ALL = 1,        // the server holds no reference any more
+  INFERD_REQUEST_RELEASE_RESCHEDULE = 2  // run the request again (iterative sequences)
 } INFERD_RequestReleaseFlag;
 
 // Response flags passed to the response callback.

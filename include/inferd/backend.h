@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 7
+#define INFERD_BACKEND_API_VERSION_MINOR 8
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -179,7 +179,7 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* re
 INFERD_EXPORT INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags);
 // The timeout the client gave the request, in microseconds (0: none), as it
 // sent it (KServe parameter "timeout"; gRPC's deadline does not set it), so
-// a backend can give up on long work of its own. Since minor 7.
+// a backend can give up on long work of its own. Since 0.8.
 INFERD_EXPORT INFERD_Error* INFERD_RequestTimeoutMicroseconds(INFERD_Request* request,
                                                               uint64_t* timeout_us);
 INFERD_EXPORT INFERD_Error* INFERD_RequestInputCount(INFERD_Request* request, uint32_t* count);
@@ -208,9 +208,18 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestParameter(INFERD_Request* request, uin
 // then end the request with a CANCELLED error.
 INFERD_EXPORT INFERD_Error* INFERD_RequestIsCancelled(INFERD_Request* request, bool* cancelled);
 // Hands the request back to the server; the backend must not touch it after.
-// `flags` is INFERD_REQUEST_RELEASE_ALL. While a response sender of the
-// request is open and FINAL was not sent, the server keeps the request, its
-// inputs included, until FINAL.
+// `flags` is INFERD_REQUEST_RELEASE_ALL: the backend is done with it. While a
+// response sender of the request is open and FINAL was not sent, the server
+// keeps the request, its inputs included, until FINAL.
+// INFERD_REQUEST_RELEASE_RESCHEDULE (since 0.7; Triton's
+// TRITONSERVER_REQUEST_RELEASE_RESCHEDULE): the scheduler queues the same
+// request again and a later execute gets it again (an iterative sequence: one
+// step per execution, e.g. one token per execution sent on the request's
+// response sender, until a release with ALL ends it). Only a model with
+// `sequence_batching { iterative_sequence: true }` may; for any other model
+// (and after the model stopped) the call fails with INVALID_ARG (UNAVAILABLE)
+// and the backend still owns the request: it answers it (the error, FINAL)
+// and releases it with ALL.
 INFERD_EXPORT INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags);
 
 // Input properties. `shape` includes the batch dimension when the model batches;

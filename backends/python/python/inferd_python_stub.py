@@ -31,7 +31,7 @@ from inferd_stub_wire import (
     AUTO_COMPLETE, AUTO_COMPLETE_DONE, BLS_FREE, BLS_RESPONSE, CANCELLED_REPLY, EXECUTE,
     EXECUTE_DONE, FINALIZE, FINALIZE_DONE, FLAG_BATCH_DONE, FLAG_ERROR, FLAG_FINAL,
     FLAG_HAS_BLOCK, INITIALIZE, INITIALIZE_DONE, INPUT, IS_CANCELLED, MESSAGE, PING, PONG,
-    REQUEST, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct, encode_tensors, pad8,
+    REQUEST, RESCHEDULE, RESPONSE, RESPONSE_HEAD, U32, U64, decode_array, dims_struct, encode_tensors, pad8,
     tensors_size, write_tensors,
 )
 from inferd_stub_async import EventLoop
@@ -53,6 +53,7 @@ class Stub(BlsClient):
         self.message = bytearray(MESSAGE.size)
         self.model = None
         self.decoupled = False
+        self.iterative = False
         self.label = "python model"
         # The call channel's messages, by kind: answers to is_cancelled (asked
         # one at a time) and the responses of each BLS call.
@@ -219,6 +220,8 @@ class Stub(BlsClient):
             self.label = settings["label"]
             self.spin_s = settings.get("spin_us", 0) / 1e6
             self.decoupled = settings["decoupled"]
+            # It may reschedule requests: execute() must have returned to say which.
+            self.iterative = settings.get("iterative", False)
             module = self.load_module(settings["model_file"])
             self.model = module.TritonPythonModel()
             if hasattr(self.model, "initialize"):
@@ -254,7 +257,7 @@ class Stub(BlsClient):
         try:
             responses = self.model.execute(requests)
             if asyncio.iscoroutine(responses):  # async def execute
-                if self.decoupled:
+                if self.decoupled and not self.iterative:
                     # As in Triton, it runs on while the next batch starts.
                     self.loop.start(responses, lambda exc: self.execute_raised(requests, exc))
                     self.send(EXECUTE_DONE, 0, batch)
@@ -271,6 +274,7 @@ class Stub(BlsClient):
                 self.fail(requests, self.label + ": execute() returned None without sending "
                           "a response to this request")
                 return
+            self.send_reschedules(requests)
             self.send(EXECUTE_DONE, 0, batch)
             return
         try:
@@ -282,6 +286,7 @@ class Stub(BlsClient):
                       f"request ({len(requests)}), returned {type(responses).__name__}"
                       + ("" if responses is None else f" of {len(responses)}"))
             return
+        self.send_reschedules(requests, responses)
         last = len(requests) - 1
         done_sent = False
         for i, (request, response) in enumerate(zip(requests, responses)):
@@ -306,6 +311,27 @@ class Stub(BlsClient):
         its traceback, and the error of each request it left unanswered."""
         traceback.print_exception(type(exc), exc, exc.__traceback__)
         self.fail_requests(requests, self.label + ": execute() raised " + describe(exc))
+
+    def send_reschedules(self, requests, responses=None):
+        """Tells the backend which requests execute() rescheduled
+        (set_release_flags), before the batch's end. A model that is not
+        decoupled returns None for each (`responses`, the returned list): a
+        response there answers the request instead, as an error."""
+        for i, request in enumerate(requests):
+            if request._release_flags != pb_utils.TRITONSERVER_REQUEST_RELEASE_RESCHEDULE:
+                continue
+            if request._final_sent:
+                pb_utils.Logger.log_warn(f"{self.label}: a request was rescheduled after its "
+                                         "final response; it ends instead")
+                continue
+            if responses is not None and responses[i] is not None:
+                responses[i] = pb_utils.InferenceResponse(error=pb_utils.TritonError(
+                    f"{self.label}: execute() rescheduled a request and returned "
+                    f"{type(responses[i]).__name__} for it; a rescheduled request's entry in "
+                    "the returned list must be None"))
+                continue
+            request._final_sent = True  # its answer comes from a later execute()
+            self.send(RESCHEDULE, 0, request._handle)
 
     def fail(self, requests, message):
         self.fail_requests(requests, message)

@@ -37,6 +37,7 @@ TRITONSERVER_RESPONSE_COMPLETE_FINAL = 1
 TRITONSERVER_REQUEST_FLAG_SEQUENCE_START = 1
 TRITONSERVER_REQUEST_FLAG_SEQUENCE_END = 2
 TRITONSERVER_REQUEST_RELEASE_ALL = 1
+TRITONSERVER_REQUEST_RELEASE_RESCHEDULE = 2
 
 
 def get_model_dir():
@@ -294,6 +295,23 @@ class InferenceRequest:
         if self._sender is None:
             self._sender = InferenceResponseSender(self)
         return self._sender
+
+    # Until set_release_flags: released for good when execute() returns.
+    _release_flags = TRITONSERVER_REQUEST_RELEASE_ALL
+
+    def set_release_flags(self, flags):
+        """TRITONSERVER_REQUEST_RELEASE_RESCHEDULE: once execute() returns, the
+        request is queued again and a later execute() gets it again (iterative
+        sequences: sequence_batching { iterative_sequence: true }); its entry
+        in a returned list must then be None. TRITONSERVER_REQUEST_RELEASE_ALL
+        (the default) undoes it."""
+        if flags not in (TRITONSERVER_REQUEST_RELEASE_ALL, TRITONSERVER_REQUEST_RELEASE_RESCHEDULE):
+            raise TritonModelException(
+                f"set_release_flags() takes TRITONSERVER_REQUEST_RELEASE_ALL (1) or "
+                f"TRITONSERVER_REQUEST_RELEASE_RESCHEDULE (2), got {flags!r}")
+        if self._handle is None:
+            raise TritonModelException("only a request the model received can be rescheduled")
+        self._release_flags = flags
 
     def is_cancelled(self):
         if self._handle is None or self._final_sent:

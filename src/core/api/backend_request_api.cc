@@ -161,8 +161,7 @@ INFERD_Error* INFERD_RequestIsCancelled(INFERD_Request* request, bool* cancelled
 INFERD_Error* INFERD_RequestRelease(INFERD_Request* request, uint32_t flags) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(request);
-    Unwrap(request)->ReleaseFromBackend();
-    return Status::Ok();
+    return Unwrap(request)->ReleaseFromBackend(flags);
   });
 }
 

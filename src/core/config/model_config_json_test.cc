@@ -216,6 +216,7 @@ TEST(ModelConfigJsonTest, RoundTripOfSequenceAndEnsembleConfigs) {
        {"name: \"s\" sequence_batching { max_sequence_idle_microseconds: 5 oldest { "
         "max_candidate_sequences: 4 } state [ { input_name: \"i\" output_name: \"o\" dims: [ -1 ] "
         "initial_state [ { name: \"z\" zero_data: true } ] } ] }",
+        "name: \"i\" sequence_batching { iterative_sequence: true direct { } }",
         "name: \"e\" platform: \"ensemble\" ensemble_scheduling { step [ { model_name: \"a\" "
         "model_version: -1 input_map { key: \"x\" value: \"y\" } } ] }"}) {
     const inference::ModelConfig original = FromText(text);
@@ -223,6 +224,10 @@ TEST(ModelConfigJsonTest, RoundTripOfSequenceAndEnsembleConfigs) {
     ASSERT_TRUE(ModelConfigFromJson(ModelConfigToJson(original), &back).ok());
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(original, back)) << text;
   }
+  // Triton's field name, as a client's config override or the config endpoint has it.
+  EXPECT_THAT(ModelConfigToJson(FromText("name: \"i\" sequence_batching { iterative_sequence: "
+                                         "true }")),
+              HasSubstr("\"iterative_sequence\":true"));
 }
 
 TEST(ModelConfigJsonTest, FromJsonAcceptsCamelCaseAndStringIntegers) {

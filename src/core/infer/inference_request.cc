@@ -1,8 +1,11 @@
 #include "core/infer/inference_request.h"
 
+#include <algorithm>
+
 #include "core/cache/response_cache.h"
 #include "core/infer/bound_model.h"
 #include "core/infer/inference_response.h"
+#include "core/infer/request_rescheduler.h"
 #include "core/infer/response_sender.h"
 #include "core/infer/sender_registry.h"
 #include "core/stats/model_statistics.h"
@@ -46,6 +49,17 @@ Status InferenceRequest::AddOwnedInput(std::string name, INFERD_DataType datatyp
   RETURN_IF_ERROR(AddInput(name, datatype, shape.data(), shape.size()));
   const std::string& kept = owned_data_.emplace_back(std::move(data));
   return AppendInputData(name, InputBuffer{kept.data(), kept.size(), INFERD_MEMORY_CPU, 0});
+}
+
+void InferenceRequest::RemoveOwnedInputs() {
+  if (owned_data_.empty()) return;
+  std::erase_if(inputs_, [this](const InputTensor& input) {
+    if (input.buffers.size() != 1) return false;
+    return std::any_of(owned_data_.begin(), owned_data_.end(), [&](const std::string& data) {
+      return data.data() == input.buffers.front().base;
+    });
+  });
+  owned_data_.clear();
 }
 
 void InferenceRequest::Cancel() {
@@ -118,6 +132,7 @@ void InferenceRequest::Bind(std::shared_ptr<BoundModel> model) {
   responses_sent_ = 0;
   last_response_ns_ = 0;
   execute_start_ns = 0;
+  requeue_ns = 0;
   sender_.reset();
 }
 
@@ -127,12 +142,45 @@ void InferenceRequest::RespondWithError(const Status& status) {
                                 INFERD_RESPONSE_COMPLETE_FINAL, status);
 }
 
-void InferenceRequest::ReleaseFromBackend() {
-  if (sender_ && !sender_->BackendReleased()) return;  // its sender releases it at FINAL
+Status InferenceRequest::ReleaseFromBackend(uint32_t flags) {
+  if (flags == INFERD_REQUEST_RELEASE_RESCHEDULE) return Reschedule();
+  if (flags != INFERD_REQUEST_RELEASE_ALL) {
+    return Status::InvalidArg("request release flags must be INFERD_REQUEST_RELEASE_ALL (1) or "
+                              "INFERD_REQUEST_RELEASE_RESCHEDULE (2), got " +
+                              std::to_string(flags));
+  }
+  if (sender_ && !sender_->BackendReleased()) return Status::Ok();  // released at FINAL
   Release();
+  return Status::Ok();
+}
+
+Status InferenceRequest::Reschedule() {
+  if (rescheduler == nullptr) {
+    // Triton's words, which clients and tests look for.
+    return Status::InvalidArg(
+        "Request is released with TRITONSERVER_REQUEST_RELEASE_RESCHEDULE, while the model '" +
+        model_name_ + "' is not configured to handle such a flag (rescheduling needs "
+        "sequence_batching { iterative_sequence: true })");
+  }
+  // Read now: once queued again the request may run and end on another thread.
+  const std::shared_ptr<BoundModel> model = model_;
+  const bool counted = counts_in_stats && model != nullptr;
+  const bool ok = !failed_;
+  const uint64_t admitted_ns = queue_start_ns;
+  const uint64_t previous = requeue_ns;
+  requeue_ns = model ? model->clock().NowNs() : 0;
+  if (Status queued = rescheduler->Reschedule(this); !queued.ok()) {
+    requeue_ns = previous;
+    return queued;
+  }
+  // Triton counts each execution of a rescheduled request as an inference
+  // of its own; the last one is counted at FINAL.
+  if (counted) model->stats().RecordRequest(ok, model->clock().NowNs() - admitted_ns);
+  return Status::Ok();
 }
 
 void InferenceRequest::Release() {
+  if (rescheduler != nullptr) std::exchange(rescheduler, nullptr)->Released(this);
   if (!final_sent_) {
     RespondWithError(Status::Internal("model '" + model_name_ +
                                       "': the backend released the request without a final "

@@ -23,9 +23,11 @@
 namespace inferd {
 
 class BoundModel;
+class ComputeTally;
 struct CacheMiss;
 class ExpiringQueue;
 class QueueSweeper;
+class RequestRescheduler;
 class RequestTrace;
 class ResponseSender;
 
@@ -118,6 +120,8 @@ class InferenceRequest {
   // state the scheduler fills in). The data's address stays put.
   Status AddOwnedInput(std::string name, INFERD_DataType datatype, std::vector<int64_t> shape,
                        std::string data);
+  // Removes every input added by AddOwnedInput, and frees their data.
+  void RemoveOwnedInputs();
   InputTensor* FindInput(std::string_view name);
   std::vector<InputTensor>& inputs() { return inputs_; }
   const std::vector<InputTensor>& inputs() const { return inputs_; }
@@ -128,6 +132,8 @@ class InferenceRequest {
   // keeps it alive until release.
   void Bind(std::shared_ptr<BoundModel> model);
   BoundModel* model() const { return model_.get(); }
+  // The same, shared: for what outlives the request (an ensemble's statistics).
+  const std::shared_ptr<BoundModel>& shared_model() const { return model_; }
   // Outputs the backend must produce: the requested ones, or all configured
   // (then shared with the model, so most requests allocate nothing for it).
   std::shared_ptr<const std::vector<std::string>> outputs;
@@ -137,6 +143,14 @@ class InferenceRequest {
   // that holds it began (the model's clock, ns; 0 before).
   uint64_t queue_start_ns = 0;
   uint64_t execute_start_ns = 0;
+  // When a rescheduled request re-entered its queue (0: never): its queue
+  // time and queue delay count from there; its timeout and latency still
+  // count from queue_start_ns.
+  uint64_t requeue_ns = 0;
+  uint64_t QueuedSinceNs() const { return requeue_ns != 0 ? requeue_ns : queue_start_ns; }
+  // Set by a scheduler that lets the backend reschedule the request (an
+  // iterative sequence); null for almost all. Reset when the request ends.
+  RequestRescheduler* rescheduler = nullptr;
   // Records the queue the request now waits in (a dynamic batcher) and the
   // sweeper that sweeps it, for Cancel. The queue pointer may go stale once
   // the request left it, which the sweeper tolerates; the sweeper (the
@@ -154,6 +168,9 @@ class InferenceRequest {
   std::shared_ptr<RequestTrace> parent_trace;
   // False for internal requests (warmup) that statistics must not count.
   bool counts_in_stats = true;
+  // Set by an ensemble on its step requests: each execution that runs the
+  // request adds its compute times there. Null for almost all.
+  std::shared_ptr<ComputeTally> compute_tally;
   // Set when the request missed its model's response cache: its complete,
   // successful response is stored there. Null for almost all; reset at release.
   std::unique_ptr<CacheMiss> cache_miss;
@@ -185,19 +202,26 @@ class InferenceRequest {
   // error if any of its responses carried one) in its model's statistics.
   void MarkFinalSent();
   bool final_sent() const { return final_sent_; }
+  // One of its responses carried an error (final once FINAL was sent).
+  bool failed() const { return failed_; }
 
   // Sends a FINAL response carrying only `status` (an error) to the client.
   void RespondWithError(const Status& status);
 
-  // The backend is done with the request (INFERD_RequestRelease): released
-  // now, or at FINAL when a response sender is still open to send it.
-  void ReleaseFromBackend();
+  // The backend is done with the request (INFERD_RequestRelease with ALL):
+  // released now, or at FINAL when a response sender is still open to send
+  // it. With RESCHEDULE: queued again for another execution (counted as one
+  // successful inference, as Triton counts each execution); an error, and the
+  // backend still owns the request, when its scheduler does not reschedule.
+  Status ReleaseFromBackend(uint32_t flags);
 
   // Ends the server's ownership: drops the model reference and calls the
   // client's release callback. The request must not be touched afterwards.
   void Release();
 
  private:
+  Status Reschedule();
+
   const std::string model_name_;
   const int64_t requested_version_;
   std::vector<InputTensor> inputs_;

@@ -45,7 +45,7 @@ TEST_F(ResponseSenderTest, ReleaseBeforeFinalWaitsForFinal) {
   InferenceRequest* request = requests_.Make("r");
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   sender->OpenHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   EXPECT_TRUE(log().released().empty()) << "released before FINAL: its inputs would be freed";
 
   ASSERT_TRUE(SendOne(*sender).ok());
@@ -71,7 +71,7 @@ TEST_F(ResponseSenderTest, ZeroResponsesIsFinalAlone) {
   sender->OpenHandle();
   ASSERT_TRUE(sender->Send(nullptr, INFERD_RESPONSE_COMPLETE_FINAL, Status::Ok()).ok());
   sender->CloseHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   ASSERT_EQ(log().responses().size(), 1u);
   EXPECT_EQ(log().released().size(), 1u);
   ASSERT_NE(StatAt(0), nullptr);
@@ -86,7 +86,7 @@ TEST_F(ResponseSenderTest, SendAfterFinalIsRefusedAndDeliversNothing) {
   StatusOr<std::unique_ptr<InferenceResponse>> kept = sender->NewResponse();
   ASSERT_TRUE(kept.ok());
   ASSERT_TRUE(SendOne(*sender, INFERD_RESPONSE_COMPLETE_FINAL).ok());
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
 
   const Status late = sender->Send(std::move(*kept), 0, Status::Ok());
   EXPECT_EQ(late.code(), Status::Code::kInternal);
@@ -105,7 +105,7 @@ TEST_F(ResponseSenderTest, DroppingTheLastHandleWithoutFinalEndsTheRequestWithAn
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   sender->OpenHandle();
   sender->OpenHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   ASSERT_TRUE(SendOne(*sender).ok());
   sender->CloseHandle();
   EXPECT_TRUE(log().released().empty()) << "one handle is still open";
@@ -128,7 +128,7 @@ TEST_F(ResponseSenderTest, ReleasingWithoutFinalAfterTheHandlesAreGoneEndsTheReq
   sender->OpenHandle();
   sender->CloseHandle();
   EXPECT_TRUE(log().responses().empty()) << "the backend still holds the request";
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   const std::vector<LoggedResponse> got = log().responses();
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].status.code(), Status::Code::kInternal);
@@ -142,9 +142,9 @@ TEST_F(ResponseSenderTest, UnloadEndsWhatTheBackendLeftOpen) {
   std::shared_ptr<ResponseSender> done_sender = done->OpenSender();
   open_sender->OpenHandle();
   done_sender->OpenHandle();
-  open->ReleaseFromBackend();
+  EXPECT_TRUE(open->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   ASSERT_TRUE(SendOne(*done_sender, INFERD_RESPONSE_COMPLETE_FINAL).ok());
-  done->ReleaseFromBackend();
+  EXPECT_TRUE(done->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
 
   std::vector<std::shared_ptr<ResponseSender>> left = model_->senders().TakeAll();
   ASSERT_EQ(left.size(), 1u) << "only the request without FINAL is still open";
@@ -181,7 +181,7 @@ TEST_F(ResponseSenderTest, CancellationAndTimeoutReachTheBackend) {
 
   for (InferenceRequest* request : {cancelled, timed}) {
     request->RespondWithError(Status::Cancelled("stopped"));
-    request->ReleaseFromBackend();
+    EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   }
   ASSERT_NE(StatAt(0), nullptr);
   EXPECT_EQ(StatAt(0)->cancel.count.load(), 2u);
@@ -192,7 +192,7 @@ TEST_F(ResponseSenderTest, ResponseStatisticsByIndexInSimulatedTime) {
   request->execute_start_ns = clock_.NowNs();
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   sender->OpenHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   clock_.Advance(std::chrono::microseconds(10));  // to the first response
   ASSERT_TRUE(SendOne(*sender).ok());
   clock_.Advance(std::chrono::microseconds(3));
@@ -220,7 +220,7 @@ TEST_F(ResponseSenderTest, ConcurrentSendersDeliverEverythingOnceAndFinalLast) {
   InferenceRequest* request = requests_.Make("r");
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   sender->OpenHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   constexpr int kThreads = 4;
   constexpr int kEach = 200;
   std::vector<std::thread> threads;
@@ -268,7 +268,7 @@ TEST_F(ResponseSenderTest, NoAllocationAfterTheRequestEnded) {
       std::vector<std::string>{"OUT"});
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   sender->OpenHandle();
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
   StatusOr<std::unique_ptr<InferenceResponse>> early = sender->NewResponse();
   StatusOr<std::unique_ptr<InferenceResponse>> late = sender->NewResponse();
   ASSERT_TRUE(early.ok() && late.ok());
@@ -296,7 +296,7 @@ TEST_F(ResponseSenderTest, AResponseWithoutFinalFlagMustCarryAResponse) {
   std::shared_ptr<ResponseSender> sender = request->OpenSender();
   EXPECT_EQ(sender->Send(nullptr, 0, Status::Ok()).code(), Status::Code::kInvalidArg);
   request->RespondWithError(Status::Internal("end"));
-  request->ReleaseFromBackend();
+  EXPECT_TRUE(request->ReleaseFromBackend(INFERD_REQUEST_RELEASE_ALL).ok());
 }
 
 }  // namespace

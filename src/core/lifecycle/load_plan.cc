@@ -85,6 +85,7 @@ std::string MergeLoadedVersions(const std::vector<ModelLoadResult::Version>& loa
     } else {
       v.state = ModelState::kUnavailable;
       v.reason = loaded.error;
+      v.skipped = loaded.skipped;
       failures += (failures.empty() ? "" : "; ") + loaded.error;
     }
   }

@@ -102,7 +102,7 @@ class ModelLifecycle {
   std::vector<std::shared_ptr<ModelVersion>> Loaded() const;
 
   std::vector<IndexEntry> Index() const EXCLUDES(mu_);
-  // True when every model that should be loaded has all its versions READY.
+  // Strict readiness: no model holds it back (readiness.h: Triton's rule).
   bool AllReady() const EXCLUDES(mu_);
 
   // Unloads everything, letting in-flight requests finish until the clock
@@ -153,6 +153,11 @@ class ModelLifecycle {
   // models are looked up (those that failed say why, from `outcomes`).
   void BindComposing(const std::string& ns, const ComposingOutcomes* outcomes,
                      LoadRequest* request) const;
+  // A load of `name` got past its configuration (`plan`, not an ensemble's,
+  // which its composing models may still refuse): it counts towards strict
+  // readiness from now on, each version it loads afresh LOADING until the
+  // loader answers (Triton's model lifecycle).
+  void NoteLoading(const std::string& name, const ModelPlan& plan) EXCLUDES(mu_);
   // Records the loader's `result` for `name`; what no longer serves goes to
   // `retire`, the override folder no longer used to `stale_override`.
   Status FinishLoad(const std::string& name, const ModelLoadResult& result,

@@ -45,6 +45,7 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
     LoadComposing(name, location.ns, request.prepared->plan.value(), request.reusable, outcomes);
   }
   BindComposing(location.ns, outcomes, &request);
+  if (request.prepared->plan.ok()) NoteLoading(name, request.prepared->plan.value());
   ModelLoadResult result = loader_.Load(request);
   std::filesystem::path stale_override;
   Status outcome =
@@ -156,6 +157,18 @@ std::vector<std::string> ModelLifecycle::StepsOfKey(const std::string& key) cons
   return ComposingKeys(location->ns, plan->config);
 }
 
+void ModelLifecycle::NoteLoading(const std::string& name, const ModelPlan& plan) {
+  if (plan.config.platform() == kEnsemblePlatform) return;
+  MutexLock lock(&mu_);
+  ModelRecord& record = records_[name];
+  record.in_lifecycle = true;
+  for (int64_t version : plan.load) {
+    VersionRecord& v = record.versions[version];
+    if (v.model != nullptr) continue;  // serves (or retires) until the loader answers
+    v = VersionRecord{ModelState::kLoading, "", nullptr, false};
+  }
+}
+
 Status ModelLifecycle::FinishLoad(const std::string& name, const ModelLoadResult& result,
                                   const ModelFingerprint& fingerprint,
                                   const LoadOverrides& overrides,
@@ -189,6 +202,7 @@ Status ModelLifecycle::FinishLoad(const std::string& name, const ModelLoadResult
       outcome = Status::InvalidArg("failed to load " + model + ": " + failures);
     }
   }
+  if (result.reached_lifecycle) record.in_lifecycle = true;
   record.loaded_fingerprint = fingerprint;
   record.last_seen = fingerprint;
   record.config_overridden = overrides.config_json.has_value() || !overrides.files.empty();

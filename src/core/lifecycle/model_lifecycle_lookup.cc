@@ -1,6 +1,7 @@
 // ModelLifecycle: the serving table's publication and what requests and the
 // repository index read: versions, and why one is missing.
 #include "core/lifecycle/model_lifecycle.h"
+#include "core/lifecycle/readiness.h"
 #include "core/model/model_version.h"
 
 namespace inferd {
@@ -142,14 +143,7 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
 
 bool ModelLifecycle::AllReady() const {
   MutexLock lock(&mu_);
-  for (const auto& [name, record] : records_) {
-    if (!record.aspired) continue;
-    if (!record.error.empty() || record.versions.empty()) return false;
-    for (const auto& [version, v] : record.versions) {
-      if (v.state != ModelState::kReady) return false;
-    }
-  }
-  return blocked_ensembles_.empty();
+  return StrictlyReady(records_);
 }
 
 }  // namespace inferd

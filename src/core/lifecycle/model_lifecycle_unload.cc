@@ -80,6 +80,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
     MutexLock lock(&mu_);
     ModelRecord& record = records_[name];
     record.aspired = false;
+    record.in_lifecycle = false;
     for (auto& [version, v] : record.versions) {
       if (v.model) retire.push_back(std::move(v.model));
       v.state = ModelState::kUnloading;

@@ -65,6 +65,7 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
   const StatusOr<ModelPlan>& planned = own_plan ? *own_plan : request.prepared->plan;
   if (!planned.ok()) {
     result.error = planned.status().message();
+    result.reached_lifecycle = planned.status().code() == Status::Code::kNotFound;
     return result;
   }
   const ModelPlan& plan = planned.value();
@@ -75,8 +76,9 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
     }
   }
   for (const auto& [missing, reason] : plan.missing) {
-    result.versions.push_back({missing, nullptr, reason});
+    result.versions.push_back({missing, nullptr, reason, false, true});
   }
+  result.reached_lifecycle = true;
   for (int64_t version : plan.load) {
     ModelLoadResult::Version& out = result.versions.emplace_back();
     out.version = version;
@@ -85,12 +87,14 @@ ModelLoadResult ModelLoader::Load(const LoadRequest& request) const {
       out.reused = true;
       continue;
     }
-    LoadVersion(request, plan, config, &out);
+    // An ensemble whose steps do not fit its composing models is refused
+    // before anything loads (Triton: by its dependency graph).
+    if (!LoadVersion(request, plan, config, &out)) result.reached_lifecycle = false;
   }
   return result;
 }
 
-void ModelLoader::LoadVersion(const LoadRequest& request, const ModelPlan& plan,
+bool ModelLoader::LoadVersion(const LoadRequest& request, const ModelPlan& plan,
                               const inference::ModelConfig& config,
                               ModelLoadResult::Version* out) const {
   const ModelLocation& location = request.location;
@@ -101,14 +105,14 @@ void ModelLoader::LoadVersion(const LoadRequest& request, const ModelPlan& plan,
     Status valid = ValidateComposing(request, config, &sequence_steps);
     if (!valid.ok()) {
       out->error = valid.message();
-      return;
+      return false;
     }
   } else {
     auto acquired = AcquireBackend(request, config.backend(), version);
     if (!acquired.ok()) {
       out->error = "model '" + location.name + "' version " + std::to_string(version) + ": " +
                    acquired.status().message();
-      return;
+      return true;
     }
     backend = std::move(acquired).value();
   }
@@ -129,6 +133,7 @@ void ModelLoader::LoadVersion(const LoadRequest& request, const ModelPlan& plan,
   } else {
     out->error = loaded.status().message();
   }
+  return true;
 }
 
 }  // namespace inferd

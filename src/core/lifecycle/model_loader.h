@@ -64,9 +64,15 @@ struct ModelLoadResult {
     std::shared_ptr<ModelVersion> model;  // null when the load failed
     std::string error;
     bool reused = false;  // `model` was already serving and is kept as it is
+    // Named by the version policy but without a folder: not loaded at all.
+    bool skipped = false;
   };
   std::string name;
   std::string error;  // failure of the model as a whole (its config, say)
+  // The configuration was accepted (an ensemble's against its composing
+  // models too), or it lacked only a version folder: the load got as far as
+  // Triton's model lifecycle, and strict readiness counts the model.
+  bool reached_lifecycle = false;
   std::vector<Version> versions;
 };
 
@@ -102,8 +108,10 @@ class ModelLoader {
                            std::vector<bool>* sequence_steps) const;
 
   // Loads `version` of the model `request` names, as `plan` (with `config`,
-  // the plan's with each ensemble step's namespace) says, into `out`.
-  void LoadVersion(const LoadRequest& request, const ModelPlan& plan,
+  // the plan's with each ensemble step's namespace) says, into `out`. False
+  // when an ensemble's steps do not fit its composing models (refused before
+  // loading); a failure to load is in `out`.
+  bool LoadVersion(const LoadRequest& request, const ModelPlan& plan,
                    const inference::ModelConfig& config, ModelLoadResult::Version* out) const;
 
   // The backend library of `version`: the one Prepare opened, else acquired now.

@@ -56,7 +56,7 @@ StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
                                            " does not exist");
   }
   if (selection.load.empty() && selection.missing.empty()) {
-    return Status::InvalidArg("model '" + location.name + "': no version folder to load in " +
+    return Status::NotFound("model '" + location.name + "': no version folder to load in " +
                               location.dir.string() + " (version folders are named 1, 2, ...)");
   }
   plan.load = std::move(selection.load);

@@ -31,8 +31,8 @@ struct ModelPlan {
 };
 
 // The plan for the model at `location`. An error is the reason the model as a
-// whole cannot load (a broken config.pbtxt naming file, line and field; no
-// version folder at all). A non-empty `config_name` reads
+// whole cannot load: a broken config.pbtxt naming file, line and field; or,
+// NOT_FOUND, no version folder at all (the configuration itself was fine). A non-empty `config_name` reads
 // "<folder>/configs/<config_name>.pbtxt" where it exists (--model-config-name).
 StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
                               const std::optional<std::string>& config_json, bool strict_config,

@@ -24,10 +24,17 @@ struct VersionRecord {
   ModelState state = ModelState::kLoading;
   std::string reason;
   std::shared_ptr<ModelVersion> model;
+  // Named by the version policy but without a folder: never loaded (Triton
+  // skips it), so strict readiness does not count it (readiness.h).
+  bool skipped = false;
 };
 
 struct ModelRecord {
-  bool aspired = false;  // should be loaded; readiness counts it
+  bool aspired = false;  // should be loaded
+  // A load of it got past its configuration since it was last unloaded (as
+  // far as Triton's model lifecycle): strict readiness counts it from then on
+  // (readiness.h). A load refused before that leaves it as it was.
+  bool in_lifecycle = false;
   std::string error;     // failure of the model as a whole
   std::map<int64_t, VersionRecord> versions;
   ModelFingerprint loaded_fingerprint;  // what the serving versions came from

@@ -11,6 +11,7 @@
 #include "core/infer/inference_request.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
+#include "core/stats/compute_tally.h"
 #include "core/trace/request_trace.h"
 
 namespace inferd {
@@ -102,6 +103,9 @@ struct BatchStart {
   // Traced requests of the batch, held past execute (which may release them)
   // to record COMPUTE_END; empty, so allocation-free, for untraced batches.
   std::vector<std::shared_ptr<RequestTrace>> traces;
+  // The ensembles' tallies of its step requests, held likewise to add the
+  // execution's compute times; empty for almost all batches.
+  std::vector<std::shared_ptr<ComputeTally>> tallies;
 };
 
 // Marks `batch` as executing from `start_ns`; records each request's queue
@@ -113,12 +117,13 @@ BatchStart StartBatch(const std::vector<InferenceRequest*>& batch, uint64_t star
     request->execute_start_ns = start_ns;
     if (!request->counts_in_stats) continue;
     ++started.count;
-    if (stats != nullptr) stats->RecordQueue(start_ns - request->queue_start_ns);
+    if (stats != nullptr) stats->RecordQueue(start_ns - request->QueuedSinceNs());
     started.rows += request->batch_size > 0 ? request->batch_size : 1;
     if (request->trace) {
       request->trace->Record(TracePoint::kComputeStart, start_ns);
       started.traces.push_back(request->trace);
     }
+    if (request->compute_tally) started.tallies.push_back(request->compute_tally);
   }
   return started;
 }
@@ -154,6 +159,10 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     trace->RecordComputeEnd(end_ns);
   }
   started.traces.clear();
+  for (const auto& tally : started.tallies) {
+    tally->Add(infer_start - start_ns, infer_end - infer_start, end_ns - infer_end);
+  }
+  started.tallies.clear();
   if (status.ok()) return;
   // The backend kept nothing: answer and release every request ourselves.
   Status failure = status.WithPrefix("model '" + model_->name() + "' version " +

@@ -4,9 +4,12 @@
 #include <cstring>
 
 #include "core/common/c_error.h"
+#include "core/infer/bound_model.h"
 #include "core/infer/inference_response.h"
 #include "core/infer/request_submitter.h"
 #include "core/infer/response_allocator.h"
+#include "core/stats/model_statistics.h"
+#include "core/timing/clock.h"
 
 namespace inferd {
 
@@ -14,6 +17,7 @@ INFERD_ResponseAllocator EnsembleRun::allocator_{&EnsembleRun::Allocate,
                                                  &EnsembleRun::ReleaseBuffer};
 
 void EnsembleRun::Start() {
+  if (client_->model() != nullptr) start_ns_ = client_->model()->clock().NowNs();
   std::vector<StepRequest*> launch;
   {
     MutexLock lock(&mu_);
@@ -77,6 +81,7 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   request.timeout_us = client_->timeout_us;
   request.parameters = client_->parameters;
   request.parent_trace = client_->trace;
+  request.compute_tally = tally_;
   if (plan.sequences) {
     request.correlation_id = client_->correlation_id;
     request.correlation_id_string = client_->correlation_id_string;
@@ -330,12 +335,29 @@ Status EnsembleRun::SendOutputs(const OutputSet& outputs, uint32_t flags) {
   return InferenceResponse::Send(std::move(response), flags, Status::Ok());
 }
 
+void EnsembleRun::FinishStatistics() {
+  // Nothing prepares a step any more (no request pending): tally_ is ours.
+  std::shared_ptr<ComputeTally> tally = std::move(tally_);
+  const std::shared_ptr<BoundModel>& model = client_->shared_model();
+  if (!model || !client_->counts_in_stats || client_->failed()) return;
+  const uint64_t rows = client_->batch_size > 0 ? client_->batch_size : 1;
+  const uint64_t queue_ns =
+      start_ns_ > client_->queue_start_ns ? start_ns_ - client_->queue_start_ns : 0;
+  tally->OnFinish([model, parent = client_->compute_tally, rows, queue_ns](
+                      uint64_t input_ns, uint64_t infer_ns, uint64_t output_ns) {
+    model->stats().RecordEnsembleRequest(rows, queue_ns, input_ns, infer_ns, output_ns,
+                                         model->clock().WallMs());
+    if (parent) parent->Add(input_ns, infer_ns, output_ns);
+  });
+}
+
 void EnsembleRun::DropPending() {
   {
     MutexLock lock(&mu_);
     if (--pending_ > 0) return;
   }
   Respond(true);
+  FinishStatistics();
   runs_->fetch_sub(1);
   // Last: the client may delete its request, and with it the ensemble.
   client_->Release();

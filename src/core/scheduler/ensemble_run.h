@@ -15,6 +15,7 @@
 
 #include "core/infer/inference_request.h"
 #include "core/scheduler/ensemble_scheduler.h"
+#include "core/stats/compute_tally.h"
 #include "inferd/base/mutex.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
@@ -124,11 +125,20 @@ class EnsembleRun : public std::enable_shared_from_this<EnsembleRun> {
   // Something that could still produce a tensor (a step request, Start) is
   // done; the last one releases the client request.
   void DropPending() EXCLUDES(mu_, send_mu_);
+  // The run is over: a successful one counts in the ensemble's statistics as
+  // Triton counts it (ModelStatistics::RecordEnsembleRequest), with its steps'
+  // compute times once the last execution added them (compute_tally.h); a
+  // nested ensemble adds them to its parent's tally too.
+  void FinishStatistics();
 
   const std::shared_ptr<const EnsemblePlan> plan_;
   RequestSubmitter* const submitter_;
   InferenceRequest* const client_;
   const std::shared_ptr<std::atomic<size_t>> runs_;
+  // The steps' compute times; every step request holds it. Dropped by
+  // FinishStatistics.
+  std::shared_ptr<ComputeTally> tally_ = std::make_shared<ComputeTally>();
+  uint64_t start_ns_ = 0;  // when Start ran (the model's clock): the queue time's end
 
   // Serializes what goes to the client, in order; taken before mu_.
   Mutex send_mu_;

@@ -12,6 +12,7 @@
 #include "core/infer/inference_response.h"
 #include "core/infer/request_submitter.h"
 #include "core/infer/response_allocator.h"
+#include "core/stats/compute_tally.h"
 #include "core/test_util/fake_bound_model.h"
 #include "core/timing/fake_clock.h"
 
@@ -105,6 +106,15 @@ class FakeSubmitter final : public RequestSubmitter {
   }
 
   void Refuse(const std::string& model) { refuse_.insert(model); }
+
+  // The ensemble's tally that the held request of `model` carries, as the
+  // execution running it holds it (null if none).
+  std::shared_ptr<ComputeTally> Tally(const std::string& model) const {
+    for (const InferenceRequest* request : held_) {
+      if (request->model_name() == model) return request->compute_tally;
+    }
+    return nullptr;
+  }
 
   // Whether the held request of `model` was cancelled.
   bool Cancelled(const std::string& model) const {
@@ -356,6 +366,58 @@ TEST_F(EnsembleSchedulerTest, StoppedSchedulerRefusesNewRequests) {
   scheduler_->Stop();
   InferenceRequest request("ens", -1);
   EXPECT_EQ(scheduler_->Enqueue(&request).code(), Status::Code::kUnavailable);
+}
+
+// --- Statistics: a successful run counts in the ensemble's statistics like one
+// execution, with its steps' compute times summed (Triton's rule).
+
+TEST_F(EnsembleSchedulerTest, ASuccessfulRunCountsOnceWithItsStepsComputeTimes) {
+  Load(Step("a", "IN", "t") + Step("b", "t", "OUT"));
+  Run({{"IN", 0}}, {"OUT"});
+  submitter_.Tally("a")->Add(1, 10, 100);  // what a's execution took
+  submitter_.Complete("a");
+  submitter_.Tally("b")->Add(2, 20, 200);
+  submitter_.Complete("b");
+  ASSERT_TRUE(client_.error.ok());
+
+  const ModelStatistics& stats = ensemble_->stats();
+  EXPECT_EQ(stats.execution_count.load(), 1u);
+  EXPECT_EQ(stats.inference_count.load(), 1u);  // one row: the ensemble does not batch here
+  EXPECT_EQ(stats.last_inference_ms.load(), clock_.WallMs());
+  EXPECT_EQ(stats.success.count.load(), 1u);
+  EXPECT_EQ(stats.queue.count.load(), 1u);
+  EXPECT_EQ(stats.compute_input.count.load(), 1u);
+  EXPECT_EQ(stats.compute_input.ns.load(), 3u);
+  EXPECT_EQ(stats.compute_infer.ns.load(), 30u);
+  EXPECT_EQ(stats.compute_output.ns.load(), 300u);
+  EXPECT_EQ(stats.batch[1].compute_infer.count.load(), 1u);
+  EXPECT_EQ(stats.batch[1].compute_output.ns.load(), 300u);
+}
+
+TEST_F(EnsembleSchedulerTest, AStepTimedAfterItsRequestWasReleasedStillCounts) {
+  Load(Step("a", "IN", "OUT"));
+  Run({{"IN", 0}}, {"OUT"});
+  std::shared_ptr<ComputeTally> execution = submitter_.Tally("a");
+  submitter_.Complete("a");  // the backend released it before its execution was timed
+  EXPECT_EQ(client_.final_flags, 1);
+  EXPECT_EQ(ensemble_->stats().execution_count.load(), 0u);
+  execution->Add(0, 7, 0);
+  execution.reset();
+  EXPECT_EQ(ensemble_->stats().execution_count.load(), 1u);
+  EXPECT_EQ(ensemble_->stats().compute_infer.ns.load(), 7u);
+}
+
+TEST_F(EnsembleSchedulerTest, AFailedRunCountsAsAFailureOnly) {
+  Load(Step("a", "IN", "t") + Step("b", "t", "OUT"));
+  Run({{"IN", 0}}, {"OUT"});
+  submitter_.Tally("a")->Add(1, 10, 100);
+  submitter_.Complete("a", 0, Status::Internal("backend exploded"));
+  const ModelStatistics& stats = ensemble_->stats();
+  EXPECT_EQ(stats.fail.count.load(), 1u);
+  EXPECT_EQ(stats.success.count.load(), 0u);
+  EXPECT_EQ(stats.execution_count.load(), 0u);
+  EXPECT_EQ(stats.queue.count.load(), 0u);
+  EXPECT_EQ(stats.compute_infer.count.load(), 0u);
 }
 
 }  // namespace

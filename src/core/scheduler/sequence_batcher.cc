@@ -7,25 +7,15 @@
 
 namespace inferd {
 
-struct SequenceBatcher::Sequence {
-  std::list<Sequence>::iterator self;
-  std::string key;
-  SequenceSignals id;  // correlation id only
-  std::deque<InferenceRequest*> queue;  // client requests, then maybe idle_end
-  std::unique_ptr<InferenceRequest> idle_end;  // queued once the sequence went idle
-  int64_t slot = -1;                            // -1: in the backlog
-  bool in_flight = false;
-  bool expired = false;     // idle: out of by_key_, its END queued
-  bool end_queued = false;  // a request with END waits or runs; only a START may follow
-  uint64_t last_ns = 0;     // the last arrival or completion
-  // What the last request looked like, to shape the END an idle sequence gets.
-  std::vector<InputTensor> last_inputs;
-  std::shared_ptr<const std::vector<std::string>> last_outputs;
-  uint64_t last_batch_size = 0;
-  std::vector<std::string> state;  // implicit state values, by SequenceStates spec
-};
-
 namespace {
+
+// Numbers and strings are different ids: "7" and 7 are two sequences.
+std::string SequenceKey(const InferenceRequest& request) {
+  std::string key(1, request.correlation_id_string.empty() ? 'n' : 's');
+  key += request.correlation_id_string.empty() ? std::to_string(request.correlation_id)
+                                               : request.correlation_id_string;
+  return key;
+}
 
 std::string DisplayId(const InferenceRequest& request) {
   return request.correlation_id_string.empty() ? std::to_string(request.correlation_id)
@@ -72,7 +62,8 @@ SequenceBatcher::SequenceBatcher(const inference::ModelConfig& config, size_t in
       max_queue_delay_ns_((oldest_ ? config.sequence_batching().oldest().max_queue_delay_microseconds()
                                    : config.sequence_batching().direct().max_queue_delay_microseconds()) *
                           1000),
-      minimum_slot_utilization_(config.sequence_batching().direct().minimum_slot_utilization()) {
+      minimum_slot_utilization_(config.sequence_batching().direct().minimum_slot_utilization()),
+      iterative_(config.sequence_batching().iterative_sequence()) {
   size_t slot_count = slots_per_instance_ * instance_count_;
   if (oldest_) {
     const auto& oldest = config.sequence_batching().oldest();
@@ -130,19 +121,17 @@ void SequenceBatcher::AddStates(InferenceRequest* request, Sequence* sequence, b
 }
 
 Status SequenceBatcher::Enqueue(InferenceRequest* request) {
-  if (request->correlation_id == 0 && request->correlation_id_string.empty()) {
+  const bool has_id = request->correlation_id != 0 || !request->correlation_id_string.empty();
+  if (!has_id && !iterative_) {
     return Status::InvalidArg("model '" + model_name_ +
                               "' has a sequence batcher: every request must carry a "
                               "sequence_id (a non-zero number or a non-empty string)");
   }
-  // Numbers and strings are different ids: "7" and 7 are two sequences.
-  std::string key(1, request->correlation_id_string.empty() ? 'n' : 's');
-  key += request->correlation_id_string.empty() ? std::to_string(request->correlation_id)
-                                                : request->correlation_id_string;
-  const bool start = (request->flags & INFERD_REQUEST_FLAG_SEQUENCE_START) != 0;
   {
     MutexLock lock(&mu_);
     if (stopping_) return Status::Unavailable("model '" + model_name_ + "' is shutting down");
+    const std::string key = has_id ? SequenceKey(*request) : StartOwnSequence(request);
+    const bool start = (request->flags & INFERD_REQUEST_FLAG_SEQUENCE_START) != 0;
     auto found = by_key_.find(key);
     Sequence* sequence = found == by_key_.end() ? nullptr : found->second;
     if (sequence == nullptr && !start) {
@@ -175,6 +164,7 @@ Status SequenceBatcher::Enqueue(InferenceRequest* request) {
     sequence->queue.push_back(request);
     sequence->last_ns = clock_.NowNs();
     ++queued_;
+    if (iterative_) Track(request, sequence);
   }
   changed_.SignalAll();
   return Status::Ok();
@@ -224,7 +214,7 @@ std::vector<SequenceBatcher::Sequence*> SequenceBatcher::ReadyFor(size_t instanc
   }
   if (oldest_) {
     std::stable_sort(ready.begin(), ready.end(), [](const Sequence* a, const Sequence* b) {
-      return a->queue.front()->queue_start_ns < b->queue.front()->queue_start_ns;
+      return a->queue.front()->QueuedSinceNs() < b->queue.front()->QueuedSinceNs();
     });
   }
   return ready;
@@ -233,9 +223,9 @@ std::vector<SequenceBatcher::Sequence*> SequenceBatcher::ReadyFor(size_t instanc
 bool SequenceBatcher::ShouldSend(const std::vector<Sequence*>& ready, uint64_t now,
                                  uint64_t* wake) {
   if (ready.empty()) return false;
-  uint64_t oldest = ready.front()->queue.front()->queue_start_ns;
+  uint64_t oldest = ready.front()->queue.front()->QueuedSinceNs();
   for (const Sequence* sequence : ready) {
-    oldest = std::min(oldest, sequence->queue.front()->queue_start_ns);
+    oldest = std::min(oldest, sequence->queue.front()->QueuedSinceNs());
   }
   const bool delay_expired = stopping_ || now >= oldest + max_queue_delay_ns_;
   if (oldest_) {
@@ -277,7 +267,8 @@ InferenceRequest* SequenceBatcher::Take(size_t instance, Sequence* sequence) {
     }
   }
   sequence->in_flight = true;
-  dispatched_[instance].push_back({sequence, ends});
+  // An iterative sequence ends when its requests are released, not at END.
+  dispatched_[instance].push_back({sequence, ends && !iterative_});
   return request;
 }
 
@@ -327,6 +318,9 @@ void SequenceBatcher::Fill(size_t instance, const std::vector<Sequence*>& ready,
 }
 
 uint64_t SequenceBatcher::ExpireIdle(uint64_t now) {
+  // An iterative sequence is never idle: it lives while its backend holds or
+  // reschedules its request, and ends as soon as it released it.
+  if (iterative_) return 0;
   uint64_t next = 0;
   for (Sequence* sequence : slots_) {
     if (sequence == nullptr || sequence->expired || sequence->in_flight ||
@@ -402,12 +396,9 @@ void SequenceBatcher::BatchDone(size_t instance, size_t request_count) {
       Sequence* sequence = done.sequence;
       sequence->in_flight = false;
       sequence->last_ns = now;
-      if (!done.ends || !sequence->queue.empty()) continue;
+      const bool over = done.ends || (iterative_ && sequence->live == 0);
       // The sequence ended and nothing follows it: its slot goes to the backlog.
-      ReleaseSlot(sequence);
-      auto found = by_key_.find(sequence->key);
-      if (found != by_key_.end() && found->second == sequence) by_key_.erase(found);
-      sequences_.erase(sequence->self);
+      if (over && sequence->queue.empty()) Retire(sequence);
     }
     dispatched_[instance].clear();
     finished.swap(owned_[instance]);

@@ -68,6 +68,14 @@ void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
   if (summaries && ok) summaries->request.Observe(Micros(duration_ns));
 }
 
+void ModelStatistics::RecordEnsembleRequest(uint64_t rows, uint64_t queue_ns, uint64_t input_ns,
+                                            uint64_t infer_ns, uint64_t output_ns,
+                                            uint64_t wall_ms) {
+  RecordQueue(queue_ns);  // first: its count is what settled statistics compare with
+  RecordExecutionStart(1, rows, wall_ms);
+  RecordExecutionTime(1, rows, input_ns, infer_ns, output_ns);
+}
+
 void ModelStatistics::RecordExecutionStart(uint64_t request_count, uint64_t rows,
                                            uint64_t wall_ms) {
   execution_count.fetch_add(1, std::memory_order_relaxed);

@@ -90,6 +90,13 @@ class ModelStatistics {
   void RecordExecutionTime(uint64_t request_count, uint64_t rows, uint64_t input_ns,
                            uint64_t infer_ns, uint64_t output_ns);
 
+  // An ensemble request of `rows` rows (1 when the ensemble does not batch)
+  // succeeded: Triton counts it like one execution of the ensemble, its queue
+  // time its own (`queue_ns`, from its arrival to its first step), its compute
+  // times its steps' sums (compute_tally.h), at `wall_ms`.
+  void RecordEnsembleRequest(uint64_t rows, uint64_t queue_ns, uint64_t input_ns,
+                             uint64_t infer_ns, uint64_t output_ns, uint64_t wall_ms);
+
   // The model uses the response cache: its cache metrics (and, when the
   // metrics settings ask for summaries, the cache summaries) are kept. Called
   // before the model serves.

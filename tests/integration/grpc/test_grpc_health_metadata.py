@@ -42,7 +42,11 @@ REPO = {
     "two_versions": Model(single_identity("two_versions", "INT32", [2],
                                           version_policy="{ all { } }"), versions=(1, 2)),
     "round_trip": Model(ROUND_TRIP_CONFIG, versions=(1, 2, 3)),
-    "broken": Model("name: \"broken\"\nbackend: \"identity\"\ninput [ { name: "),
+    # Its config is fine but its backend does not exist: the load fails past the
+    # configuration, so strict readiness counts it (Triton 2.51: a config.pbtxt
+    # that cannot be read would not count).
+    "broken": single_identity("broken", "FP32", [4]).replace('backend: "identity"',
+                                                            'backend: "no_such_backend"'),
 }
 
 

@@ -72,14 +72,15 @@ def test_explicit_without_load_model_loads_nothing(launch, tmp_path):
     assert is_ready(server)
 
 
-def test_explicit_unknown_startup_model_is_reported_and_blocks_readiness(launch, tmp_path):
+def test_explicit_unknown_startup_model_is_reported_and_leaves_readiness_alone(launch, tmp_path):
     server = launch(_repo(tmp_path), "--model-control-mode=explicit", "--load-model=a",
                     "--load-model=ghost", "--exit-on-error=false", wait_for="live")
     assert states(server, "a") == {"1": "READY"}
     ghost = entries(server, "ghost")
     assert len(ghost) == 1 and ghost[0]["state"] == "UNAVAILABLE", ghost
     assert "ghost" in ghost[0]["reason"] and "repository" in ghost[0]["reason"], ghost
-    assert not is_ready(server)
+    # Never got past the repository, so strict readiness does not count it (Triton).
+    assert is_ready(server)
 
 
 def test_explicit_load_reload_unload_and_load_again(launch, tmp_path):
