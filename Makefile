@@ -142,7 +142,8 @@ image-test: image models
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = http_request_fuzz infer_body_fuzz model_config_fuzz grpc_infer_fuzz \
-	shared_memory_fuzz repository_load_fuzz
+	shared_memory_fuzz repository_load_fuzz \
+	xgboost_model_file_fuzz lightgbm_model_file_fuzz torch_archive_fuzz
 # fuzz/sanitizer-ignorelist.txt: RapidJSON's own headers are not instrumented.
 FUZZ_NO_SANITIZE = -fsanitize-ignorelist=$(CURDIR)/fuzz/sanitizer-ignorelist.txt
 fuzz: deps

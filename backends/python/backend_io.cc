@@ -100,6 +100,10 @@ Status GatherRequest(INFERD_Request* request, uint64_t handle, RequestView* view
   }
   view->correlation_id_string = correlation;
   if (Status s = FromError(INFERD_RequestFlags(request, &view->flags)); !s.ok()) return s;
+  if (Status s = FromError(INFERD_RequestTimeoutMicroseconds(request, &view->timeout_us));
+      !s.ok()) {
+    return s;
+  }
   if (Status s = ParametersJson(request, &view->parameters_json); !s.ok()) return s;
   uint32_t outputs = 0;
   if (Status s = FromError(INFERD_RequestOutputCount(request, &outputs)); !s.ok()) return s;

@@ -37,7 +37,7 @@ class Writer {
 };
 
 uint64_t RequestRecordSize(const RequestView& r) {
-  uint64_t n = 40 + Pad(r.id.size()) + Pad(r.parameters_json.size()) +
+  uint64_t n = 48 + Pad(r.id.size()) + Pad(r.parameters_json.size()) +
                Pad(r.correlation_id_string.size());
   uint64_t names = 0;
   for (const auto& output : r.outputs) names += 4 + output.size();
@@ -74,6 +74,7 @@ void WriteBatchBlock(const std::vector<RequestView>& requests, char* dst, uint64
     w.Put<uint32_t>(static_cast<uint32_t>(r.id.size()));
     w.Put<uint32_t>(static_cast<uint32_t>(r.parameters_json.size()));
     w.Put<uint32_t>(static_cast<uint32_t>(r.correlation_id_string.size()));
+    w.Put<uint64_t>(r.timeout_us);
     w.Bytes(r.id.data(), r.id.size());
     w.Align();
     w.Bytes(r.parameters_json.data(), r.parameters_json.size());

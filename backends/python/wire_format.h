@@ -9,7 +9,8 @@
 //   request_count x request:
 //     u64 handle, u64 correlation_id, u32 flags, u32 input_count,
 //     u32 output_count, u32 id_len, u32 params_len,
-//     u32 correlation_len (a string correlation id's, 0 for a number) ("<QQIIIIII")
+//     u32 correlation_len (a string correlation id's, 0 for a number),
+//     u64 timeout_us (the client's, 0: none)                   ("<QQIIIIIIQ")
 //     id bytes, pad 8; parameters as a JSON object, pad 8;
 //     the string correlation id, pad 8
 //     output_count x (u32 name_len, name bytes), pad 8
@@ -66,6 +67,7 @@ struct RequestView {
   uint64_t correlation_id = 0;
   std::string_view correlation_id_string;  // a string sequence id; "" for a number
   uint32_t flags = 0;
+  uint64_t timeout_us = 0;  // the client's timeout, for request.timeout()
   std::string_view id;
   std::string parameters_json = "{}";
   std::vector<std::string_view> outputs;

@@ -23,6 +23,7 @@ TEST(WireFormatTest, BatchBlockPlacesRecordsThenAlignedData) {
   request.handle = 42;
   request.correlation_id = 7;
   request.flags = 3;
+  request.timeout_us = 2500000;
   request.id = "req";
   request.parameters_json = R"({"k":1})";
   request.outputs = {"OUT"};
@@ -45,11 +46,12 @@ TEST(WireFormatTest, BatchBlockPlacesRecordsThenAlignedData) {
   EXPECT_EQ(At<uint32_t>(block, 24), 3u);  // flags
   EXPECT_EQ(At<uint32_t>(block, 28), 1u);  // inputs
   EXPECT_EQ(At<uint32_t>(block, 32), 1u);  // outputs
-  EXPECT_EQ(std::string(block.data() + 48, 3), "req");
-  EXPECT_EQ(std::string(block.data() + 56, 7), R"({"k":1})");
-  EXPECT_EQ(At<uint32_t>(block, 64), 3u);
-  EXPECT_EQ(std::string(block.data() + 68, 3), "OUT");
-  const uint64_t input_at = 72;
+  EXPECT_EQ(At<uint64_t>(block, 48), 2500000u);  // timeout_us, after correlation_len
+  EXPECT_EQ(std::string(block.data() + 56, 3), "req");
+  EXPECT_EQ(std::string(block.data() + 64, 7), R"({"k":1})");
+  EXPECT_EQ(At<uint32_t>(block, 72), 3u);
+  EXPECT_EQ(std::string(block.data() + 76, 3), "OUT");
+  const uint64_t input_at = 80;
   EXPECT_EQ(At<uint32_t>(block, input_at), 2u);       // name length
   EXPECT_EQ(At<uint32_t>(block, input_at + 4), 11u);  // datatype
   EXPECT_EQ(At<uint32_t>(block, input_at + 8), 2u);   // dims
@@ -253,9 +255,10 @@ TEST(WireFormatTest, ARequestsStringCorrelationIdFollowsItsParameters) {
   WriteBatchBlock(batch, block.data(), 0);
   EXPECT_EQ(At<uint64_t>(block, 16), 0u);  // no numeric id
   EXPECT_EQ(At<uint32_t>(block, 44), 5u);  // correlation_len
-  EXPECT_EQ(std::string(block.data() + 48, 1), "r");
-  EXPECT_EQ(std::string(block.data() + 56, 2), "{}");
-  EXPECT_EQ(std::string(block.data() + 64, 5), "seq-b");
+  EXPECT_EQ(At<uint64_t>(block, 48), 0u);  // no timeout
+  EXPECT_EQ(std::string(block.data() + 56, 1), "r");
+  EXPECT_EQ(std::string(block.data() + 64, 2), "{}");
+  EXPECT_EQ(std::string(block.data() + 72, 5), "seq-b");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -128,6 +129,37 @@ TEST(ZipDirectoryTest, StoredEntriesAreReadWithinTheirLimit) {
   EXPECT_EQ(ReadStoredZipEntry(in, entries[0], 64, &bytes), "");
   EXPECT_EQ(bytes, "7");
   EXPECT_EQ(ReadStoredZipEntry(in, entries[1], 64, &bytes), "a/big is too large");
+}
+
+// A file that records the largest read asked of it.
+class ReadSizeRecorder : public std::stringbuf {
+ public:
+  explicit ReadSizeRecorder(const std::string& bytes) : std::stringbuf(bytes) {}
+  std::streamsize largest = 0;
+
+ protected:
+  std::streamsize xsgetn(char* out, std::streamsize count) override {
+    largest = std::max(largest, count);
+    return std::stringbuf::xsgetn(out, count);
+  }
+};
+
+// Found by torch_archive_fuzz (288 runs a second): a short file whose end
+// record claims a directory of up to 256 MiB had that much allocated and read
+// before the read came up short. Each size (zip64's too) is now held against
+// the file first.
+TEST(ZipDirectoryTest, ADirectoryLargerThanTheFileIsRefusedUnread) {
+  for (bool zip64 : {false, true}) {
+    std::string zip = Zip(TorchScript("3"), zip64);
+    const size_t size_at = zip64 ? zip.size() - 22 - 20 - 56 + 40 : zip.size() - 22 + 12;
+    zip.replace(size_at, zip64 ? 8 : 4, zip64 ? Le(200 << 20, 8) : Le(200 << 20, 4));
+    ReadSizeRecorder file(zip);
+    std::istream in(&file);
+    std::vector<ZipEntry> entries;
+    EXPECT_EQ(ReadZipDirectory(in, &entries),
+              "not a zip archive (its central directory is outside the file)");
+    EXPECT_LE(file.largest, static_cast<std::streamsize>(zip.size())) << zip64;
+  }
 }
 
 }  // namespace

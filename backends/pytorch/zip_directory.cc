@@ -31,6 +31,13 @@ bool ReadAt(std::istream& in, uint64_t offset, uint64_t size, std::string* out) 
 struct Directory {
   uint64_t offset = 0;
   uint64_t size = 0;
+  uint64_t file_size = 0;
+
+  // Whether the directory lies inside the file: checked before it is read,
+  // so a short file that claims a large directory costs no allocation.
+  bool InsideFile() const {
+    return offset <= file_size && size <= file_size - offset && size <= kMaxDirectorySize;
+  }
 };
 
 // The zip64 end record's directory, when the end record defers to it.
@@ -44,13 +51,15 @@ std::string Zip64Directory(std::istream& in, uint64_t end_at, Directory* directo
       LittleEndian(bytes, 0, 4) != kZip64EndOfDirectory) {
     return "its zip64 end record is unreadable";
   }
-  *directory = {LittleEndian(bytes, 48, 8), LittleEndian(bytes, 40, 8)};
+  directory->offset = LittleEndian(bytes, 48, 8);
+  directory->size = LittleEndian(bytes, 40, 8);
   return "";
 }
 
 std::string FindDirectory(std::istream& in, Directory* directory) {
   in.seekg(0, std::ios::end);
   const auto file_size = static_cast<uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+  directory->file_size = file_size;
   const uint64_t tail_size = std::min<uint64_t>(file_size, 22 + 65535);  // record + comment
   std::string tail;
   if (tail_size < 22 || !ReadAt(in, file_size - tail_size, tail_size, &tail)) {
@@ -58,7 +67,8 @@ std::string FindDirectory(std::istream& in, Directory* directory) {
   }
   for (size_t at = tail_size - 22;; --at) {
     if (LittleEndian(tail, at, 4) == kEndOfDirectory) {
-      *directory = {LittleEndian(tail, at + 16, 4), LittleEndian(tail, at + 12, 4)};
+      directory->offset = LittleEndian(tail, at + 16, 4);
+      directory->size = LittleEndian(tail, at + 12, 4);
       if (directory->offset == 0xffffffff || directory->size == 0xffffffff) {
         return Zip64Directory(in, file_size - tail_size + at, directory);
       }
@@ -96,7 +106,7 @@ std::string ReadZipDirectory(std::istream& in, std::vector<ZipEntry>* entries) {
   Directory directory;
   if (std::string err = FindDirectory(in, &directory); !err.empty()) return err;
   std::string bytes;
-  if (directory.size > kMaxDirectorySize || !ReadAt(in, directory.offset, directory.size, &bytes)) {
+  if (!directory.InsideFile() || !ReadAt(in, directory.offset, directory.size, &bytes)) {
     return "not a zip archive (its central directory is outside the file)";
   }
   for (size_t at = 0; at + 46 <= bytes.size();) {

@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define INFERD_BACKEND_API_VERSION_MAJOR 0
-#define INFERD_BACKEND_API_VERSION_MINOR 7
+#define INFERD_BACKEND_API_VERSION_MINOR 8
 
 struct INFERD_Backend;
 struct INFERD_Model;
@@ -177,6 +177,11 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request,
 INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* request,
                                                               const char** id);
 INFERD_EXPORT INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags);
+// The timeout the client gave the request, in microseconds (0: none), as it
+// sent it (KServe parameter "timeout"; gRPC's deadline does not set it), so
+// a backend can give up on long work of its own. Since 0.8.
+INFERD_EXPORT INFERD_Error* INFERD_RequestTimeoutMicroseconds(INFERD_Request* request,
+                                                              uint64_t* timeout_us);
 INFERD_EXPORT INFERD_Error* INFERD_RequestInputCount(INFERD_Request* request, uint32_t* count);
 // Inputs by position or by name; NOT_FOUND for an unknown name. The input lives
 // as long as the request.

@@ -165,8 +165,8 @@ class Stub(BlsClient):
         at += 8
         requests = []
         for _ in range(count):
-            handle, correlation_id, flags, n_in, n_out, id_len, params_len, sequence_len = \
-                REQUEST.unpack_from(region, at)
+            handle, correlation_id, flags, n_in, n_out, id_len, params_len, sequence_len, \
+                timeout_us = REQUEST.unpack_from(region, at)
             at += REQUEST.size
             request_id = str(view[at:at + id_len], "utf-8") if id_len else ""
             at += pad8(id_len)
@@ -192,7 +192,8 @@ class Stub(BlsClient):
                 array = decode_array(region, view, code, shape, data, byte_size, copy=False)
                 inputs.append(pb_utils.Tensor(name, array, code))
             requests.append(pb_utils.InferenceRequest._received(
-                handle, request_id, correlation_id, flags, parameters, outputs, inputs))
+                handle, request_id, correlation_id, flags, parameters, outputs, inputs,
+                timeout_us))
         return requests
 
     # -- commands ---------------------------------------------------------------

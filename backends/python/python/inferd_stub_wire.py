@@ -26,7 +26,7 @@ FLAG_FINAL, FLAG_HAS_BLOCK, FLAG_ERROR, FLAG_BATCH_DONE = 1, 2, 4, 8
 # wire_format.h
 U32 = struct.Struct("<I")
 U64 = struct.Struct("<Q")
-REQUEST = struct.Struct("<QQIIIIII")
+REQUEST = struct.Struct("<QQIIIIIIQ")
 INPUT = struct.Struct("<IIIIQQ")
 RESPONSE_HEAD = struct.Struct("<IIII")
 BLS_HEAD = struct.Struct("<IIIIIIIIqQQ")

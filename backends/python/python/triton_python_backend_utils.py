@@ -237,7 +237,8 @@ class InferenceRequest:
         self._by_name = None
 
     @classmethod
-    def _received(cls, handle, request_id, correlation_id, flags, parameters, outputs, inputs):
+    def _received(cls, handle, request_id, correlation_id, flags, parameters, outputs, inputs,
+                  timeout_us=0):
         request = cls.__new__(cls)
         request._model_name = None
         request._inputs = inputs
@@ -245,7 +246,7 @@ class InferenceRequest:
         request._id = request_id
         request._correlation_id = correlation_id
         request._flags = flags
-        request._timeout = 0
+        request._timeout = timeout_us  # the client's, microseconds; 0: none
         request._model_version = -1
         request._parameters = parameters  # bytes until asked for
         request._trace = InferenceTrace()

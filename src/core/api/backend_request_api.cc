@@ -58,6 +58,10 @@ INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags) {
   return GuardedRead(request, flags, [&] { return Unwrap(request)->flags; });
 }
 
+INFERD_Error* INFERD_RequestTimeoutMicroseconds(INFERD_Request* request, uint64_t* timeout_us) {
+  return GuardedRead(request, timeout_us, [&] { return Unwrap(request)->timeout_us; });
+}
+
 INFERD_Error* INFERD_RequestInputCount(INFERD_Request* request, uint32_t* count) {
   return GuardedRead(request, count,
                      [&] { return static_cast<uint32_t>(Unwrap(request)->inputs().size()); });
