@@ -1,6 +1,6 @@
 """SIGTERM as Kubernetes sends it (docs/deploying.md, "Kubernetes probes and shutdown"):
-with --exit-grace-secs the server turns not ready at once (HTTP 503, gRPC ServerReady
-false, per-model ready false) while live stays true and every request is still answered;
+with --exit-grace-secs the server turns not ready at once (HTTP 503, gRPC ServerReady and
+ModelReady UNAVAILABLE, as Triton while exiting) while live stays true and every request is still answered;
 a second signal ends the grace period; then the drain of --exit-timeout-secs answers what
 is in flight and the process exits 0."""
 
@@ -16,6 +16,7 @@ import pytest
 import requests
 import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
+from tritonclient.utils import InferenceServerException
 
 from util import (InferdServer, backend_directory, executions_started, identity_config,
                   inferd_binary, wait_until, write_repository)
@@ -103,11 +104,15 @@ def test_not_ready_at_once_live_and_serving_until_a_second_signal(tmp_path, clea
     wait_until(lambda: server.get("/v2/health/ready").status_code == 503,
                what="/v2/health/ready 503 after SIGTERM")
     assert server.get("/v2/health/live").status_code == 200
+    assert "exiting" in server.get("/v2/health/ready").json()["error"]
     assert server.get(f"/v2/models/{MODEL}/ready").status_code == 503
     assert server.get("/v2/models/nobody/ready").status_code == 404
-    assert not grpc.is_server_ready()
     assert grpc.is_server_live()
-    assert not grpc.is_model_ready(MODEL)
+    for query in (grpc.is_server_ready, lambda: grpc.is_model_ready(MODEL)):
+        with pytest.raises(InferenceServerException) as raised:
+            query()
+        assert raised.value.status() == "StatusCode.UNAVAILABLE", raised.value
+        assert "exiting" in raised.value.message()
     # Still serving: new connections and requests, over both protocols.
     http_infer(server)
     grpc_infer(server)
