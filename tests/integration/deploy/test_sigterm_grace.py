@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +20,11 @@ import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
-from util import (InferdServer, backend_directory, executions_started, identity_config,
-                  inferd_binary, wait_until, write_repository)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "flags"))
+
+from test_triton_flags import run_inferd  # noqa: E402
+from util import (InferdServer, executions_started, identity_config, wait_until,  # noqa: E402
+                  write_repository)
 
 MODEL = "m"
 EXIT_TIMEOUT_S = 30
@@ -161,11 +166,6 @@ def test_sigint_with_no_grace_stops_at_once(tmp_path, cleanup):
 
 @pytest.mark.parametrize("value", ["-1", "soon"])
 def test_a_bad_grace_is_refused_naming_the_flag(tmp_path, value):
-    repo = tmp_path / "empty"
-    repo.mkdir()
-    done = subprocess.run([str(inferd_binary()), f"--model-repository={repo}",
-                           f"--backend-directory={backend_directory()}", "--http-port=0",
-                           "--grpc-port=0", "--metrics-port=0", f"--exit-grace-secs={value}"],
-                          capture_output=True, text=True, timeout=30)
+    done = run_inferd(tmp_path, f"--exit-grace-secs={value}")
     assert done.returncode != 0
-    assert "--exit-grace-secs" in done.stderr + done.stdout
+    assert "--exit-grace-secs" in done.stderr, done.stderr
