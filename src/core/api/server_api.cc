@@ -368,7 +368,7 @@ INFERD_Error* INFERD_ServerModelIsReady(INFERD_Server* server, const char* model
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(model_name);
     INFERD_REQUIRE_ARG(ready);
-    const InferenceServer* inference_server = InferenceServer::FromHandle(server);
+    InferenceServer* inference_server = InferenceServer::FromHandle(server);
     auto model = inference_server->lifecycle().Get(model_name, model_version);
     *ready = model.ok() && !inference_server->Exiting();
     // A model that exists but is not ready is an answer, not an error.
