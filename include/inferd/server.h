@@ -21,7 +21,7 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 12
+#define INFERD_API_VERSION_MINOR 13
 
 // Reports the API version this library implements.
 INFERD_EXPORT INFERD_Error* INFERD_ApiVersion(uint32_t* major, uint32_t* minor);

@@ -28,9 +28,18 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerDelete(INFERD_Server* server);
 // then unloads every model. Returns an UNAVAILABLE error if requests were still
 // in flight when the timeout ran out.
 INFERD_EXPORT INFERD_Error* INFERD_ServerStop(INFERD_Server* server);
+// Announces that INFERD_ServerStop will follow (the grace period after SIGTERM):
+// from now on the server and every model report not ready, while inference
+// and everything else are served as before, so that load balancers take the
+// server out of rotation before it refuses requests: INFERD_ServerIsReady and
+// INFERD_ServerModelIsReady then give false and an UNAVAILABLE error. Live
+// stays true.
+// Idempotent; cannot be undone.
+INFERD_EXPORT INFERD_Error* INFERD_ServerBeginExit(INFERD_Server* server);
 
 INFERD_EXPORT INFERD_Error* INFERD_ServerIsLive(INFERD_Server* server, bool* live);
-// Ready: not stopping, and every model the repository asks for is READY.
+// Ready: every model the repository asks for is READY. Once the server exits
+// (INFERD_ServerBeginExit, INFERD_ServerStop): false and an UNAVAILABLE error.
 INFERD_EXPORT INFERD_Error* INFERD_ServerIsReady(INFERD_Server* server, bool* ready);
 // {"name", "version", "extensions": [...]}. The caller owns *metadata.
 INFERD_EXPORT INFERD_Error* INFERD_ServerMetadata(INFERD_Server* server, INFERD_Message** metadata);

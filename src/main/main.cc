@@ -3,10 +3,12 @@
 // (ServerFrontends); then waits for SIGINT or SIGTERM and shuts down
 // gracefully.
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -278,14 +280,43 @@ sigset_t BlockExitSignals() {
   return signals;
 }
 
-// Waits for one of `signals`, then stops the server and the frontends within
-// --exit-timeout-secs. True when the server stopped cleanly.
-bool ServeUntilSignal(const sigset_t& signals, int exit_timeout_secs, INFERD_Server* server,
+// The grace period after the first signal (--exit-grace-secs): the server
+// reports not ready at once and serves as before, so that Kubernetes removes
+// it from its Service endpoints (and load balancers from their pools) before
+// it refuses work. Ends early at a second SIGINT/SIGTERM.
+void ServeThroughGrace(const sigset_t& signals, int grace_secs, INFERD_Server* server) {
+  inferd::Failed(INFERD_ServerBeginExit(server), "announcing the exit");
+  if (grace_secs <= 0) return;
+  SPDLOG_INFO("not ready; serving for {}s (--exit-grace-secs) before stopping; another "
+              "SIGINT or SIGTERM stops now",
+              grace_secs);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_secs);
+  for (;;) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) break;
+    const auto left_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    const timespec timeout{.tv_sec = left_ns / 1'000'000'000, .tv_nsec = left_ns % 1'000'000'000};
+    const int signal_number = sigtimedwait(&signals, nullptr, &timeout);
+    if (signal_number > 0) {
+      SPDLOG_INFO("received signal {} during the grace period; stopping now", signal_number);
+      return;
+    }
+    if (errno != EINTR) break;  // EAGAIN: the grace period is over
+  }
+  SPDLOG_INFO("the grace period of {}s is over; stopping", grace_secs);
+}
+
+// Waits for one of `signals`, serves through the grace period, then stops
+// the server and the frontends within --exit-timeout-secs. True when the
+// server stopped cleanly.
+bool ServeUntilSignal(const sigset_t& signals, const inferd::Flags& flags, INFERD_Server* server,
                       inferd::ServerFrontends& frontends) {
+  const int exit_timeout_secs = flags.exit_timeout_secs;
   int signal_number = 0;
   sigwait(&signals, &signal_number);
-  SPDLOG_INFO("received signal {}; waiting up to {}s for in-flight requests", signal_number,
-              exit_timeout_secs);
+  SPDLOG_INFO("received signal {}", signal_number);
+  ServeThroughGrace(signals, flags.exit_grace_secs, server);
+  SPDLOG_INFO("waiting up to {}s for in-flight requests", exit_timeout_secs);
   // The whole exit is bounded: past the timeout, what is still in flight
   // (an execution that does not end) gets an error and the process ends.
   inferd::ExitWatchdog watchdog(std::chrono::seconds(exit_timeout_secs), [&] {
@@ -328,7 +359,7 @@ int main(int argc, char** argv) {
     // Closed before the server is deleted.
     inferd::ServerFrontends frontends(server, &shared_memory);
     started = frontends.Start(flags);
-    if (started) clean = ServeUntilSignal(signals, flags.exit_timeout_secs, server, frontends);
+    if (started) clean = ServeUntilSignal(signals, flags, server, frontends);
   }
   INFERD_ServerDelete(server);
   if (!started) return 1;

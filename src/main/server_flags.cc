@@ -83,6 +83,10 @@ void AddLogAndExitFlags(CLI::App& app, Flags& f) {
       ->check(CLI::IsMember({"default", "ISO8601"}));
   app.add_option("--exit-timeout-secs", f.exit_timeout_secs,
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
+  app.add_option("--exit-grace-secs", f.exit_grace_secs,
+                 "On SIGINT/SIGTERM, seconds to keep serving while not ready before stopping, "
+                 "so load balancers move away first; a second signal cuts it short (default 0)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--disable-auto-complete-config", f.disable_auto_complete_config,
                "Backends do not complete model configurations: each needs a whole config.pbtxt");
   app.add_option_function<bool>(

@@ -40,6 +40,9 @@ struct Flags {
   std::string log_file;
   std::string log_format = "default";
   int exit_timeout_secs = 30;
+  // After SIGINT/SIGTERM, seconds of serving while not ready before the stop
+  // (inferd's own; 0: stop at once, as Triton).
+  int exit_grace_secs = 0;
   // Auto-completion is off with --disable-auto-complete-config or with the
   // deprecated --strict-model-config=true (Triton: the former wins).
   bool disable_auto_complete_config = false;

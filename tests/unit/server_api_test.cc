@@ -268,10 +268,41 @@ TEST_F(ServerApiTest, InvalidRequestIsRefusedWithoutCallbacks) {
   INFERD_InferenceResponseDelete(response);
 }
 
+// Expects `error` to be UNAVAILABLE naming the exit; frees it.
+void ExpectExiting(INFERD_Error* error) {
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_UNAVAILABLE);
+  EXPECT_NE(std::string(INFERD_ErrorMessage(error)).find("exiting"), std::string::npos);
+  INFERD_ErrorDelete(error);
+}
+
+TEST_F(ServerApiTest, BeginExitTurnsReadinessOffAndKeepsServing) {
+  ASSERT_EQ(INFERD_ServerBeginExit(server_), nullptr);
+  ASSERT_EQ(INFERD_ServerBeginExit(server_), nullptr);  // idempotent
+  bool ready = true;
+  ExpectExiting(INFERD_ServerIsReady(server_, &ready));
+  EXPECT_FALSE(ready);
+  bool model_ready = true;
+  ExpectExiting(INFERD_ServerModelIsReady(server_, "identity", -1, &model_ready));
+  EXPECT_FALSE(model_ready);
+  bool live = false;
+  ASSERT_EQ(INFERD_ServerIsLive(server_, &live), nullptr);
+  EXPECT_TRUE(live);
+  // An unknown model is still an error, not "not ready".
+  INFERD_Error* error = INFERD_ServerModelIsReady(server_, "nope", -1, &model_ready);
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(INFERD_ErrorCode(error), INFERD_ERROR_NOT_FOUND);
+  INFERD_ErrorDelete(error);
+  INFERD_InferenceResponse* response = Infer({1, 2, 3});
+  ASSERT_NE(response, nullptr);
+  EXPECT_EQ(INFERD_InferenceResponseError(response), nullptr);
+  INFERD_InferenceResponseDelete(response);
+}
+
 TEST_F(ServerApiTest, StopRefusesNewRequests) {
   ASSERT_EQ(INFERD_ServerStop(server_), nullptr);
   bool ready = true;
-  INFERD_ServerIsReady(server_, &ready);
+  ExpectExiting(INFERD_ServerIsReady(server_, &ready));
   EXPECT_FALSE(ready);
   INFERD_InferenceRequest* request = nullptr;
   INFERD_InferenceRequestNew(&request, server_, "identity", -1);

@@ -326,6 +326,14 @@ INFERD_Error* INFERD_ServerStop(INFERD_Server* server) {
   });
 }
 
+INFERD_Error* INFERD_ServerBeginExit(INFERD_Server* server) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(server);
+    InferenceServer::FromHandle(server)->BeginExit();
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_ServerIsLive(INFERD_Server* server, bool* live) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(server);
@@ -339,8 +347,9 @@ INFERD_Error* INFERD_ServerIsReady(INFERD_Server* server, bool* ready) {
   return GuardedCall([&] {
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(ready);
-    *ready = InferenceServer::FromHandle(server)->IsReady();
-    return Status::Ok();
+    const InferenceServer* inference_server = InferenceServer::FromHandle(server);
+    *ready = inference_server->IsReady();
+    return inference_server->ExitingError();
   });
 }
 
@@ -359,14 +368,12 @@ INFERD_Error* INFERD_ServerModelIsReady(INFERD_Server* server, const char* model
     INFERD_REQUIRE_ARG(server);
     INFERD_REQUIRE_ARG(model_name);
     INFERD_REQUIRE_ARG(ready);
-    auto model = InferenceServer::FromHandle(server)->lifecycle().Get(model_name, model_version);
-    if (model.ok()) {
-      *ready = true;
-      return Status::Ok();
-    }
-    *ready = false;
+    InferenceServer* inference_server = InferenceServer::FromHandle(server);
+    auto model = inference_server->lifecycle().Get(model_name, model_version);
+    *ready = model.ok() && !inference_server->Exiting();
     // A model that exists but is not ready is an answer, not an error.
-    return model.status().code() == Status::Code::kUnavailable ? Status::Ok() : model.status();
+    if (!model.ok() && model.status().code() != Status::Code::kUnavailable) return model.status();
+    return inference_server->ExitingError();
   });
 }
 

@@ -125,7 +125,7 @@ Status InferenceServer::Stop() {
 }
 
 bool InferenceServer::IsReady() const {
-  if (stopping_.load()) return false;
+  if (Exiting()) return false;
   return !options_.strict_readiness || lifecycle_->AllReady();
 }
 

@@ -38,6 +38,20 @@ class InferenceServer final : public RequestSubmitter {
   // unloads every model. Idempotent.
   Status Stop();
 
+  // The process is about to stop (SIGTERM's grace period): from now on the
+  // server and every model report not ready, so load balancers and Kubernetes
+  // take the server out of rotation, while every request is still served.
+  // Stop() follows. Idempotent; cannot be undone.
+  void BeginExit() { exiting_.store(true); }
+  // BeginExit or Stop came: readiness is false from then on.
+  bool Exiting() const { return exiting_.load() || stopping_.load(); }
+  // What a readiness query answers once Exiting(): UNAVAILABLE, as Triton
+  // (HTTP 503, gRPC UNAVAILABLE), where a server not ready for want of a
+  // model answers false (HTTP 400). Ok before.
+  Status ExitingError() const {
+    return Exiting() ? Status::Unavailable("the server is exiting") : Status::Ok();
+  }
+
   bool IsLive() const { return !stopped_.load(); }
   bool IsReady() const;
   const ServerOptions& options() const { return options_; }
@@ -118,6 +132,7 @@ class InferenceServer final : public RequestSubmitter {
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
   std::unique_ptr<CpuMetricsSampler> cpu_metrics_;  // null unless CPU metrics are on
+  std::atomic<bool> exiting_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> stopped_{false};
 };
