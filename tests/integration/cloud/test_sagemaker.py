@@ -92,9 +92,12 @@ def test_binary_extension_matches_the_kserve_port(cloud_server, two_models, anno
 
 
 def test_ping_follows_readiness_or_liveness(cloud_server, tmp_path):
-    # A model that fails to load keeps the server not ready until poll mode
-    # finds its config fixed.
-    broken = single_identity("floats", "FP32", [4]) + "no_such_field: 1\n"
+    # A model that fails to load past its configuration (its backend is
+    # missing) keeps the server not ready until poll mode finds it fixed; a
+    # config that does not parse would never count (Triton's strict readiness).
+    broken = single_identity("floats", "FP32", [4]).replace('backend: "identity"',
+                                                           'backend: "no_such_backend"')
+    assert broken != single_identity("floats", "FP32", [4])
     repo = write_repository(tmp_path / "repo", {"floats": broken})
     server = cloud_server([*common_args(repo), "--allow-sagemaker=true", "--sagemaker-port=0",
                            "--model-control-mode=poll", "--repository-poll-secs=1",
