@@ -12,6 +12,7 @@ a misspelt field fails instead of vanishing.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,9 +47,12 @@ CRDS = {
 
 def module_dir(go: str, module: str, version: str) -> Path:
     """The module's files in Go's module cache, downloaded once."""
-    # From /: outside any Go module, so no go.mod takes part.
+    # From /: outside any Go module, so no go.mod takes part. GOTOOLCHAIN=auto:
+    # a Go older than a module's go line (Debian 12's 1.23) fetches a newer
+    # toolchain instead of refusing the download.
     out = subprocess.run([go, "mod", "download", "-json", f"{module}@{version}"],
-                         capture_output=True, text=True, cwd="/", check=False)
+                         capture_output=True, text=True, cwd="/", check=False,
+                         env={**os.environ, "GOTOOLCHAIN": "auto"})
     info = json.loads(out.stdout) if out.stdout.strip() else {}
     if out.returncode != 0 or "Dir" not in info:
         raise RuntimeError(f"go mod download {module}@{version} failed: "
