@@ -9,7 +9,7 @@ HTTP_PORT ?= 8000
 PYTEST_ARGS ?=
 
 .PHONY: all deps configure build models run test unit-test integration-test clang-configure clang-check \
-	sanitize sanitize-integration tsan fuzz bench image image-test clean
+	sanitize sanitize-integration tsan fuzz bench image image-test deploy-test clean
 
 all: build
 
@@ -115,7 +115,7 @@ tsan: deps
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
 	  ctest -j2 --output-on-failure -R '$(TSAN_TESTS)'
 
-test: unit-test clang-check integration-test image-test
+test: unit-test clang-check integration-test image-test deploy-test
 
 # OCI images of the server (docs/deploying.md), built without Docker or a
 # registry: the runtime closure of build/ (ldd of every binary and backend)
@@ -134,6 +134,19 @@ image: build
 image-test: image models
 	$(SUDO_UNLESS_ROOT) INFERD_IMAGE_DIR=$(BUILD_DIR)/image INFERD_BACKEND_DIRECTORY=$(BUILD_DIR)/backends \
 	  .venv/bin/python -m pytest tests/image -q -p no:cacheprovider $(PYTEST_ARGS)
+
+# The Kubernetes deployment (docs/deploying.md): the Helm chart
+# deploy/helm/inferd linted and rendered by the pinned helm for each value set
+# of its ci/ folder, every manifest validated offline against the Kubernetes
+# schemas (kubernetes-validate) and the custom resources, with deploy/kserve,
+# against their projects' CRDs (Go modules of prometheus-operator, KEDA and
+# KServe). helm is built from the Go module proxy once per machine, into
+# ~/.cache/inferd: 5-6 minutes on 2 busy cores (180 CPU seconds; 2026-11-29).
+# The tests take 5 s, 10 s when Go's module cache lacks the CRDs' modules
+# (42 MB of zips, 240 MB unpacked).
+deploy-test: deps
+	eval "$$(bash scripts/install-deploy-deps.sh)" && \
+	  .venv/bin/python -m pytest tests/deploy -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # libFuzzer over every parser of outside input (fuzz/): the tree built with
 # Clang, ASan and UBSan, each target run FUZZ_SECONDS from its seed corpus in
