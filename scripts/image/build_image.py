@@ -64,11 +64,18 @@ def copy_server(build: Path, rootfs: Path, backends: list[str]) -> list[Path]:
                      "(a backend turned off in the build: leave its variant out of "
                      "IMAGE_VARIANTS)")
         (dest / "backends" / name).mkdir()
-        for item in sorted(source.iterdir()):
-            # The backend's libraries (and those it opens beside itself, as fil
-            # does lib_lightgbm.so) and the Python stub's files; not its tests.
-            if item.is_file() and (".so" in item.name or item.suffix == ".py"):
-                shutil.copy2(item, dest / "backends" / name / item.name)
+        for item in sorted(source.rglob("*")):
+            # The backend's libraries, those it opens beside itself at run time
+            # (which ldd cannot see: fil's lib_lightgbm.so, and the bundled
+            # XGBoost in xgboost/lib with its OpenMP in xgboost_cpu.libs, where
+            # their RPATH looks), and the Python stub's files; not its tests.
+            relative = item.relative_to(source)
+            if "CMakeFiles" in relative.parts or not item.is_file():
+                continue
+            if ".so" in item.name or item.suffix == ".py":
+                target = dest / "backends" / name / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(item, target)
     for tool in TOOLS:
         if not (build / "tools" / tool).exists():
             sys.exit(f"build_image: {build}/tools/{tool} is missing: run make build")
