@@ -146,7 +146,7 @@ image-test: image models
 # (42 MB of zips, 240 MB unpacked). The rolling replacement
 # (test_rolling_replacement.py: three replicas of build/inferd in network
 # namespaces behind nginx, replaced one at a time under load) needs root for
-# `ip netns`: through sudo otherwise; 7 s.
+# `ip netns`: through sudo otherwise; 9 s.
 deploy-test: build
 	eval "$$(bash scripts/install-deploy-deps.sh)" && \
 	  $(SUDO_UNLESS_ROOT) INFERD_HELM="$$INFERD_HELM" INFERD_GO="$$INFERD_GO" \

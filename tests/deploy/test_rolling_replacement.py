@@ -136,6 +136,14 @@ class Fleet:
                            check=False)
 
 
+def _served(address: str) -> float:
+    """Successful inferences of this process, from its metrics endpoint."""
+    with urllib.request.urlopen(f"http://{address}:8002/metrics", timeout=5) as r:
+        lines = r.read().decode().splitlines()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in lines
+               if line.startswith("nv_inference_request_success{"))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -298,6 +306,12 @@ def test_rolling_replacement_loses_no_request(fleet, balancer):
             fleet.start(replica)
         elapsed = time.monotonic() - started
         during, _ = load.counts()
+        # nginx takes each new process into the rotation: a rollout that left
+        # the load on fewer replicas than it started with is no success.
+        deadline = time.monotonic() + DEADLINE_S
+        while (idle := [r.address for r in fleet.replicas if _served(r.address) == 0]) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
     completed, failed = load.counts()
     requests = during - before
 
@@ -308,6 +322,7 @@ def test_rolling_replacement_loses_no_request(fleet, balancer):
     nginx_log = (nginx_prefix / "error.log").read_text()[-3000:] if failed else ""
     assert failed == 0, f"{failed} requests failed:\n{errors}\nnginx error.log:\n{nginx_log}"
     assert [r.exit_codes for r in fleet.replicas] == [[0]] * REPLICAS
+    assert not idle, f"new replicas {idle} never served a request through nginx"
     assert requests >= MIN_REQUESTS, (
         f"only {requests} requests during the replacements ({elapsed:.1f} s); "
         f"the rollout was not under load")
