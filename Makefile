@@ -143,9 +143,13 @@ image-test: image models
 # KServe). helm is built from the Go module proxy once per machine, into
 # ~/.cache/inferd: 5-6 minutes on 2 busy cores (180 CPU seconds; 2026-11-29).
 # The tests take 5 s, 10 s when Go's module cache lacks the CRDs' modules
-# (42 MB of zips, 240 MB unpacked).
-deploy-test: deps
+# (42 MB of zips, 240 MB unpacked). The rolling replacement
+# (test_rolling_replacement.py: three replicas of build/inferd in network
+# namespaces behind nginx, replaced one at a time under load) needs root for
+# `ip netns`: through sudo otherwise; 9 s.
+deploy-test: build
 	eval "$$(bash scripts/install-deploy-deps.sh)" && \
+	  $(SUDO_UNLESS_ROOT) INFERD_HELM="$$INFERD_HELM" INFERD_GO="$$INFERD_GO" \
 	  .venv/bin/python -m pytest tests/deploy -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # libFuzzer over every parser of outside input (fuzz/): the tree built with

@@ -22,6 +22,7 @@ APT_PACKAGES=(
   # picks the pthread variant, which would become libblas.so.3 for LibTorch too).
   libxgboost-dev python3-xgboost libopenblas-openmp-dev
   clang
+  nginx iproute2  # tests/deploy's rolling replacement: the load balancer, network namespaces
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
 # nodejs conflicts with Debian's npm package) is kept as it is.
