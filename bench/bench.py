@@ -59,12 +59,10 @@ Everything runs on this machine: the load tools take CPU from the server.
 """
 import argparse
 import csv
-import glob
 import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -72,114 +70,17 @@ import tempfile
 import time
 import urllib.request
 
+from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, http_get, write_model
 from cache import section_cache
 from ensembles import section_ensembles
-from grpc_ceiling import Ceiling, section_grpc_ceiling
+from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
+from perf_analyzer import section_perf_analyzer, section_perf_analyzer_ensemble
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONCURRENCIES = (1, 16, 64)
-
-IDENTITY_CONFIG = """name: "{name}"
-backend: "identity"
-max_batch_size: 64
-input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-{extra}"""
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def write_model(repo, name, config, files=()):
-    os.makedirs(os.path.join(repo, name, "1"), exist_ok=True)
-    with open(os.path.join(repo, name, "config.pbtxt"), "w") as f:
-        f.write(config)
-    for source in files:
-        shutil.copy(source, os.path.join(repo, name, "1"))
-
-
-def http_get(url, timeout=2.0):
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            return response.status
-    except urllib.error.HTTPError as e:
-        return e.code
-    except OSError:
-        return 0
-
-
-def ready_status(port, timeout=1.0):
-    """The status of GET /v2/health/ready on 127.0.0.1:`port` over a plain
-    socket (HTTP/1.1, one request, Connection: close); 0 when nothing answers.
-    For start-up timing: urllib's own set-up costs about a millisecond per try."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-            s.sendall(b"GET /v2/health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                      b"Connection: close\r\n\r\n")
-            head = b""
-            while b"\r\n" not in head:
-                chunk = s.recv(256)
-                if not chunk:
-                    break
-                head += chunk
-        fields = head.split(b" ", 2)
-        return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
-    except OSError:
-        return 0
-
-
-class Inferd:
-    """build/inferd on `repo` with free ports; `started` is when it was launched."""
-
-    def __init__(self, build, repo, extra_args=()):
-        self.http_port, self.grpc_port, self.metrics_port = free_port(), free_port(), free_port()
-        self.log = tempfile.TemporaryFile()
-        self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            [os.path.join(build, "inferd"), f"--model-repository={repo}",
-             f"--backend-directory={os.path.join(build, 'backends')}",
-             f"--http-port={self.http_port}", f"--grpc-port={self.grpc_port}",
-             f"--metrics-port={self.metrics_port}", "--http-address=127.0.0.1",
-             "--grpc-address=127.0.0.1", "--metrics-address=127.0.0.1", *extra_args],
-            stdout=self.log, stderr=subprocess.STDOUT)
-
-    def wait_ready(self, timeout=120):
-        """Seconds from launch to the first 200 on /v2/health/ready (asked over
-        a plain socket every 0.5 ms: the figure is the server's, not the poll's;
-        a tighter poll takes measurable CPU from the server on two cores)."""
-        while time.monotonic() - self.started < timeout:
-            if self.process.poll() is not None:
-                break
-            if ready_status(self.http_port) == 200:
-                return time.monotonic() - self.started
-            time.sleep(0.0005)
-        self.log.seek(0)
-        tail = self.log.read().decode(errors="replace").strip().splitlines()[-3:]
-        self.stop()
-        raise RuntimeError("inferd did not become ready: " + " | ".join(tail))
-
-    def rss_mib(self):
-        with open(f"/proc/{self.process.pid}/status") as f:
-            kib = int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
-        return kib / 1024
-
-    def stop(self):
-        if self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
 
 def loadgen(build, args, server, model, protocol, binary, concurrency):
     """One inferd-loadgen step; returns its CSV row as a dict (or None)."""
@@ -356,157 +257,6 @@ def section_wrk(build, args, loadgen_results):
             nginx.wait()
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-def find_perf_analyzer():
-    venv = os.path.join(ROOT, ".venv")
-    candidates = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "tritonclient",
-                                        "bin", "perf_analyzer"))
-    candidates.append(os.path.join(venv, "bin", "perf_analyzer"))
-    binary = next((c for c in candidates if os.path.isfile(c)), None)
-    cudart = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "nvidia",
-                                    "cuda_runtime", "lib"))
-    return binary, cudart
-
-
-def perf_analyzer_and_env():
-    """perf_analyzer and the environment it runs in (libcudart.so.12 on its
-    library path); (None, None), having said it is skipped, when it is missing."""
-    binary, cudart = find_perf_analyzer()
-    if not binary:
-        print("   skipped: no perf_analyzer in .venv (tritonclient[all])\n")
-        return None, None
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = ":".join(cudart + [env.get("LD_LIBRARY_PATH", "")])
-    return binary, env
-
-
-# Triton 2.51 (CPU build) under the same perf_analyzer run, gRPC, concurrency 16,
-# measured side by side on this box kind when issue 26 was filed.
-TRITON_GRPC_C16_PER_S = 11200
-
-
-def run_perf_analyzer(binary, env, model, port, protocol, shm=False):
-    """One perf_analyzer run at concurrency 16: (infer/s, avg us, p99 us or None),
-    or (None, the output's last lines) when it gave no result."""
-    command = [binary, "-m", model, "-u", f"127.0.0.1:{port}", "-i", protocol,
-               "--concurrency-range", "16", "--measurement-interval", "1000",
-               "--max-trials", "10", "--stability-percentage", "20"]
-    if shm:
-        command.append("--shared-memory=system")
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-        output = result.stdout + result.stderr
-    except subprocess.TimeoutExpired:
-        output = "(timed out after 120 s)"
-    line = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec, latency (\d+) usec", output)
-    p99 = re.search(r"p99 latency: (\d+) usec", output)
-    if not line:
-        return None, " | ".join(output.strip().splitlines()[-3:])[:400]
-    return float(line.group(1)), int(line.group(2)), int(p99.group(1)) if p99 else None
-
-
-def section_perf_analyzer(build, args):
-    # 1 s windows: perf_analyzer summarizes each window on its main thread, which
-    # takes minutes for 3 s windows at this rate on 2 shared cores.
-    print("== 3. perf_analyzer (tritonclient 2.46.0) against inferd, concurrency 16, 1 s windows ==")
-    binary, env = perf_analyzer_and_env()
-    if not binary:
-        return
-    repo = tempfile.mkdtemp(prefix="inferd-bench-pa-")
-    write_model(repo, "identity_fp32", IDENTITY_CONFIG.format(name="identity_fp32", extra=""))
-    write_model(repo, "identity_fp32_dynamic",
-                IDENTITY_CONFIG.format(name="identity_fp32_dynamic", extra="dynamic_batching { }\n"))
-    server = Inferd(build, repo)
-    grpc_rate = None
-    try:
-        server.wait_ready()
-        runs = [(model, protocol, False) for model in ("identity_fp32", "identity_fp32_dynamic")
-                for protocol in ("http", "grpc")]
-        # Tensors through system shared memory (--shared-memory=system).
-        runs += [("identity_fp32", protocol, True) for protocol in ("http", "grpc")]
-        for model, protocol, shm in runs:
-            port = server.http_port if protocol == "http" else server.grpc_port
-            label = protocol + (" shm" if shm else "")
-            result = run_perf_analyzer(binary, env, model, port, protocol, shm)
-            if result[0] is None:
-                print(f"   {model:22} {label:9} no result: {result[1]}")
-                continue
-            rate, avg_us, p99_us = result
-            print(f"   {model:22} {label:9} {rate:>10.0f} infer/s   avg {avg_us / 1000:.3f} ms"
-                  + (f"   p99 {p99_us / 1000:.3f} ms" if p99_us else ""))
-            if (model, label) == ("identity_fp32", "grpc"):
-                grpc_rate = rate
-                print(f"   {'':22} {'':9} Triton 2.51 {TRITON_GRPC_C16_PER_S:,}/s on this box "
-                      f"kind: ratio {rate / TRITON_GRPC_C16_PER_S:.2f} (target >= 2)")
-    finally:
-        server.stop()
-        shutil.rmtree(repo, ignore_errors=True)
-    ceiling_binary = os.path.join(build, "bench", "inferd-grpc-ceiling")
-    if grpc_rate and os.path.isfile(ceiling_binary):
-        # The same perf_analyzer against canned answers (section 9's ceiling):
-        # what perf_analyzer itself allows on these cores.
-        ceiling = Ceiling(ceiling_binary, free_port())
-        try:
-            result = run_perf_analyzer(binary, env, "identity_fp32", ceiling.grpc_port, "grpc")
-        finally:
-            ceiling.stop()
-        if result[0] is not None:
-            print(f"   {'gRPC ceiling':22} {'grpc':9} {result[0]:>10.0f} infer/s   (canned answers, "
-                  f"bench/grpc_ceiling.cc): inferd's ratio to it {grpc_rate / result[0]:.2f}; "
-                  f"Triton x2 would be {2 * TRITON_GRPC_C16_PER_S / result[0]:.2f} of it")
-    print()
-
-
-ENSEMBLE_CONFIG = """name: "{name}"
-platform: "ensemble"
-max_batch_size: 64
-input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-ensemble_scheduling {{ step [
-  {{ model_name: "{first}" model_version: -1
-     input_map {{ key: "INPUT0" value: "INPUT0" }} output_map {{ key: "OUTPUT0" value: "t" }} }},
-  {{ model_name: "{second}" model_version: -1
-     input_map {{ key: "INPUT0" value: "t" }} output_map {{ key: "OUTPUT0" value: "OUTPUT0" }} }}
-] }}
-"""
-
-
-def section_perf_analyzer_ensemble(build, args):
-    """Section 3b: perf_analyzer driving an ensemble. It reads the ensemble's
-    statistics and its composing models' (it finds the version that served by
-    the queue count going up), so it runs only where an ensemble's statistics
-    count like a model's (as Triton's do)."""
-    print("== 3b. perf_analyzer against an ensemble of two identity steps, concurrency 16 ==")
-    binary, env = perf_analyzer_and_env()
-    if not binary:
-        return
-    repo = tempfile.mkdtemp(prefix="inferd-bench-pa-ens-")
-    for name in ("step_a", "step_b"):
-        write_model(repo, name, IDENTITY_CONFIG.format(name=name, extra=""))
-    write_model(repo, "pipeline", ENSEMBLE_CONFIG.format(name="pipeline", first="step_a",
-                                                         second="step_b"))
-    server = Inferd(build, repo)
-    rates = {}
-    try:
-        server.wait_ready()
-        for model, protocol in (("pipeline", "http"), ("pipeline", "grpc"), ("step_a", "grpc")):
-            port = server.http_port if protocol == "http" else server.grpc_port
-            result = run_perf_analyzer(binary, env, model, port, protocol)
-            if result[0] is None:
-                print(f"   {model:22} {protocol:9} no result: {result[1]}")
-                continue
-            rate, avg_us, p99_us = result
-            rates[(model, protocol)] = rate
-            print(f"   {model:22} {protocol:9} {rate:>10.0f} infer/s   avg {avg_us / 1000:.3f} ms"
-                  + (f"   p99 {p99_us / 1000:.3f} ms" if p99_us else ""))
-    finally:
-        server.stop()
-        shutil.rmtree(repo, ignore_errors=True)
-    if ("pipeline", "grpc") in rates and ("step_a", "grpc") in rates:
-        print(f"   {'':22} {'':9} the two-step ensemble runs at "
-              f"{rates[('pipeline', 'grpc')] / rates[('step_a', 'grpc')]:.2f} of one step's rate")
-    print()
 
 
 # Issue 26's start-up and memory targets, and Triton 2.51's figure on this box kind.
