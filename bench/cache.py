@@ -14,12 +14,8 @@ import shutil
 import tempfile
 import urllib.request
 
-MODEL = """name: "{name}"
-backend: "identity"
-max_batch_size: 64
-input [ {{ name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-output [ {{ name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] }} ]
-{extra}"""
+from bench_kit import IDENTITY_CONFIG
+
 
 
 def _hits(http_port, model):
@@ -32,8 +28,9 @@ def _hits(http_port, model):
 def section_cache(build, args, Inferd, write_model, loadgen):
     print("== 11. response cache: identity model, cached (all hits) vs uncached ==")
     repo = tempfile.mkdtemp(prefix="inferd-bench-cache-")
-    write_model(repo, "identity_uncached", MODEL.format(name="identity_uncached", extra=""))
-    write_model(repo, "identity_cached", MODEL.format(
+    write_model(repo, "identity_uncached",
+                IDENTITY_CONFIG.format(name="identity_uncached", extra=""))
+    write_model(repo, "identity_cached", IDENTITY_CONFIG.format(
         name="identity_cached", extra="response_cache { enable: true }\n"))
     print(f"   {args.duration:g} s measured per step after {args.warmup:g} s warm-up; "
           "same input in every request\n")
