@@ -14,6 +14,8 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# In a Kubernetes pod every inferd would wait its default 5 s grace at SIGTERM.
+os.environ.pop("KUBERNETES_SERVICE_HOST", None)
 
 IDENTITY_CONFIG = """name: "{name}"
 backend: "identity"

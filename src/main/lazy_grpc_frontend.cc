@@ -130,7 +130,7 @@ bool LazyGrpcFrontend::EnsureLoaded() {
   return true;
 }
 
-void LazyGrpcFrontend::Stop() {
+void LazyGrpcFrontend::StopAccepting() {
   if (acceptor_.joinable()) {
     const uint64_t one = 1;
     (void)!write(wake_fd_, &one, sizeof(one));
@@ -140,6 +140,15 @@ void LazyGrpcFrontend::Stop() {
     if (*fd >= 0) close(*fd);
     *fd = -1;
   }
+}
+
+void LazyGrpcFrontend::BeginDrain(std::chrono::seconds bound) {
+  StopAccepting();  // a new connection is refused: a proxy tries another replica
+  if (grpc_ != nullptr) grpc_->BeginDrain(bound);
+}
+
+void LazyGrpcFrontend::Stop() {
+  StopAccepting();
   if (grpc_ != nullptr) grpc_->Stop();
 }
 

@@ -44,6 +44,9 @@ class LazyGrpcFrontend final : public Frontend {
   // the address cannot be listened on.
   Status Start() override;
   uint16_t port() const override { return port_; }
+  // Stops accepting and closes the listening socket, then has the loaded
+  // gRPC frontend drain (GOAWAY on its connections).
+  void BeginDrain(std::chrono::seconds bound) override;
   // Stops accepting, closes the listening socket, then stops gRPC if loaded.
   void Stop() override;
   void AnswerInFlightAtExit(const std::string& why) override;
@@ -52,6 +55,8 @@ class LazyGrpcFrontend final : public Frontend {
   void AcceptLoop();
   void Serve(int fd);
   void CloseListener();
+  // Ends the accepting thread and closes the listening socket; idempotent.
+  void StopAccepting();
   // Loads and starts the module's frontend once; false if that failed.
   bool EnsureLoaded();
 

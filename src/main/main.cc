@@ -57,6 +57,9 @@ class ServerFrontends {
   // that cannot start, with why in the log.
   bool Start(const Flags& flags);
 
+  // Frontend::BeginDrain on each started frontend.
+  void BeginDrain(std::chrono::seconds bound);
+
   // Frontend::AnswerInFlightAtExit on each started frontend.
   void AnswerInFlightAtExit(const std::string& why);
 
@@ -207,6 +210,12 @@ void ServerFrontends::AnswerInFlightAtExit(const std::string& why) {
   }
 }
 
+void ServerFrontends::BeginDrain(std::chrono::seconds bound) {
+  for (Frontend* frontend : InStopOrder()) {
+    if (frontend != nullptr) frontend->BeginDrain(bound);
+  }
+}
+
 void ServerFrontends::Stop() {
   for (Frontend* frontend : InStopOrder()) {
     if (frontend != nullptr) frontend->Stop();
@@ -280,29 +289,43 @@ sigset_t BlockExitSignals() {
   return signals;
 }
 
-// The grace period after the first signal (--exit-grace-secs): the server
-// reports not ready at once and serves as before, so that Kubernetes removes
-// it from its Service endpoints (and load balancers from their pools) before
-// it refuses work. Ends early at a second SIGINT/SIGTERM.
-void ServeThroughGrace(const sigset_t& signals, int grace_secs, INFERD_Server* server) {
-  inferd::Failed(INFERD_ServerBeginExit(server), "announcing the exit");
-  if (grace_secs <= 0) return;
-  SPDLOG_INFO("not ready; serving for {}s (--exit-grace-secs) before stopping; another "
-              "SIGINT or SIGTERM stops now",
-              grace_secs);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_secs);
+// Waits until `deadline` for one of `signals`; true if one came.
+bool SignalBefore(const sigset_t& signals, std::chrono::steady_clock::time_point deadline) {
   for (;;) {
     const auto left = deadline - std::chrono::steady_clock::now();
-    if (left <= std::chrono::steady_clock::duration::zero()) break;
+    if (left <= std::chrono::steady_clock::duration::zero()) return false;
     const auto left_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
     const timespec timeout{.tv_sec = left_ns / 1'000'000'000, .tv_nsec = left_ns % 1'000'000'000};
     const int signal_number = sigtimedwait(&signals, nullptr, &timeout);
     if (signal_number > 0) {
       SPDLOG_INFO("received signal {} during the grace period; stopping now", signal_number);
-      return;
+      return true;
     }
-    if (errno != EINTR) break;  // EAGAIN: the grace period is over
+    if (errno != EINTR) return false;  // EAGAIN: the deadline passed
   }
+}
+
+// The last part of the grace period, after the frontends began their drain
+// (gRPC's GOAWAY) and before the server refuses work: a call a client or a
+// proxy sent before it saw the GOAWAY still arrives, and is served.
+constexpr std::chrono::seconds kDrainHandover{1};
+
+// The grace period after the first signal (--exit-grace-secs): the server
+// reports not ready at once and serves as before, so that Kubernetes removes
+// it from its Service endpoints (and load balancers from their pools) before
+// it refuses work. Ends early at a second SIGINT/SIGTERM.
+void ServeThroughGrace(const sigset_t& signals, const inferd::Flags& flags,
+                       INFERD_Server* server, inferd::ServerFrontends& frontends) {
+  inferd::Failed(INFERD_ServerBeginExit(server), "announcing the exit");
+  const int grace_secs = inferd::ExitGraceSeconds(flags);
+  if (grace_secs <= 0) return;
+  SPDLOG_INFO("not ready; serving for {}s (--exit-grace-secs{}) before stopping; another "
+              "SIGINT or SIGTERM stops now",
+              grace_secs, flags.exit_grace_secs < 0 ? ": the default in a Kubernetes pod" : "");
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(grace_secs);
+  if (SignalBefore(signals, end - kDrainHandover)) return;
+  frontends.BeginDrain(std::chrono::seconds(flags.exit_timeout_secs) + kDrainHandover);
+  if (SignalBefore(signals, end)) return;
   SPDLOG_INFO("the grace period of {}s is over; stopping", grace_secs);
 }
 
@@ -315,7 +338,7 @@ bool ServeUntilSignal(const sigset_t& signals, const inferd::Flags& flags, INFER
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   SPDLOG_INFO("received signal {}", signal_number);
-  ServeThroughGrace(signals, flags.exit_grace_secs, server);
+  ServeThroughGrace(signals, flags, server, frontends);
   SPDLOG_INFO("waiting up to {}s for in-flight requests", exit_timeout_secs);
   // The whole exit is bounded: past the timeout, what is still in flight
   // (an execution that does not end) gets an error and the process ends.
@@ -330,6 +353,10 @@ bool ServeUntilSignal(const sigset_t& signals, const inferd::Flags& flags, INFER
     spdlog::default_logger()->flush();
     std::_Exit(1);  // threads still in a backend's execute are not joined
   });
+  // gRPC connections are told to go elsewhere (GOAWAY) before the server
+  // refuses anything: a refusal travels in gRPC's trailers, which neither a
+  // client nor a proxy retries, while a new connection refused is retried.
+  frontends.BeginDrain(std::chrono::seconds(exit_timeout_secs));
   // Stop the server first (new requests are refused, in-flight ones finish and
   // are answered over the still-running frontends), then the frontends. The
   // frontend objects stay until the watchdog is disarmed: it may reach them.

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "common/api_restrictions.h"
@@ -85,7 +86,8 @@ void AddLogAndExitFlags(CLI::App& app, Flags& f) {
                  "On SIGINT/SIGTERM, how long to wait for in-flight requests (default 30)");
   app.add_option("--exit-grace-secs", f.exit_grace_secs,
                  "On SIGINT/SIGTERM, seconds to keep serving while not ready before stopping, "
-                 "so load balancers move away first; a second signal cuts it short (default 0)")
+                 "so load balancers move away first; a second signal cuts it short (default 5 in a "
+                 "Kubernetes pod, where KUBERNETES_SERVICE_HOST is set; 0 elsewhere, as Triton)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--disable-auto-complete-config", f.disable_auto_complete_config,
                "Backends do not complete model configurations: each needs a whole config.pbtxt");
@@ -362,6 +364,12 @@ bool CheckFrontendFlags(const Flags& f) {
     }
   }
   return true;
+}
+
+int ExitGraceSeconds(const Flags& flags) {
+  if (flags.exit_grace_secs >= 0) return flags.exit_grace_secs;
+  const char* kubernetes = std::getenv("KUBERNETES_SERVICE_HOST");
+  return kubernetes != nullptr && *kubernetes != '\0' ? kKubernetesExitGraceSecs : 0;
 }
 
 std::vector<std::string> FlagWarnings(const Flags& f) {

@@ -41,8 +41,8 @@ struct Flags {
   std::string log_format = "default";
   int exit_timeout_secs = 30;
   // After SIGINT/SIGTERM, seconds of serving while not ready before the stop
-  // (inferd's own; 0: stop at once, as Triton).
-  int exit_grace_secs = 0;
+  // (inferd's own; 0: stop at once, as Triton). Unset (-1): ExitGraceSeconds.
+  int exit_grace_secs = -1;
   // Auto-completion is off with --disable-auto-complete-config or with the
   // deprecated --strict-model-config=true (Triton: the former wins).
   bool disable_auto_complete_config = false;
@@ -101,6 +101,14 @@ std::optional<int> ParseServerFlags(int argc, char** argv, Flags& flags);
 // Checks what the parser cannot: the header forward patterns are regular
 // expressions. False (with the reason on stderr, naming the flag) when not.
 bool CheckFrontendFlags(const Flags& flags);
+
+// The grace period in a Kubernetes pod when --exit-grace-secs is not given:
+// a few seconds more than endpoint removal usually lags a pod's readiness.
+inline constexpr int kKubernetesExitGraceSecs = 5;
+// --exit-grace-secs as given, else its default: kKubernetesExitGraceSecs in a
+// Kubernetes pod (every container there has KUBERNETES_SERVICE_HOST set), 0
+// elsewhere, as Triton, so that Ctrl-C and scripts stop at once.
+int ExitGraceSeconds(const Flags& flags);
 
 // Warnings the flags call for (deprecated flags), each one line for the log.
 std::vector<std::string> FlagWarnings(const Flags& flags);

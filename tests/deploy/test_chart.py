@@ -215,11 +215,6 @@ def test_values_are_documented():
     assert not missing, f"values not in docs/deploying.md's Helm section: {missing}"
 
 
-# The SIGTERM grace period of issue 35, landing beside this chart; remove it
-# from here once docs/flags.md lists it.
-FLAGS_BEING_ADDED = {"--exit-grace-secs"}
-
-
 def server_flags(args: list[str]) -> set[str]:
     return {a.split("=", 1)[0] for a in args if a.startswith("--")}
 
@@ -234,4 +229,4 @@ def test_flags_are_inferds(helm):
     runtime = yaml.safe_load((KSERVE / "servingruntime.yaml").read_text())
     passed |= server_flags(runtime["spec"]["containers"][0]["args"])
     assert "--model-repository" in passed and "--model-store" in passed
-    assert passed - FLAGS_BEING_ADDED <= documented, passed - FLAGS_BEING_ADDED - documented
+    assert passed <= documented, passed - documented

@@ -14,6 +14,7 @@ test fails, the tail of each running server's log is attached to the report.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -22,6 +23,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from util import InferdServer, inferd_binary, write_repository  # noqa: E402
+
+# Run inside a Kubernetes pod (a CI runner may be one), every inferd would take
+# the pod's default grace period of 5 s at each SIGTERM (docs/flags.md); the
+# tests of that default set the variable themselves.
+os.environ.pop("KUBERNETES_SERVICE_HOST", None)
 
 _running: list[InferdServer] = []
 

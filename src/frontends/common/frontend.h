@@ -8,6 +8,7 @@
 #ifndef INFERD_FRONTENDS_COMMON_FRONTEND_H_
 #define INFERD_FRONTENDS_COMMON_FRONTEND_H_
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -34,6 +35,15 @@ class Frontend {
   // frontend any more (requests in flight are answered or cancelled).
   // Idempotent; a frontend that never started stops at once.
   virtual void Stop() = 0;
+
+  // The server is about to refuse new work (the exit's drain begins; Stop
+  // follows within `bound`): where the protocol lets a client or a proxy
+  // take new work elsewhere without an error, stop taking it here — close the
+  // listener, tell open connections to move (gRPC: GOAWAY) — while the calls
+  // in flight go on and are answered. From the controlling thread, before
+  // Stop. The default does nothing: HTTP answers what arrives with 503, which
+  // a proxy retries.
+  virtual void BeginDrain(std::chrono::seconds bound) { (void)bound; }
 
   // The exit timeout ran out with requests still waiting for the server (a
   // backend execution that does not end): answers each of them now with an

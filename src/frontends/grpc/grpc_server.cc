@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <climits>
+#include <thread>
 
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
@@ -18,6 +19,8 @@
 #include "grpc/output_destination.h"
 #include "grpc/server_credentials.h"
 #include "grpc/service_context.h"
+#include "grpc/stream_reactor.h"
+#include "grpc/stream_registry.h"
 
 namespace inferd::grpc_frontend {
 namespace {
@@ -95,6 +98,7 @@ class GrpcServer::Impl {
     context_.shared_memory = options_.shared_memory;
     context_.restrictions = options_.restrictions;
     context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
+    context_.streams = &streams_;
   }
 
   ~Impl() { Stop(); }
@@ -148,11 +152,26 @@ class GrpcServer::Impl {
     grpc::AddInsecureChannelFromFd(server_.get(), fd);
   }
 
+  // gRPC's Shutdown closes the listener and sends GOAWAY at once, then waits
+  // for the calls in progress until `bound`: on a thread of its own, so that
+  // the server drains meanwhile. Open streams end once their requests are
+  // answered, or Shutdown would wait for their clients.
+  void BeginDrain(std::chrono::seconds bound) {
+    if (server_ == nullptr || draining_.joinable()) return;
+    const auto deadline = std::chrono::system_clock::now() + bound;
+    draining_ = std::thread([this, deadline] { server_->Shutdown(deadline); });
+    for (StreamReactor* stream : streams_.BeginDrain()) stream->FinishForExit();
+  }
+
   void Stop() {
     if (server_ == nullptr) return;
     // Returns once every call has finished: reactors finish only after the
     // server released their requests, so no callback is left to run.
-    server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+    if (draining_.joinable()) {
+      draining_.join();
+    } else {
+      server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+    }
     server_->Wait();
     server_.reset();
     worker_.Stop();
@@ -164,10 +183,12 @@ class GrpcServer::Impl {
   OutputAllocator<OutputDestination> allocator_;  // outlives server_: declared before it
   std::unique_ptr<const HeaderForwarder> header_forwarder_;  // likewise; null: none
   BlockingWorker worker_;      // likewise
+  StreamRegistry streams_;     // likewise
   ServiceContext context_;
   InferenceService service_;
   // Controlling thread only.
   std::unique_ptr<grpc::Server> server_;
+  std::thread draining_;  // BeginDrain's Shutdown, joined by Stop
   uint16_t port_ = 0;
 };
 
@@ -181,6 +202,8 @@ Status GrpcServer::Start() { return impl_->Start(); }
 uint16_t GrpcServer::port() const { return impl_->port(); }
 
 void GrpcServer::ServeConnection(int fd) { impl_->ServeConnection(fd); }
+
+void GrpcServer::BeginDrain(std::chrono::seconds bound) { impl_->BeginDrain(bound); }
 
 void GrpcServer::Stop() { impl_->Stop(); }
 

@@ -96,6 +96,11 @@ class GrpcServer final : public ConnectionFrontend {
   // connection age: gRPC applies its server channel arguments to it).
   void ServeConnection(int fd) override;
 
+  // Stops accepting connections and calls (GOAWAY) while the calls in
+  // progress go on until `bound`; open streams end UNAVAILABLE once their
+  // requests in flight are answered.
+  void BeginDrain(std::chrono::seconds bound) override;
+
   // Stops accepting calls, lets calls in progress finish for a grace period,
   // then cancels the rest (a cancelled call cancels its queued requests) and
   // waits until every call is done, since the server's callbacks reach into

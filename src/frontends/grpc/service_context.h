@@ -15,6 +15,8 @@
 
 namespace inferd::grpc_frontend {
 
+class StreamRegistry;
+
 struct ServiceContext {
   INFERD_Server* server = nullptr;                  // not owned
   INFERD_ResponseAllocator* allocator = nullptr;    // OutputAllocator<OutputDestination>
@@ -24,6 +26,7 @@ struct ServiceContext {
   // Metadata that infer calls forward as request parameters; not owned; null: none.
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --grpc-restricted-protocol; empty: every RPC is open
+  StreamRegistry* streams = nullptr;  // the open ModelStreamInfer calls; not owned
 };
 
 }  // namespace inferd::grpc_frontend

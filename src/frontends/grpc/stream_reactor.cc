@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "grpc/stream_registry.h"
+
 namespace inferd::grpc_frontend {
 
 namespace {
@@ -28,6 +30,15 @@ StreamReactor::StreamReactor(const ServiceContext& service, grpc::CallbackServer
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }
+  if (service.streams != nullptr && !service.streams->Add(this)) {
+    // Opened while the server drains for its exit.
+    {
+      MutexLock lock(&mu_);
+      finished_ = true;
+    }
+    FinishForExit();
+    return;
+  }
   ReadNext();
 }
 
@@ -39,7 +50,12 @@ void StreamReactor::ReadNext() {
 }
 
 void StreamReactor::OnReadDone(bool ok) {
-  if (!ok) {
+  bool exiting = false;
+  {
+    MutexLock lock(&mu_);
+    exiting = exiting_;
+  }
+  if (!ok || exiting) {  // exiting: a request read after the drain began is dropped
     grpc::Status status;
     bool finish = false;
     {
@@ -89,7 +105,7 @@ void StreamReactor::Send(Message message) {
   grpc::WriteOptions options;
   {
     MutexLock lock(&mu_);
-    if (broken_) return;
+    if (broken_ || finished_) return;
     writes_.push_back(std::move(message));
     next = TakeNextWrite(&options);
   }
@@ -161,10 +177,27 @@ bool StreamReactor::TakeFinish(grpc::Status* status) {
     return false;
   }
   finished_ = true;
-  *status = broken_ ? grpc::Status::CANCELLED : grpc::Status::OK;
+  *status = broken_    ? grpc::Status::CANCELLED
+            : exiting_ ? grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is exiting")
+                       : grpc::Status::OK;
   return true;
 }
 
-void StreamReactor::OnDone() { delete this; }
+bool StreamReactor::EndForExit() {
+  MutexLock lock(&mu_);
+  exiting_ = true;
+  reads_done_ = true;  // the read in progress ends with the call
+  grpc::Status unused;
+  return TakeFinish(&unused);
+}
+
+void StreamReactor::FinishForExit() {
+  Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is exiting"));
+}
+
+void StreamReactor::OnDone() {
+  if (service_.streams != nullptr) service_.streams->Remove(this);
+  delete this;
+}
 
 }  // namespace inferd::grpc_frontend

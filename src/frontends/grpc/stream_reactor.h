@@ -4,7 +4,8 @@
 // flight at once. A request that fails is answered with an error_message and
 // the stream stays open. When the client closes its side, the stream finishes
 // once every request in flight has been answered; a cancelled call or a
-// broken stream cancels the requests still queued.
+// broken stream cancels the requests still queued. At the exit's drain an
+// open stream ends UNAVAILABLE once its requests in flight are answered.
 //
 // Lifetime: created by the service's ModelStreamInfer handler, deleted by
 // OnDone, which gRPC calls only after Finish; Finish is called only once no
@@ -52,6 +53,13 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // Takes back a request the server is done with and deletes it. Any thread.
   void RequestDone(StreamRequest* request) EXCLUDES(mu_);
 
+  // The exit's drain (StreamRegistry::BeginDrain): reads no more requests
+  // and ends the call UNAVAILABLE once those in flight are answered. True
+  // when nothing is outstanding, and the caller is to Finish it now
+  // (FinishForExit).
+  bool EndForExit() EXCLUDES(mu_);
+  void FinishForExit();
+
  private:
   using Message = inference::ModelStreamInferResponse;
 
@@ -84,6 +92,7 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   bool reads_done_ GUARDED_BY(mu_) = false;  // the client closed its side, or the call ended
   bool broken_ GUARDED_BY(mu_) = false;      // cancelled, or a write failed: nothing more is sent
   bool finished_ GUARDED_BY(mu_) = false;    // TakeFinish said yes
+  bool exiting_ GUARDED_BY(mu_) = false;     // EndForExit: finishes UNAVAILABLE
   std::unordered_set<StreamRequest*> in_flight_ GUARDED_BY(mu_);  // submitted requests
 };
 

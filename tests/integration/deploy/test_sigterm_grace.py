@@ -44,11 +44,12 @@ def model_config() -> str:
                            extra="instance_group [ { count: 2 kind: KIND_CPU } ]\n")
 
 
-def start(tmp_path, grace_s: int) -> InferdServer:
+def start(tmp_path, grace_s: int | None) -> InferdServer:
+    """`grace_s` None: the flag's default."""
     repo = write_repository(tmp_path / "repo", {MODEL: model_config()})
+    grace = [] if grace_s is None else [f"--exit-grace-secs={grace_s}"]
     return InferdServer([repo], tmp_path / "inferd.log",
-                        extra_args=[f"--exit-grace-secs={grace_s}",
-                                    f"--exit-timeout-secs={EXIT_TIMEOUT_S}"])
+                        extra_args=[*grace, f"--exit-timeout-secs={EXIT_TIMEOUT_S}"])
 
 
 @pytest.fixture
@@ -155,12 +156,90 @@ def test_the_grace_period_ends_then_in_flight_requests_drain(tmp_path, cleanup):
     assert body["outputs"][0]["data"] == [1, 2, 3, 4]
 
 
+def slow_grpc_infer(server: InferdServer, results: dict) -> None:
+    client = server.grpc_client()
+    tensor = grpcclient.InferInput("INPUT0", [4], "FP32")
+    tensor.set_data_from_numpy(np.array([5, 6, 7, 8], dtype=np.float32))
+    try:
+        result = client.infer(MODEL, [tensor], parameters={"execute_delay_ms": SLOW_MS * 3 // 2},
+                              client_timeout=EXIT_WAIT_S)
+        results["slow"] = result.as_numpy("OUTPUT0").tolist()
+    except InferenceServerException as exc:
+        results["slow"] = exc
+    client.close()
+
+
+def test_the_drain_sends_grpc_clients_elsewhere_and_answers_calls_in_flight(tmp_path, cleanup):
+    server = start(tmp_path, 0)
+    cleanup(server)
+    # An open stream, idle after one answer.
+    stream_events: list = []
+    streaming = server.grpc_client()
+    streaming.start_stream(callback=lambda result, error: stream_events.append((result, error)))
+    tensor = grpcclient.InferInput("INPUT0", [4], "FP32")
+    tensor.set_data_from_numpy(np.ones(4, dtype=np.float32))
+    streaming.async_stream_infer(MODEL, [tensor])
+    wait_until(lambda: len(stream_events) == 1, what="the stream's first answer")
+    assert stream_events[0][1] is None, stream_events[0][1]
+    # A slow call in flight when the drain begins.
+    results: dict = {}
+    slow = threading.Thread(target=slow_grpc_infer, args=(server, results))
+    slow.start()
+    wait_until(lambda: executions_started(server, MODEL) >= 2, what="the slow call executing")
+
+    server.process.send_signal(signal.SIGTERM)
+    # The idle stream ends at once, UNAVAILABLE: its client may reconnect elsewhere.
+    wait_until(lambda: len(stream_events) == 2, what="the open stream ended by the drain")
+    error = stream_events[1][1]
+    assert error is not None and error.status() == "StatusCode.UNAVAILABLE", error
+    assert "exiting" in error.message(), error
+    assert not results, "premise: the slow call is still in flight"
+    # The gRPC port is closed: a new connection is refused, which a proxy retries
+    # on another replica, while HTTP still answers (503 for new inference).
+    fresh = grpcclient.InferenceServerClient(server.grpc_address)
+    with pytest.raises(InferenceServerException) as refused:
+        fresh.is_server_live(client_timeout=5)
+    assert refused.value.status() == "StatusCode.UNAVAILABLE", refused.value
+    fresh.close()
+    assert not results, "premise: the slow call was still in flight while the port was closed"
+    assert wait_exit(server) == 0, server.log_tail()
+    slow.join(timeout=30)
+    assert results["slow"] == [5, 6, 7, 8], results
+    streaming.stop_stream()
+    streaming.close()
+
+
 def test_sigint_with_no_grace_stops_at_once(tmp_path, cleanup):
     server = start(tmp_path, 0)
     cleanup(server)
     assert server.stop(signal.SIGINT) == 0
     log = server.log()
     assert "grace period" not in log
+    assert "waiting up to" in log
+
+
+def test_in_a_kubernetes_pod_the_default_grace_is_five_seconds(tmp_path, cleanup, monkeypatch):
+    monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1")  # what every pod has
+    server = start(tmp_path, None)
+    cleanup(server)
+    server.process.send_signal(signal.SIGTERM)
+    wait_until(lambda: "before stopping" in server.log(), what="the grace period begun")
+    assert ("serving for 5s (--exit-grace-secs: the default in a Kubernetes pod)"
+            in server.log()), server.log_tail()
+    assert server.get("/v2/health/ready").status_code == 503
+    assert server.get("/v2/health/live").status_code == 200
+    http_infer(server)
+    server.process.send_signal(signal.SIGTERM)  # do not wait the five seconds out
+    assert wait_exit(server) == 0, server.log_tail()
+
+
+def test_elsewhere_the_default_is_no_grace_as_triton(tmp_path, cleanup, monkeypatch):
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    server = start(tmp_path, None)
+    cleanup(server)
+    assert server.stop(signal.SIGTERM) == 0
+    log = server.log()
+    assert "grace period" not in log and "before stopping" not in log
     assert "waiting up to" in log
 
 
