@@ -10,8 +10,10 @@
 #     Node 18; 3.36 asks for Node 21, 3.37 for 22).
 # Its stdout is two lines for `eval`: INFERD_FAKE_GCS_SERVER and INFERD_AZURITE
 # (Azurite's blob-only entry point, run with node). Idempotent: a second run
-# only checks and prints. Measured here (2 cores, 2026-11-29, empty caches):
-# fake-gcs-server ~N s, Azurite ~M s.
+# only checks and prints. Measured here (2 cores shared with five other builds,
+# load ~17, 2026-11-29): fake-gcs-server 371 s with empty Go module and build
+# caches (274 s with the modules already downloaded; ~80 s of CPU), Azurite
+# 36-51 s (374 npm packages, 186 MB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FAKE_GCS_VERSION=${FAKE_GCS_VERSION:-v1.56.1}  # its go.mod: go 1.26
