@@ -18,7 +18,8 @@ TEST(AzureAccountTest, ConnectionStringGivesAccountKeyEndpointAndSas) {
 
 TEST(AzureAccountTest, ConnectionStringWithoutEndpointBuildsItFromProtocolAndSuffix) {
   auto parsed = ParseAzureConnectionString(
-      "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=k;EndpointSuffix=core.chinacloudapi.cn;");
+      "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=k;"
+      "EndpointSuffix=core.chinacloudapi.cn;");
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->blob_endpoint, "https://acct.blob.core.chinacloudapi.cn");
 }
@@ -65,7 +66,8 @@ TEST(AzureAccountTest, TheCredentialsAccountAndKeyWin) {
 TEST(AzureAccountTest, TheConnectionStringSpeaksOnlyForItsOwnAccount) {
   const std::string azurite = "AccountName=devstoreaccount1;AccountKey=a2V5;"
                               "BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1";
-  auto same = ResolveAzureAccount({.url_account = "devstoreaccount1", .connection_string = azurite});
+  auto same =
+      ResolveAzureAccount({.url_account = "devstoreaccount1", .connection_string = azurite});
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same->endpoint, "http://127.0.0.1:10000/devstoreaccount1");
   EXPECT_EQ(same->key, "a2V5");
@@ -81,7 +83,8 @@ TEST(AzureAccountTest, TheUrlsSasWinsOverTheConnectionStrings) {
                                       .connection_string = "SharedAccessSignature=sv=cs"});
   ASSERT_TRUE(account.ok());
   EXPECT_EQ(account->sas, "sv=url");
-  auto fallback = ResolveAzureAccount({.url_account = "a", .connection_string = "SharedAccessSignature=sv=cs"});
+  auto fallback = ResolveAzureAccount(
+      {.url_account = "a", .connection_string = "SharedAccessSignature=sv=cs"});
   ASSERT_TRUE(fallback.ok());
   EXPECT_EQ(fallback->sas, "sv=cs");
 }

@@ -64,8 +64,9 @@ StatusOr<AzureRequestParts> AzureRequestPartsOf(const HttpRequest& request) {
       const size_t amp = query.find('&');
       const std::string_view pair = query.substr(0, amp);
       const size_t eq = pair.find('=');
-      parts.query.emplace_back(PercentDecode(pair.substr(0, eq)),
-                               eq == std::string_view::npos ? "" : PercentDecode(pair.substr(eq + 1)));
+      const std::string_view value =
+          eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+      parts.query.emplace_back(PercentDecode(pair.substr(0, eq)), PercentDecode(value));
       query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     }
   }
@@ -84,7 +85,9 @@ StatusOr<AzureBlobPage> ParseAzureBlobList(const std::string& xml) {
     entry.size = std::strtoull(XmlText(blob, "Content-Length").c_str(), nullptr, 10);
     entry.etag = XmlText(blob, "Etag");
     entry.content_md5 = XmlText(blob, "Content-MD5");
-    if (entry.name.empty()) return Status::InvalidArg("the blob listing has a <Blob> without <Name>");
+    if (entry.name.empty()) {
+      return Status::InvalidArg("the blob listing has a <Blob> without <Name>");
+    }
     page.blobs.push_back(std::move(entry));
   }
   // After the blobs: a blob's metadata could hold a tag of that name too.

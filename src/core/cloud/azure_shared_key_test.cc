@@ -25,7 +25,8 @@ AzureRequestParts ListRequest() {
 // Microsoft's examples of canonicalized resources ("Shared Key format for
 // 2009-09-19 and later"): parameters sorted, a name's values sorted and joined.
 TEST(AzureSharedKeyTest, CanonicalizedResourceMatchesMicrosoftsExamples) {
-  AzureRequestParts metadata{"GET", "/mycontainer", {{"restype", "container"}, {"comp", "metadata"}}, {}};
+  AzureRequestParts metadata{
+      "GET", "/mycontainer", {{"restype", "container"}, {"comp", "metadata"}}, {}};
   EXPECT_EQ(AzureCanonicalizedResource("myaccount", metadata),
             "/myaccount/mycontainer\ncomp:metadata\nrestype:container");
   AzureRequestParts list{"GET",

@@ -15,6 +15,7 @@
 #include "core/cloud/azure_shared_key.h"
 #include "core/cloud/cloud_error.h"
 #include "core/cloud/crypto.h"
+#include "core/cloud/store_request.h"
 
 namespace inferd {
 namespace {
@@ -51,7 +52,10 @@ class AzureStore final : public ObjectStore {
  private:
   // The request's URL: endpoint/container[/blob]?query, the SAS token appended.
   std::string UrlOf(const std::string& blob, const AzureQuery& query) const;
-  StatusOr<HttpResponse> Send(HttpRequest request, const std::string& object) const;
+  StatusOr<HttpResponse> Send(HttpRequest request, const std::string& object) const {
+    return SendForStore(*http_, std::move(request),
+                        [this](HttpRequest* r) { return Sign(r); }, url_.text, object);
+  }
   Status Sign(HttpRequest* request) const;
   Status Failure(const HttpResponse& response, const std::string& object) const {
     CloudError error{url_.text, object, response.Header("x-ms-error-code"), response.status,
@@ -85,15 +89,6 @@ Status AzureStore::Sign(HttpRequest* request) const {
   return Status::Ok();
 }
 
-StatusOr<HttpResponse> AzureStore::Send(HttpRequest request, const std::string& object) const {
-  auto response = http_->Send(std::move(request), [this](HttpRequest* r) { return Sign(r); });
-  if (!response.ok()) {
-    const std::string where = object.empty() ? "" : ": object '" + object + "'";
-    return response.status().WithPrefix(url_.text + where + ": ");
-  }
-  return response;
-}
-
 StatusOr<std::vector<ObjectInfo>> AzureStore::List(const std::string& prefix) const {
   const std::string root = url_.RootPrefix();
   std::vector<ObjectInfo> out;
@@ -123,15 +118,11 @@ StatusOr<std::vector<ObjectInfo>> AzureStore::List(const std::string& prefix) co
 
 Status AzureStore::Download(const ObjectInfo& object, const std::filesystem::path& dest,
                             std::optional<ByteRange> range) const {
-  HttpRequest request;
-  request.url = UrlOf(url_.RootPrefix() + object.key, {});
-  if (!object.version.empty()) request.headers.emplace_back("If-Match", "\"" + object.version + "\"");
-  if (range) {
-    request.headers.emplace_back(
-        "Range", "bytes=" + std::to_string(range->first) + "-" + std::to_string(range->last));
+  HttpRequest request =
+      DownloadRequest(UrlOf(url_.RootPrefix() + object.key, {}), object, dest, range);
+  if (!object.version.empty()) {
+    request.headers.emplace_back("If-Match", "\"" + object.version + "\"");
   }
-  request.body_file = BodyFile{dest.string(), range ? range->first : 0, !range};
-  request.expected_body_bytes = range ? range->last - range->first + 1 : object.size;
   ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), object.key));
   if (!response.ok()) return Failure(response, object.key);
   return Status::Ok();
@@ -168,8 +159,8 @@ StatusOr<std::unique_ptr<ObjectStore>> OpenAzureStore(const CloudUrl& url,
       {target.url.account, target.sas, credentials.account_str, credentials.account_key,
        context.credentials->env()("AZURE_STORAGE_CONNECTION_STRING").value_or("")});
   if (!account.ok()) return account.status().WithPrefix(target.url.text + ": ");
-  return std::unique_ptr<ObjectStore>(
-      std::make_unique<AzureStore>(std::move(target.url), std::move(account).value(), context.http));
+  return std::unique_ptr<ObjectStore>(std::make_unique<AzureStore>(
+      std::move(target.url), std::move(account).value(), context.http));
 }
 
 }  // namespace inferd

@@ -11,9 +11,9 @@ namespace {
 
 constexpr char kDevKey[] =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-const std::string kAzurite = std::string("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-                                         "AccountKey=") + kDevKey +
-                             ";BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;";
+const std::string kAzurite =
+    std::string("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=") +
+    kDevKey + ";BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;";
 
 // A store opened over a fake cloud.
 struct Fixture : FakeCloud {
@@ -35,11 +35,13 @@ std::string Header(const HttpRequest& request, const std::string& name) {
 HttpResponse ListingPage(const HttpRequest& request) {
   if (request.url.find("marker=") == std::string::npos) {
     return CloudAnswer(200, R"(<?xml version="1.0" encoding="utf-8"?>
-<EnumerationResults ServiceEndpoint="http://127.0.0.1:10000/devstoreaccount1" ContainerName="models">
+<EnumerationResults ServiceEndpoint="http://127.0.0.1:10000/devstoreaccount1"
+    ContainerName="models">
   <Prefix>repo/</Prefix><Blobs>
     <Blob><Name>repo/m/config.pbtxt</Name><Properties><Content-Length>12</Content-Length>
       <Etag>0x8DC1</Etag><Content-MD5>XrY7u+Ae7tCTyyK7j1rNww==</Content-MD5></Properties></Blob>
-    <Blob><Name>repo/m/1/</Name><Properties><Content-Length>0</Content-Length><Etag>0x1</Etag></Properties></Blob>
+    <Blob><Name>repo/m/1/</Name>
+      <Properties><Content-Length>0</Content-Length><Etag>0x1</Etag></Properties></Blob>
   </Blobs><NextMarker>2!a&amp;b</NextMarker></EnumerationResults>)");
   }
   return CloudAnswer(200, R"(<?xml version="1.0" encoding="utf-8"?>
@@ -91,8 +93,9 @@ TEST(AzureStoreTest, ASasTokenInTheUrlIsSentInsteadOfASignatureAndKeptOutOfMessa
   EXPECT_EQ(Header(get, "Authorization"), "");
   EXPECT_EQ(Header(get, "If-Match"), "\"0x8DC1\"");
   EXPECT_EQ(status.code(), Status::Code::kUnavailable);
-  EXPECT_EQ(status.message(), "as://acct/models/repo: object 'm/x': AuthenticationFailed (HTTP 403): "
-                              "Signature did not match.");
+  EXPECT_EQ(status.message(),
+            "as://acct/models/repo: object 'm/x': AuthenticationFailed (HTTP 403): "
+            "Signature did not match.");
   EXPECT_EQ(store->Url(), "as://acct/models/repo");
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/cloud/cloud_error.h"
 #include "core/cloud/crypto.h"
+#include "core/cloud/store_request.h"
 #include "core/cloud/google_token_source.h"
 
 namespace inferd {
@@ -76,7 +77,10 @@ class GcsStore final : public ObjectStore {
     return api_root_ + "/storage/v1/b/" + UriEncode(url_.bucket, true) + "/o";
   }
   Status Sign(HttpRequest* request) const;
-  StatusOr<HttpResponse> Send(HttpRequest request, const std::string& object) const;
+  StatusOr<HttpResponse> Send(HttpRequest request, const std::string& object) const {
+    return SendForStore(*http_, std::move(request),
+                        [this](HttpRequest* r) { return Sign(r); }, url_.text, object);
+  }
   Status Failure(const HttpResponse& response, const std::string& object) const {
     CloudError error{url_.text, object, "", response.status, response.error};
     ReadErrorBody(response.body, &error);
@@ -97,15 +101,6 @@ Status GcsStore::Sign(HttpRequest* request) const {
   ASSIGN_OR_RETURN(const std::string token, tokens_->Token());
   request->headers.emplace_back("Authorization", "Bearer " + token);
   return Status::Ok();
-}
-
-StatusOr<HttpResponse> GcsStore::Send(HttpRequest request, const std::string& object) const {
-  auto response = http_->Send(std::move(request), [this](HttpRequest* r) { return Sign(r); });
-  if (!response.ok()) {
-    const std::string where = object.empty() ? "" : ": object '" + object + "'";
-    return response.status().WithPrefix(url_.text + where + ": ");
-  }
-  return response;
 }
 
 StatusOr<std::string> GcsStore::ListPage(const std::string& prefix,
@@ -153,17 +148,11 @@ StatusOr<std::vector<ObjectInfo>> GcsStore::List(const std::string& prefix) cons
 
 Status GcsStore::Download(const ObjectInfo& object, const std::filesystem::path& dest,
                           std::optional<ByteRange> range) const {
-  HttpRequest request;
-  request.url = BucketUrl() + "/" + UriEncode(url_.RootPrefix() + object.key, true) +
-                "?alt=media";
-  if (!object.version.empty()) request.url += "&ifGenerationMatch=" + object.version;
-  if (range) {
-    request.headers.emplace_back(
-        "Range", "bytes=" + std::to_string(range->first) + "-" + std::to_string(range->last));
-  }
-  request.body_file = BodyFile{dest.string(), range ? range->first : 0, !range};
-  request.expected_body_bytes = range ? range->last - range->first + 1 : object.size;
-  ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), object.key));
+  std::string url = BucketUrl() + "/" + UriEncode(url_.RootPrefix() + object.key, true) +
+                    "?alt=media";
+  if (!object.version.empty()) url += "&ifGenerationMatch=" + object.version;
+  ASSIGN_OR_RETURN(const HttpResponse response,
+                   Send(DownloadRequest(std::move(url), object, dest, range), object.key));
   if (!response.ok()) return Failure(response, object.key);
   // An emulator may not honour ifGenerationMatch; the answer still says which generation it is.
   const std::string generation = response.Header("x-goog-generation");

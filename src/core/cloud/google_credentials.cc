@@ -58,7 +58,8 @@ std::string FormValue(std::string_view text) { return UriEncode(text, /*encode_s
 
 }  // namespace
 
-StatusOr<GoogleCredentialsFile> ParseGoogleCredentials(std::string_view json, const std::string& origin) {
+StatusOr<GoogleCredentialsFile> ParseGoogleCredentials(std::string_view json,
+                                                       const std::string& origin) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {

@@ -41,7 +41,8 @@ struct GoogleAuthorizedUser {
 using GoogleCredentialsFile = std::variant<GoogleServiceAccount, GoogleAuthorizedUser>;
 
 // The credentials in `json`; errors name `origin` (the file) and the field.
-StatusOr<GoogleCredentialsFile> ParseGoogleCredentials(std::string_view json, const std::string& origin);
+StatusOr<GoogleCredentialsFile> ParseGoogleCredentials(std::string_view json,
+                                                       const std::string& origin);
 StatusOr<GoogleCredentialsFile> ReadGoogleCredentialsFile(const std::filesystem::path& path);
 
 // The JWT claims of a service account's token request at `now_s` (Unix

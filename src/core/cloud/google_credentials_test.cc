@@ -98,7 +98,8 @@ TEST(GoogleCredentialsTest, ServiceAccountFileParsesWithGooglesDefaultTokenUri) 
 }
 
 TEST(GoogleCredentialsTest, ErrorsNameTheFileAndTheField) {
-  auto missing = ParseGoogleCredentials(R"({"type": "service_account", "private_key": "p"})", "sa.json");
+  auto missing =
+      ParseGoogleCredentials(R"({"type": "service_account", "private_key": "p"})", "sa.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("sa.json"), std::string::npos);
   EXPECT_NE(missing.status().message().find("client_email"), std::string::npos);
@@ -120,7 +121,8 @@ TEST(GoogleCredentialsTest, TokenRequestsAreFormEncoded) {
                 "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=", 0),
             0u);
   auto user = MakeTokenRequest(
-      GoogleCredentialsFile(GoogleAuthorizedUser{"id", "s/cret", "r+t", "https://oauth2.googleapis.com/token"}),
+      GoogleCredentialsFile(
+          GoogleAuthorizedUser{"id", "s/cret", "r+t", "https://oauth2.googleapis.com/token"}),
       100);
   ASSERT_TRUE(user.ok());
   EXPECT_EQ(user->body,
