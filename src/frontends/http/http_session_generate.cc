@@ -66,6 +66,9 @@ template <typename Transport>
 void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context,
                                                      INFERD_InferenceResponse* response,
                                                      uint32_t flags) {
+  if (context.reply() == InferContext::Reply::kOpenAi) {
+    return OnOpenAiResponse(context, response, flags);
+  }
   const bool final = (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0;
   // Before anything is written: ending the disconnect watch cancels the
   // socket's operations, which must not include a write of this answer.

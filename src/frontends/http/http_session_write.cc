@@ -92,6 +92,9 @@ void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
 
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
+  if (openai_errors_) {
+    return WriteOpenAiError(openai::FromStatus(error.status(), error.http_status()));
+  }
   WriteBody(error.http_status(), ErrorJson(error.message()));
 }
 

@@ -44,6 +44,7 @@ class InferContext {
     kInfer,           // one KServe v2 response
     kGenerate,        // one generate extension object
     kGenerateStream,  // one Server-Sent Event per response
+    kOpenAi,          // a choice of an OpenAI API request (http/openai/)
   };
 
   // On the session's strand. Takes the (already inflated) request body.
