@@ -5,6 +5,7 @@
 # outside the checkout that every clone of the machine shares. Its stdout is
 # two lines for `eval`: INFERD_HELM and INFERD_GO (tests/deploy downloads the
 # CRDs it validates against with that go, as Go modules). Idempotent.
+# With --go-only, only Go, and only INFERD_GO.
 #
 # Go: the `go` on PATH (or /usr/local/go/bin/go); on a Debian 12 without one,
 # golang-1.23-go from bookworm-backports, whose go command downloads the newer
@@ -29,6 +30,12 @@ if [ -z "$go" ]; then
   fi
   apt_install_missing install-deploy-deps golang-1.23-go >&2
   go=/usr/lib/go-1.23/bin/go
+fi
+
+# --go-only: only find (or install) Go, for scripts/install-otel-deps.sh.
+if [ "${1:-}" = --go-only ]; then
+  printf 'export INFERD_GO=%q\n' "$go"
+  exit 0
 fi
 
 if ! { [ -x "$helm" ] && "$helm" version --short 2>/dev/null | grep -Eq "^$HELM_VERSION(\+|$)"; }; then
