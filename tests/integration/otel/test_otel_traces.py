@@ -175,6 +175,25 @@ def test_a_grpc_requests_spans_join_the_callers_trace(server, collector):
     assert_request_spans(trace_of(collector, trace_id, 6), "simple", caller_span)
 
 
+def test_a_grpc_response_names_the_requests_span_in_its_metadata(server, collector):
+    import grpc
+    from tritonclient.grpc import service_pb2, service_pb2_grpc
+
+    traceparent, trace_id, _ = new_caller()
+    request = service_pb2.ModelInferRequest(model_name="simple")
+    tensor = request.inputs.add(name="INPUT0", datatype="FP32")
+    tensor.shape.extend([4])
+    request.raw_input_contents.append(DATA.tobytes())
+    with grpc.insecure_channel(server.grpc_address) as channel:
+        stub = service_pb2_grpc.GRPCInferenceServiceStub(channel)
+        _, call = stub.ModelInfer.with_call(request, metadata=(("traceparent", traceparent),),
+                                            timeout=30)
+        metadata = dict(call.initial_metadata())
+    match = re.fullmatch(r"00-([0-9a-f]{32})-([0-9a-f]{16})-01", metadata["traceresponse"])
+    assert match and match.group(1) == trace_id, metadata
+    assert trace_of(collector, trace_id, 6)["simple"][0]["spanId"] == match.group(2)
+
+
 def test_ensemble_steps_are_children_of_the_ensembles_span(server, collector):
     traceparent, trace_id, caller_span = new_caller()
     http_infer(server, "ens", traceparent)
