@@ -5,6 +5,7 @@
 # outside the checkout that every clone of the machine shares. Its stdout is
 # two lines for `eval`: INFERD_HELM and INFERD_GO (tests/deploy downloads the
 # CRDs it validates against with that go, as Go modules). Idempotent.
+# With --go-only, only Go, and only INFERD_GO.
 #
 # Go: scripts/go-toolchain.sh's (helm's go.mod asks for a newer one than
 # Debian's backports: GOTOOLCHAIN=auto below fetches it).
@@ -17,6 +18,12 @@ helm=$bin_dir/helm
 
 source scripts/go-toolchain.sh
 go=$(go_toolchain install-deploy-deps)
+
+# --go-only: only find (or install) Go, for scripts/install-otel-deps.sh.
+if [ "${1:-}" = --go-only ]; then
+  printf 'export INFERD_GO=%q\n' "$go"
+  exit 0
+fi
 
 if ! { [ -x "$helm" ] && "$helm" version --short 2>/dev/null | grep -Eq "^$HELM_VERSION(\+|$)"; }; then
   echo "install-deploy-deps: building helm $HELM_VERSION with $("$go" version), once, into $bin_dir" >&2

@@ -291,8 +291,10 @@ void AddLimitFlags(CLI::App& app, Flags& f) {
 
 void AddTraceFlags(CLI::App& app, Flags& f) {
   app.add_option("--trace-config", f.trace_configs,
-                 "Trace setting as [triton,]<setting>=<value>: file, log-frequency, level "
-                 "(OFF or TIMESTAMPS), rate, count, mode (triton); repeatable");
+                 "Trace setting as [<mode>,]<setting>=<value>: level (OFF or TIMESTAMPS), "
+                 "rate, count, mode (triton or opentelemetry); triton,file / log-frequency; "
+                 "opentelemetry,url / resource / bsp_max_queue_size / bsp_schedule_delay / "
+                 "bsp_max_export_batch_size; repeatable");
   // Triton's older flags, one setting each.
   const std::pair<const char*, const char*> older[] = {
       {"--trace-file", "file"},   {"--trace-level", "level"},

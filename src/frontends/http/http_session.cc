@@ -257,6 +257,15 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
 }
 
 template <typename Transport>
+void BasicHttpSession<Transport>::SetTraceContext(InferContext& context) const {
+  const auto& request = parser_->get();
+  const auto traceparent = request.find("traceparent");
+  if (traceparent == request.end()) return;
+  context.set_trace_context(std::string(View(traceparent->value())),
+                            std::string(View(request["tracestate"])));
+}
+
+template <typename Transport>
 bool BasicHttpSession<Transport>::TakeDecodedBody(std::string* body) {
   auto& request = parser_->get();
   *body = std::move(request.body());
@@ -294,6 +303,7 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto context = std::make_unique<InferContext>(this->shared_from_this(),
                                                 transport_.get_executor(), std::move(body));
   context->set_forwarded_headers(std::move(forwarded));
+  SetTraceContext(*context);
   context->set_execute_on_caller(shared_.execute_on_io_threads);
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);

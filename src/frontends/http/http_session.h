@@ -171,6 +171,8 @@ class BasicHttpSession final : public HttpSession,
   void StartInfer(const Route& route);
   // The request's headers that the forward pattern selects (none without one).
   Status CollectForwardedHeaders(ForwardedHeaders* out) const;
+  // Hands the request's traceparent and tracestate headers, if any, to `context`.
+  void SetTraceContext(InferContext& context) const;
   // Answers `route` on the BlockingWorker (its server call blocks), then
   // writes the answer on the strand.
   void StartBlocking(Route route);

@@ -53,6 +53,7 @@ void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
       this->shared_from_this(), transport_.get_executor(), std::move(body),
       streaming ? InferContext::Reply::kGenerateStream : InferContext::Reply::kGenerate);
   context->set_forwarded_headers(std::move(forwarded));
+  SetTraceContext(*context);
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator, route,
                                               inputs);
       !s.ok()) {
