@@ -109,3 +109,8 @@ PY
   rm -rf "$xgb_tmp"
   echo "$XGB_WHEEL_VERSION" > "$XGB_DIR/VERSION"
 fi
+
+# llama.cpp for the llamacpp backend and the llama-server its tests compare
+# against: built once from the pinned llama-cpp-python sdist into
+# ~/.cache/inferd/llamacpp-<version> (scripts/install-llamacpp.sh).
+bash scripts/install-llamacpp.sh >/dev/null
