@@ -9,7 +9,7 @@ import openai
 import pytest
 import requests
 
-from conftest import client_for
+from openai_client import client_for
 from toy_llm import expected_text, toy_llm
 from util import Model
 

@@ -10,7 +10,7 @@ import json
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import client_for
+from openai_client import client_for
 from toy_llm import chatml, expected_text
 from util import metrics_text, wait_until
 
