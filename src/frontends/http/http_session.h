@@ -201,6 +201,8 @@ class BasicHttpSession final : public HttpSession,
   // Ends the request with `error`: an HTTP error before the stream began,
   // else an error event and [DONE].
   void FailOpenAi(const openai::ApiError& error);
+  // The stream's last event, "data: [DONE]", and its end.
+  void EndOpenAiStream();
   // A new SSE event at the end of the stream's queue; SendOpenAiEvent ends
   // it and writes the queue unless a write is under way.
   SseEvent& NewOpenAiEvent();
