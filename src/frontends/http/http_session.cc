@@ -216,7 +216,7 @@ void BasicHttpSession<Transport>::Dispatch() {
   Route route;
   const BeastHeaders headers(request);
   // Even a path it does not know gets the OpenAI API's error object.
-  openai_errors_ = shared_.openai_api && View(request.target()).starts_with("/v1/");
+  openai_errors_ = shared_.routes->serves_openai() && View(request.target()).starts_with("/v1/");
   if (HttpError e = shared_.routes->Match(ToMethod(request.method()), View(request.target()),
                                           headers, &route);
       !e.ok()) {

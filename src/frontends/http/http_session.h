@@ -77,7 +77,6 @@ struct SessionShared {
   // The OpenAI API's metrics: recorded on the HTTP port, rendered on the
   // metrics port's /metrics; null: none. Owned by main.
   openai::OpenAiMetrics* openai_metrics = nullptr;
-  bool openai_api = true;  // the /v1 routes are served (--allow-openai)
   // How long an OpenAI API request may take (--openai-timeout-secs); 0: no limit.
   std::chrono::seconds openai_timeout{0};
   // /infer may execute a short model on the I/O thread (INFERD_InferenceRequestSetExecuteOnCaller):
@@ -204,6 +203,8 @@ class BasicHttpSession final : public HttpSession,
   // Ends the request with `error`: an HTTP error before the stream began,
   // else an error event and [DONE].
   void FailOpenAi(const openai::ApiError& error);
+  // The stream's last event, "data: [DONE]", and its end.
+  void EndOpenAiStream();
   // A new SSE event at the end of the stream's queue; SendOpenAiEvent ends
   // it and writes the queue unless a write is under way.
   SseEvent& NewOpenAiEvent();

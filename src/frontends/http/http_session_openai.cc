@@ -207,11 +207,7 @@ void BasicHttpSession<Transport>::FinishOpenAi() {
     SendOpenAiEvent(event);
   }
   DropOpenAi();
-  SseEvent& done = NewOpenAiEvent();
-  constexpr std::string_view kDone = "[DONE]";
-  for (const char c : kDone) done.json().Put(c);
-  stream_.final = true;
-  SendOpenAiEvent(done);
+  EndOpenAiStream();
 }
 
 template <typename Transport>
@@ -230,6 +226,11 @@ void BasicHttpSession<Transport>::FailOpenAi(const openai::ApiError& error) {
     openai::RenderError(error, &writer);
   }
   SendOpenAiEvent(event);
+  EndOpenAiStream();
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::EndOpenAiStream() {
   SseEvent& done = NewOpenAiEvent();
   for (const char c : std::string_view("[DONE]")) done.json().Put(c);
   stream_.final = true;
@@ -308,6 +309,7 @@ void BasicHttpSession<Transport>::WriteOpenAiError(const openai::ApiError& error
   template void BasicHttpSession<Transport>::EndOpenAiChoice();                             \
   template void BasicHttpSession<Transport>::FinishOpenAi();                                \
   template void BasicHttpSession<Transport>::FailOpenAi(const openai::ApiError&);           \
+  template void BasicHttpSession<Transport>::EndOpenAiStream();                             \
   template SseEvent& BasicHttpSession<Transport>::NewOpenAiEvent();                         \
   template void BasicHttpSession<Transport>::SendOpenAiEvent(SseEvent&);                    \
   template void BasicHttpSession<Transport>::RecordOpenAi(std::string_view);                \

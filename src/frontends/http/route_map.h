@@ -44,6 +44,10 @@ class RouteMap {
   // Whether responses may be compressed as Accept-Encoding asks (Triton's
   // cloud endpoints always answer uncompressed).
   virtual bool compress_responses() const { return true; }
+
+  // Whether the OpenAI API's /v1 paths are this map's (then every answer
+  // under /v1/, errors included, takes OpenAI's shape).
+  virtual bool serves_openai() const { return false; }
 };
 
 // The KServe v2 paths of the HTTP port (MatchRoute), GET /metrics excepted,
@@ -53,6 +57,7 @@ class KServeRouteMap final : public RouteMap {
   explicit KServeRouteMap(bool openai = true) : openai_(openai) {}
   HttpError Match(Method method, std::string_view target, const RequestHeaders& headers,
                   Route* route) const override;
+  bool serves_openai() const override { return openai_; }
 
  private:
   bool openai_;

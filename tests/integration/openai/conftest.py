@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from openai_client import client_for  # noqa: E402
 from toy_llm import toy_llm  # noqa: E402
 from util import single_identity  # noqa: E402
 
@@ -21,11 +22,6 @@ def server(inferd):
     return inferd({"toy_llm": toy_llm(),
                    "slow_llm": toy_llm("slow_llm", words=100000, delay_ms=20),
                    "identity": single_identity("identity", "FP32", [4])})
-
-
-def client_for(server, **kwargs) -> openai.OpenAI:
-    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="unused", max_retries=0,
-                         timeout=60, **kwargs)
 
 
 @pytest.fixture(scope="module")

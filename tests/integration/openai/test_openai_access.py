@@ -9,7 +9,7 @@ import openai
 import pytest
 import requests
 
-from conftest import client_for
+from openai_client import client_for
 from toy_llm import expected_text, toy_llm
 from util import Model
 
@@ -111,7 +111,7 @@ def test_chat_template_pattern(extras):
 
 def test_timeout_cancels_the_generation_and_answers_504(inferd):
     server = inferd({"slow_llm": toy_llm("slow_llm", words=100000, delay_ms=20)},
-                    extra_args=["--openai-timeout-secs=1"])
+                    extra_args=["--openai-timeout-secs=3"])
     answer = requests.post(f"{server.url}/v1/completions",
                            json={"model": "slow_llm", "prompt": "x"}, timeout=60)
     assert answer.status_code == 504

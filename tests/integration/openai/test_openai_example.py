@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import client_for
+from openai_client import client_for
 from toy_llm import chatml, expected_text
 from util import EXAMPLES_MODELS
 

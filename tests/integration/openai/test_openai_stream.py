@@ -6,13 +6,14 @@ counts it); the API's metrics on /metrics."""
 from __future__ import annotations
 
 import json
+import socket
 
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import client_for
+from openai_client import client_for
 from toy_llm import chatml, expected_text
-from util import metrics_text, wait_until
+from util import executions_started, metrics_text, wait_until
 
 
 def sample(server, name: str, **labels) -> float:
@@ -115,3 +116,21 @@ def test_metrics_count_finish_reasons_tokens_and_first_token_time(server, client
     assert sample(server, "inferd_openai_time_to_first_token_seconds_count",
                   **labels) == ttft_before + 1
     assert sample(server, "inferd_openai_output_tokens_per_second_count", **labels) >= 1
+
+
+def test_client_hanging_up_before_a_whole_answer_cancels_too(server):
+    before = sample(server, "toy_llm_cancelled_total")
+    cancelled = sample(server, "inferd_openai_requests_total", model="slow_llm",
+                       finish_reason="cancelled")
+    started = executions_started(server, "slow_llm")
+    body = json.dumps({"model": "slow_llm", "prompt": "x"}).encode()  # answered at the end
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        # Hang up once the model is generating (a queued request would be
+        # dropped before the model sees it).
+        wait_until(lambda: executions_started(server, "slow_llm") > started)
+    wait_until(lambda: sample(server, "toy_llm_cancelled_total") > before,
+               what="the model to see the cancellation")
+    wait_until(lambda: sample(server, "inferd_openai_requests_total", model="slow_llm",
+                              finish_reason="cancelled") > cancelled)
