@@ -105,7 +105,7 @@ TEST(PrometheusTextTest, FirstResponseHistogramOfDecoupledModelsOnly) {
   decoupled.RecordFirstResponse(9'000'000'000);  // 9 s
   plain.RecordFirstResponse(1'000'000);
   const std::string text =
-      PrometheusText({{"d", 2, &decoupled, 0}, {"p", 1, &plain, 0, 0, 0}}, config, nullptr);
+      PrometheusText({{"d", 2, &decoupled, 0, 0, 0}, {"p", 1, &plain, 0, 0, 0}}, config, nullptr);
   const std::string name = "nv_inference_first_response_histogram_ms";
   EXPECT_TRUE(Has(text, "# HELP " + name +
                             " Duration from request to first response in milliseconds\n# TYPE " +
@@ -122,7 +122,7 @@ TEST(PrometheusTextTest, FirstResponseHistogramOfDecoupledModelsOnly) {
   EXPECT_FALSE(Has(text, name + "_bucket{model=\"p\"")) << text;
   config.histogram_latencies = false;
   ModelStatistics off(0, &config, &clock, /*decoupled=*/true);
-  EXPECT_FALSE(Has(PrometheusText({{"d", 1, &off, 0}}, config, nullptr), name));
+  EXPECT_FALSE(Has(PrometheusText({{"d", 1, &off, 0, 0, 0}}, config, nullptr), name));
 }
 
 TEST(PrometheusTextTest, CpuGaugesWithTritonsNamesAndHelp) {

@@ -58,7 +58,8 @@ TEST(OtelSpansTest, ARequestAnsweredFromTheCacheHasNoComputeSpans) {
   trace.Record(TracePoint::kCacheLookupStart, 111);
   trace.Record(TracePoint::kCacheLookupEnd, 115);
   trace.Record(TracePoint::kRequestEnd, 120);
-  auto named = ByName(RequestSpans(trace, 0));
+  const std::vector<OtelSpan> spans = RequestSpans(trace, 0);
+  auto named = ByName(spans);
   EXPECT_EQ(named.size(), 3u);
   EXPECT_EQ(named.count("compute"), 0u);
   EXPECT_EQ(named.at("queue")->end_unix_ns, 120u);

@@ -3,6 +3,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <array>
+#include <charconv>
+
 namespace inferd {
 namespace {
 
@@ -17,6 +20,28 @@ void Member(Writer& writer, const char* key, const std::string& value) {
   String(writer, value);
 }
 
+// Ids and numbers are written from stack buffers: encoding a span allocates
+// nothing but the output.
+template <size_t N>
+void HexMember(Writer& writer, const char* key, const std::array<uint8_t, N>& id) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  char text[2 * N];
+  for (size_t i = 0; i < N; ++i) {
+    text[2 * i] = kDigits[id[i] >> 4];
+    text[2 * i + 1] = kDigits[id[i] & 0xf];
+  }
+  writer.Key(key);
+  writer.String(text, static_cast<rapidjson::SizeType>(2 * N));
+}
+
+template <typename Integer>
+void DecimalMember(Writer& writer, const char* key, Integer value) {
+  char text[24];
+  const auto end = std::to_chars(text, text + sizeof(text), value).ptr;
+  writer.Key(key);
+  writer.String(text, static_cast<rapidjson::SizeType>(end - text));
+}
+
 // {"key": k, "value": {"stringValue": v} | {"intValue": "n"}}
 void Attribute(Writer& writer, const std::string& key,
                const std::variant<std::string, int64_t>& value) {
@@ -27,7 +52,7 @@ void Attribute(Writer& writer, const std::string& key,
   if (const auto* text = std::get_if<std::string>(&value)) {
     Member(writer, "stringValue", *text);
   } else {
-    Member(writer, "intValue", std::to_string(std::get<int64_t>(value)));
+    DecimalMember(writer, "intValue", std::get<int64_t>(value));
   }
   writer.EndObject();
   writer.EndObject();
@@ -45,8 +70,8 @@ void Links(Writer& writer, const std::vector<SpanLink>& links) {
   writer.StartArray();
   for (const SpanLink& link : links) {
     writer.StartObject();
-    Member(writer, "traceId", Hex(link.trace_id));
-    Member(writer, "spanId", Hex(link.span_id));
+    HexMember(writer, "traceId", link.trace_id);
+    HexMember(writer, "spanId", link.span_id);
     writer.EndObject();
   }
   writer.EndArray();
@@ -54,15 +79,15 @@ void Links(Writer& writer, const std::vector<SpanLink>& links) {
 
 void Span(Writer& writer, const OtelSpan& span) {
   writer.StartObject();
-  Member(writer, "traceId", Hex(span.trace_id));
-  Member(writer, "spanId", Hex(span.span_id));
-  if (!IsRoot(span.parent_span_id)) Member(writer, "parentSpanId", Hex(span.parent_span_id));
+  HexMember(writer, "traceId", span.trace_id);
+  HexMember(writer, "spanId", span.span_id);
+  if (!IsRoot(span.parent_span_id)) HexMember(writer, "parentSpanId", span.parent_span_id);
   if (!span.trace_state.empty()) Member(writer, "traceState", span.trace_state);
   Member(writer, "name", span.name);
   writer.Key("kind");
   writer.Int(static_cast<int>(span.kind));
-  Member(writer, "startTimeUnixNano", std::to_string(span.start_unix_ns));
-  Member(writer, "endTimeUnixNano", std::to_string(span.end_unix_ns));
+  DecimalMember(writer, "startTimeUnixNano", span.start_unix_ns);
+  DecimalMember(writer, "endTimeUnixNano", span.end_unix_ns);
   writer.Key("attributes");
   writer.StartArray();
   for (const SpanAttribute& attribute : span.attributes) {

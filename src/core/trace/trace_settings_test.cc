@@ -114,7 +114,7 @@ TEST(TraceSettingsTest, StartupSettingsUseTritonNames) {
   EXPECT_EQ(settings.log_frequency, 50u);
   EXPECT_EQ(ApplyStartupTraceSetting(&settings, "rate", "x").code(), Status::Code::kInvalidArg);
   EXPECT_EQ(ApplyStartupTraceSetting(&settings, "colour", "1").code(), Status::Code::kInvalidArg);
-  EXPECT_EQ(ApplyStartupTraceSetting(&settings, "mode", "opentelemetry").code(),
+  EXPECT_EQ(ApplyStartupTraceSetting(&settings, "mode", "zipkin").code(),
             Status::Code::kInvalidArg);
 }
 
