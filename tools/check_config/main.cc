@@ -228,6 +228,8 @@ int main(int argc, char** argv) {
     if (!model["ok"].GetBool()) ++failed;
     if (flags.format == "text") PrintModel(model, flags.quiet);
   }
-  if (!flags.quiet && flags.format == "text") std::printf("%d model(s) checked, %d with errors\n", checked, failed);
+  if (!flags.quiet && flags.format == "text") {
+    std::printf("%d model(s) checked, %d with errors\n", checked, failed);
+  }
   return failed == 0 ? 0 : 1;
 }

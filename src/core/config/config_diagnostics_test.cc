@@ -20,7 +20,8 @@ constexpr char kConfig[] =
     "  { name: \"A\" data_type: TYPE_FP32 dims: [ 4 ] },\n"
     "  { name: \"B\" data_type: TYPE_FP32\n"
     "    dims: [ 2, 0 ] }\n"
-    "]\n";
+    "]\n"
+    "output [ { name: \"O\" data_type: TYPE_FP32 dims: [ 4 ] } ]\n";
 
 TEST(ConfigLocationsTest, FindsFieldsByTheValidatorsLabels) {
   std::shared_ptr<const ConfigLocations> locations;
@@ -71,7 +72,7 @@ TEST(ParseConfigProblemTest, TakesEachShapeApart) {
   EXPECT_EQ(at.model, "m");
   EXPECT_EQ(at.file, "/r/m/config.pbtxt");
   EXPECT_EQ(at.line, 7);
-  EXPECT_EQ(at.column, 15);
+  EXPECT_EQ(at.column, 5);
   EXPECT_EQ(at.field, "input 'B' dims[1]");
   EXPECT_EQ(at.message, "must be positive");
   EXPECT_EQ(at.fix, "-1");

@@ -1,5 +1,6 @@
 #include "core/config/config_error.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "core/config/config_locations.h"
@@ -48,6 +49,30 @@ std::string ElementLabel(std::string_view field, std::string_view name, int inde
   return label;
 }
 
+namespace {
+
+bool AllDigits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "<file>:<line>:<col>" in problem->file: the position moves to line and column.
+void SplitPosition(ConfigProblem* problem) {
+  const std::string& file = problem->file;
+  const size_t second = file.rfind(':');
+  if (second == std::string::npos || second == 0) return;
+  const size_t first = file.rfind(':', second - 1);
+  if (first == std::string::npos) return;
+  const std::string line = file.substr(first + 1, second - first - 1);
+  const std::string column = file.substr(second + 1);
+  if (!AllDigits(line) || !AllDigits(column)) return;
+  problem->line = std::stoi(line);
+  problem->column = std::stoi(column);
+  problem->file.resize(first);
+}
+
+}  // namespace
+
 ConfigProblem ParseConfigProblem(std::string_view text) {
   ConfigProblem problem;
   std::string message(text);
@@ -56,8 +81,7 @@ ConfigProblem ParseConfigProblem(std::string_view text) {
     message.resize(fix);
   }
   // At's shape; the field is what precedes the last ": " before the problem.
-  static const std::regex kAt(
-      R"(^(?:[^ :']+: )?model '([^']*)' \((.*?)(?::(\d+):(\d+))?\): (.*?): (.*)$)");
+  static const std::regex kAt(R"(^(?:[^ :']+: )?model '([^']*)' \((.*?)\): (.*?): (.*)$)");
   // The parser's, after PlanModel's "<model>: ".
   static const std::regex kParse(R"(^([^:' ]+): (/?[^:]+):(\d+):(\d+): (.*)$)");
   static const std::regex kEnsemble(R"(^(?:[^ :']+: )?ensemble '([^']*)': (.*)$)");
@@ -66,10 +90,9 @@ ConfigProblem ParseConfigProblem(std::string_view text) {
   if (std::regex_match(message, match, kAt)) {
     problem.model = match[1];
     problem.file = match[2];
-    if (match[3].matched) problem.line = std::stoi(match[3]);
-    if (match[4].matched) problem.column = std::stoi(match[4]);
-    problem.field = match[5];
-    problem.message = match[6];
+    problem.field = match[3];
+    problem.message = match[4];
+    SplitPosition(&problem);
   } else if (std::regex_match(message, match, kParse)) {
     problem.model = match[1];
     problem.file = match[2];

@@ -1,7 +1,8 @@
 // The one shape of a configuration error, so every message names the model,
 // the file (with the line and column the field was written at) and the field
 // the same way, and says how to fix it where there is a likely fix:
-//   model 'simple' (/repo/simple/config.pbtxt:7:12): input 'INPUT0' dims[1]: must be -1 or positive, got 0; fix: ...
+//   model 'simple' (/repo/simple/config.pbtxt:7:12): input 'INPUT0' dims[1]:
+//   must be -1 or positive, got 0; fix: -1 for a size that varies, else the size
 // Immutable after construction; thread-safe.
 #ifndef INFERD_CORE_CONFIG_CONFIG_ERROR_H_
 #define INFERD_CORE_CONFIG_CONFIG_ERROR_H_

@@ -92,7 +92,9 @@ std::optional<TextPosition> ConfigLocations::RecordElement(const ParseInfoTree& 
     const Message& element = index < 0 ? reflection->GetMessage(message, field)
                                        : reflection->GetRepeatedMessage(message, field, index);
     const std::string name = ElementName(element);
-    if (index >= 0 && !name.empty()) labels.push_back(Joined(prefix, field->name() + " '" + name + "'"));
+    if (index >= 0 && !name.empty()) {
+      labels.push_back(Joined(prefix, field->name() + " '" + name + "'"));
+    }
     const ParseInfoTree* inner = tree.GetTreeForNested(field, index);
     std::optional<TextPosition> first;
     for (const std::string& each : labels) {

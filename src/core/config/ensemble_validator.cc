@@ -113,6 +113,11 @@ class EnsembleChecker {
     return Status::Ok();
   }
 
+  static bool OneBatchDimensionApart(const std::vector<int64_t>& a,
+                                     const std::vector<int64_t>& b) {
+    return a.size() + 1 == b.size() || b.size() + 1 == a.size();
+  }
+
   Status Agree(const std::string& tensor, const TensorEnd& from, const TensorEnd& to) const {
     if (from.datatype != to.datatype) {
       return Fail("tensor '" + tensor + "' is " + inference::DataType_Name(from.datatype) +
@@ -124,7 +129,7 @@ class EnsembleChecker {
       return Fail("tensor '" + tensor + "' has shape " + ShapeText(from.shape) + " from " +
                   from.where + " but " + to.where + " expects " + ShapeText(to.shape) +
                       " (batch dimension first where a model batches)",
-                  from.shape.size() + 1 == to.shape.size() || from.shape.size() == to.shape.size() + 1
+                  OneBatchDimensionApart(from.shape, to.shape)
                       ? "one side counts the batch dimension and the other does not: give both "
                         "models the same max_batch_size (> 0 for both, or 0 with the batch "
                         "dimension in dims)"

@@ -230,11 +230,13 @@ Status CheckWarmupAgainstModel(const ConfigErrors& errors, const std::string& la
   if (fits) return Status::Ok();
   const std::string shape = ShapeToString({got.data(), static_cast<size_t>(got.size())});
   const std::string expected = ShapeToString({want.data(), static_cast<size_t>(want.size())});
-  const bool with_batch = config.max_batch_size() > 0 && got.size() == want.size() + 1;
+  if (config.max_batch_size() > 0 && got.size() == want.size() + 1) {
+    return errors.At(label + " dims", shape + " does not fit the input's dims " + expected,
+                     "leave out the batch dimension (batch_size gives it): dims: " +
+                         ShapeToString({got.data() + 1, static_cast<size_t>(want.size())}));
+  }
   return errors.At(label + " dims", shape + " does not fit the input's dims " + expected,
-                   with_batch ? "leave out the batch dimension (batch_size gives it): dims: " +
-                                    ShapeToString({got.data() + 1, static_cast<size_t>(want.size())})
-                              : "dims: " + expected + " (a fixed size for each -1)");
+                   "dims: " + expected + " (a fixed size for each -1)");
 }
 
 Status CheckWarmup(const ConfigErrors& errors) {
