@@ -39,6 +39,19 @@ TEST(ConfigLocationsTest, FindsFieldsByTheValidatorsLabels) {
   EXPECT_EQ(at("dynamic_batching"), "none");
 }
 
+TEST(ConfigLocationsTest, AMapEntryIsLabelledByItsKey) {
+  const std::string text = std::string(kConfig) +
+                           "model_warmup [ { name: \"w\" batch_size: 1\n"
+                           "  inputs { key: \"A\" value: {\n"
+                           "    data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } } } ]\n";
+  std::shared_ptr<const ConfigLocations> locations;
+  ASSERT_TRUE(ParseModelConfigText(text, "c.pbtxt", &locations).ok());
+  auto found = locations->Find("model_warmup 'w' inputs 'A' dims");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->line, 12);
+  EXPECT_EQ(found->column, 26);
+}
+
 TEST(ConfigLocationsTest, ValidationErrorsPointAtTheField) {
   ConfigContext ctx;
   ctx.model_name = "m";

@@ -1,5 +1,7 @@
 #include "core/config/config_locations.h"
 
+#include <google/protobuf/descriptor.pb.h>
+
 #include <utility>
 #include <vector>
 
@@ -14,9 +16,13 @@ std::string Joined(const std::string& prefix, const std::string& label) {
   return prefix.empty() ? label : prefix + " " + label;
 }
 
-// The element's "name" field when it has a non-empty one, else "".
+// The element's "name" field (a map entry's string key) when it has a
+// non-empty one, else "".
 std::string ElementName(const Message& element) {
-  const FieldDescriptor* name = element.GetDescriptor()->FindFieldByName("name");
+  const auto* descriptor = element.GetDescriptor();
+  const FieldDescriptor* name = descriptor->options().map_entry()
+                                    ? descriptor->map_key()
+                                    : descriptor->FindFieldByName("name");
   if (name == nullptr || name->is_repeated() || name->type() != FieldDescriptor::TYPE_STRING) {
     return "";
   }
@@ -96,9 +102,18 @@ std::optional<TextPosition> ConfigLocations::RecordElement(const ParseInfoTree& 
       labels.push_back(Joined(prefix, field->name() + " '" + name + "'"));
     }
     const ParseInfoTree* inner = tree.GetTreeForNested(field, index);
+    const Message* fields = &element;
+    if (field->is_map() && inner != nullptr) {
+      // A map entry's value is labelled as the entry: "inputs 'INPUT0' dims".
+      const FieldDescriptor* value = element.GetDescriptor()->map_value();
+      if (value->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        fields = &element.GetReflection()->GetMessage(element, value);
+        inner = inner->GetTreeForNested(value, -1);
+      }
+    }
     std::optional<TextPosition> first;
     for (const std::string& each : labels) {
-      if (inner != nullptr) first = Record(*inner, element, each);
+      if (inner != nullptr) first = Record(*inner, *fields, each);
     }
     if (first && index >= 0) position = first;
   }
