@@ -45,6 +45,15 @@ std::vector<std::string_view> Words(std::string_view label) {
   return words;
 }
 
+// A map entry's value is labelled as the entry ("inputs 'INPUT0' dims"): moves
+// *entry and *tree to the value when it is a message.
+void SkipToMapValue(const Message** entry, const ParseInfoTree** tree) {
+  const FieldDescriptor* value = (*entry)->GetDescriptor()->map_value();
+  if (value->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) return;
+  *tree = (*tree)->GetTreeForNested(value, -1);
+  *entry = &(*entry)->GetReflection()->GetMessage(**entry, value);
+}
+
 }  // namespace
 
 ConfigLocations::ConfigLocations(const ParseInfoTree& tree, const Message& message) {
@@ -103,14 +112,7 @@ std::optional<TextPosition> ConfigLocations::RecordElement(const ParseInfoTree& 
     }
     const ParseInfoTree* inner = tree.GetTreeForNested(field, index);
     const Message* fields = &element;
-    if (field->is_map() && inner != nullptr) {
-      // A map entry's value is labelled as the entry: "inputs 'INPUT0' dims".
-      const FieldDescriptor* value = element.GetDescriptor()->map_value();
-      if (value->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        fields = &element.GetReflection()->GetMessage(element, value);
-        inner = inner->GetTreeForNested(value, -1);
-      }
-    }
+    if (field->is_map() && inner != nullptr) SkipToMapValue(&fields, &inner);
     std::optional<TextPosition> first;
     for (const std::string& each : labels) {
       if (inner != nullptr) first = Record(*inner, *fields, each);
