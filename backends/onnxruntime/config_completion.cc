@@ -149,7 +149,8 @@ std::string CheckShape(const char* kind, const TensorSpec& spec, const OnnxTenso
       return "max_batch_size is " + std::to_string(max_batch_size) + " but the model's " + what +
              " has shape " + ShapeString(tensor.dims) +
              ", whose first dimension is not a variable batch dimension (use max_batch_size: 0 "
-             "and the full shape as dims)";
+             "and the full shape as dims); fix: max_batch_size: 0 dims: " +
+             ShapeString(tensor.dims);
     }
     model.erase(model.begin());
   }
@@ -157,9 +158,15 @@ std::string CheckShape(const char* kind, const TensorSpec& spec, const OnnxTenso
   bool fits = want.size() == model.size();
   for (size_t i = 0; fits && i < model.size(); ++i) fits = model[i] == -1 || model[i] == want[i];
   if (fits) return "";
+  // The classic: dims written with the batch dimension while max_batch_size
+  // adds it again.
+  const bool batch_written = max_batch_size > 0 && want.size() == model.size() + 1;
   return what + " has " + (spec.reshape ? "reshape " : "dims ") + ShapeString(want) +
          " in the configuration but the model's shape is " + ShapeString(model) +
-         (max_batch_size > 0 ? " (without the batch dimension)" : "");
+         (max_batch_size > 0 ? " (without the batch dimension)" : "") + "; fix: " +
+         (batch_written ? "leave out the batch dimension (max_batch_size > 0 adds it): " : "") +
+         (spec.reshape ? "reshape: { shape: " : "dims: ") + ShapeString(model) +
+         (spec.reshape ? " }" : "");
 }
 
 std::string NameList(const std::vector<OnnxTensor>& tensors) {
@@ -176,14 +183,17 @@ std::string CheckTensors(const char* kind, const std::vector<TensorSpec>& specs,
     const OnnxTensor* tensor = FindTensor(tensors, spec.name);
     if (tensor == nullptr) {
       return "configuration " + std::string(kind) + " '" + spec.name + "' is not an " + kind +
-             " of the model (its " + kind + "s: " + NameList(tensors) + ")";
+             " of the model (its " + kind + "s: " + NameList(tensors) + "); fix: name: one of " +
+             NameList(tensors);
     }
     const ElementType* model_type = TypeFromOnnx(tensor->type);
     if (model_type != spec.type) {
       return std::string(kind) + " '" + spec.name + "' has data_type " +
              std::string(spec.type->config_name) + " in the configuration but the model's is " +
              OnnxTypeName(tensor->type) +
-             (model_type ? " (" + std::string(model_type->config_name) + ")" : "");
+             (model_type ? " (" + std::string(model_type->config_name) + "); fix: data_type: " +
+                               std::string(model_type->config_name)
+                         : "");
     }
     if (auto err = CheckShape(kind, spec, *tensor, max_batch_size); !err.empty()) return err;
   }

@@ -145,7 +145,7 @@ TEST(ConfigCheckTest, NamesAnInputTheModelLacks) {
       {"name":"BOGUS","data_type":"TYPE_FP32","dims":[16]}]})");
   EXPECT_EQ(CheckConfigMatchesModel(s, AddSubIo()),
             "configuration input 'BOGUS' is not an input of the model (its inputs: 'INPUT0', "
-            "'INPUT1')");
+            "'INPUT1'); fix: name: one of 'INPUT0', 'INPUT1'");
 }
 
 TEST(ConfigCheckTest, NamesATypeMismatch) {
@@ -154,7 +154,7 @@ TEST(ConfigCheckTest, NamesATypeMismatch) {
       {"name":"INPUT1","data_type":"TYPE_FP32","dims":[16]}]})");
   EXPECT_EQ(CheckConfigMatchesModel(s, AddSubIo()),
             "input 'INPUT0' has data_type TYPE_INT32 in the configuration but the model's is "
-            "FLOAT (TYPE_FP32)");
+            "FLOAT (TYPE_FP32); fix: data_type: TYPE_FP32");
 }
 
 TEST(ConfigCheckTest, NamesAShapeMismatchAndAMissingInput) {
@@ -162,7 +162,12 @@ TEST(ConfigCheckTest, NamesAShapeMismatchAndAMissingInput) {
       {"name":"INPUT0","data_type":"TYPE_FP32","dims":[8]}]})");
   EXPECT_EQ(CheckConfigMatchesModel(s, AddSubIo()),
             "input 'INPUT0' has dims [8] in the configuration but the model's shape is [16] "
-            "(without the batch dimension)");
+            "(without the batch dimension); fix: dims: [16]");
+  s.inputs[0].dims = {4, 16};  // the batch dimension written into dims
+  EXPECT_EQ(CheckConfigMatchesModel(s, AddSubIo()),
+            "input 'INPUT0' has dims [4,16] in the configuration but the model's shape is [16] "
+            "(without the batch dimension); fix: leave out the batch dimension (max_batch_size "
+            "> 0 adds it): dims: [16]");
   s.inputs[0].dims = {16};
   EXPECT_NE(CheckConfigMatchesModel(s, AddSubIo())
                 .find("input 'INPUT1' (FLOAT [-1,16]) is missing"),

@@ -31,6 +31,7 @@
 #include "http/openai/openai_metrics.h"
 #include "https_module_loader.h"
 #include "inert_flags.h"
+#include "subcommand.h"
 #include "inferd/server.h"
 #include "lazy_grpc_frontend.h"
 #include "server_flags.h"
@@ -376,6 +377,7 @@ bool ServeUntilSignal(const sigset_t& signals, const inferd::Flags& flags, INFER
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (std::optional<int> exit_status = inferd::RunSubcommand(argc, argv)) return *exit_status;
   inferd::Flags flags;
   if (std::optional<int> exit_status = ReadFlags(argc, argv, flags)) return *exit_status;
   const sigset_t signals = BlockExitSignals();

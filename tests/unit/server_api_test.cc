@@ -451,7 +451,7 @@ TEST(ServerApiRepositoryCheckTest, ReportsEachModelWithoutLoadingIt) {
             std::string::npos)
       << json;
   EXPECT_NE(json.find("{\"name\":\"identity\",\"in_repository\":true,\"ok\":true,\"errors\":[],"
-                      "\"versions\":[1],\"backend\":\"identity\""),
+                      "\"problems\":[],\"versions\":[1],\"backend\":\"identity\""),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("libinferd_identity.so"), std::string::npos) << json;

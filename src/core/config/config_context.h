@@ -5,9 +5,12 @@
 #define INFERD_CORE_CONFIG_CONFIG_CONTEXT_H_
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace inferd {
+
+class ConfigLocations;  // config_locations.h
 
 struct ConfigContext {
   //! The model's name as the repository knows it (its folder name).
@@ -23,6 +26,9 @@ struct ConfigContext {
   //! file (auto-completion, on unless --disable-auto-complete-config): missing inputs and outputs are not
   //! errors yet. The completed config is validated again without it.
   bool allow_incomplete_io = false;
+  //! Where the config's text set each field, so errors point at file:line:col;
+  //! null when the config did not come from text (a load request's JSON).
+  std::shared_ptr<const ConfigLocations> locations;
 };
 
 }  // namespace inferd

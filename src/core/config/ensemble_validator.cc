@@ -3,6 +3,9 @@
 #include <map>
 #include <vector>
 
+#include "core/config/closest_name.h"
+#include "core/config/config_error.h"
+
 namespace inferd {
 namespace {
 
@@ -62,7 +65,9 @@ class EnsembleChecker {
     for (const auto& output : ensemble_.output()) {
       auto found = producers_.find(output.name());
       if (found == producers_.end() || found->second.step < 0) {
-        return Fail("ensemble output '" + output.name() + "' is produced by no step");
+        return Fail("ensemble output '" + output.name() + "' is produced by no step",
+                    "map a step's output to it: output_map { key: \"<output>\" value: \"" +
+                        output.name() + "\" }");
       }
       RETURN_IF_ERROR(Agree(output.name(), found->second.end,
                             {"ensemble output '" + output.name() + "'", output.data_type(),
@@ -77,8 +82,21 @@ class EnsembleChecker {
     int step = -1;  // -1: an ensemble input
   };
 
-  Status Fail(const std::string& what) const {
-    return Status::InvalidArg("ensemble '" + ensemble_.name() + "': " + what);
+  Status Fail(const std::string& what, const std::string& fix = "") const {
+    return Status::InvalidArg("ensemble '" + ensemble_.name() + "': " + what +
+                              (fix.empty() ? "" : std::string(kFixSeparator) + fix));
+  }
+  // "did you mean 'x'?" for the nearest of `names`, else `otherwise`.
+  static std::string Nearest(const std::string& name, const std::vector<std::string>& names,
+                             const std::string& otherwise) {
+    const std::string closest = ClosestName(name, names);
+    return closest.empty() ? otherwise : "did you mean '" + closest + "'?";
+  }
+  template <typename Tensors>
+  static std::vector<std::string> Names(const Tensors& tensors) {
+    std::vector<std::string> names;
+    for (const auto& tensor : tensors) names.push_back(tensor.name());
+    return names;
   }
   std::string StepLabel(int i) const {
     return "step[" + std::to_string(i) + "] (model '" +
@@ -89,21 +107,33 @@ class EnsembleChecker {
     auto [it, fresh] = producers_.try_emplace(tensor, Producer{end, step});
     if (!fresh) {
       return Fail("tensor '" + tensor + "' is produced twice: by " + it->second.end.where +
-                  " and by " + end.where);
+                      " and by " + end.where,
+                  "give the second a tensor name of its own (output_map value)");
     }
     return Status::Ok();
+  }
+
+  static bool OneBatchDimensionApart(const std::vector<int64_t>& a,
+                                     const std::vector<int64_t>& b) {
+    return a.size() + 1 == b.size() || b.size() + 1 == a.size();
   }
 
   Status Agree(const std::string& tensor, const TensorEnd& from, const TensorEnd& to) const {
     if (from.datatype != to.datatype) {
       return Fail("tensor '" + tensor + "' is " + inference::DataType_Name(from.datatype) +
                   " from " + from.where + " but " + to.where + " expects " +
-                  inference::DataType_Name(to.datatype));
+                      inference::DataType_Name(to.datatype),
+                  "make the two data_types agree, or put a conversion step between them");
     }
     if (!ShapesAgree(from.shape, to.shape)) {
       return Fail("tensor '" + tensor + "' has shape " + ShapeText(from.shape) + " from " +
                   from.where + " but " + to.where + " expects " + ShapeText(to.shape) +
-                  " (batch dimension first where a model batches)");
+                      " (batch dimension first where a model batches)",
+                  OneBatchDimensionApart(from.shape, to.shape)
+                      ? "one side counts the batch dimension and the other does not: give both "
+                        "models the same max_batch_size (> 0 for both, or 0 with the batch "
+                        "dimension in dims)"
+                      : "make the dims of the two models agree");
     }
     return Status::Ok();
   }
@@ -112,7 +142,9 @@ class EnsembleChecker {
   // are mapped to tensors produced nowhere else.
   Status CheckStepModel(int i) {
     const auto& step = ensemble_.ensemble_scheduling().step(i);
-    if (step.model_name() == ensemble_.name()) return Fail(StepLabel(i) + " runs the ensemble itself");
+    if (step.model_name() == ensemble_.name()) {
+      return Fail(StepLabel(i) + " runs the ensemble itself", "model_name: a composing model");
+    }
     StatusOr<const inference::ModelConfig*> found =
         composing_(step.model_name(), step.model_version());
     if (!found.ok()) return Fail(StepLabel(i) + ": " + found.status().message());
@@ -121,19 +153,23 @@ class EnsembleChecker {
     if (ensemble_.max_batch_size() > 0 && model.max_batch_size() < ensemble_.max_batch_size()) {
       return Fail("max_batch_size " + std::to_string(ensemble_.max_batch_size()) +
                   " is larger than " + StepLabel(i) + "'s max_batch_size " +
-                  std::to_string(model.max_batch_size()));
+                      std::to_string(model.max_batch_size()),
+                  "max_batch_size: " + std::to_string(model.max_batch_size()) +
+                      " (at most each step's)");
     }
     if (model.model_transaction_policy().decoupled() &&
         !ensemble_.model_transaction_policy().decoupled()) {
       return Fail(StepLabel(i) + " is decoupled (it may send several responses), so the "
-                  "ensemble must be too: model_transaction_policy { decoupled: true }");
+                  "ensemble must be too: model_transaction_policy { decoupled: true }",
+                  "model_transaction_policy { decoupled: true }");
     }
     const bool batches = model.max_batch_size() > 0;
     for (const auto& [name, tensor] : step.output_map()) {
       const inference::ModelOutput* output = FindTensor(model.output(), name);
       if (output == nullptr) {
         return Fail(StepLabel(i) + " output_map names output '" + name +
-                    "', which the model does not have");
+                        "', which the model does not have",
+                    Nearest(name, Names(model.output()), "key: one of the model's outputs"));
       }
       const std::string where = StepLabel(i) + " output '" + name + "'";
       RETURN_IF_ERROR(Produce(tensor, {where, output->data_type(),
@@ -150,12 +186,17 @@ class EnsembleChecker {
       const inference::ModelInput* input = FindTensor(model.input(), name);
       if (input == nullptr) {
         return Fail(StepLabel(i) + " input_map names input '" + name +
-                    "', which the model does not have");
+                        "', which the model does not have",
+                    Nearest(name, Names(model.input()), "key: one of the model's inputs"));
       }
       auto producer = producers_.find(tensor);
       if (producer == producers_.end()) {
+        std::vector<std::string> produced;
+        for (const auto& [each, unused] : producers_) produced.push_back(each);
         return Fail(StepLabel(i) + " input '" + name + "' reads tensor '" + tensor +
-                    "', which no ensemble input or step produces");
+                        "', which no ensemble input or step produces",
+                    Nearest(tensor, produced,
+                            "value: an ensemble input or an earlier step's output_map value"));
       }
       RETURN_IF_ERROR(Agree(tensor, producer->second.end,
                             {StepLabel(i) + " input '" + name + "'", input->data_type(),
@@ -164,7 +205,8 @@ class EnsembleChecker {
     for (const auto& input : model.input()) {
       if (!input.optional() && !step.input_map().contains(input.name())) {
         return Fail(StepLabel(i) + " does not map the model's input '" + input.name() +
-                    "' (input_map)");
+                        "' (input_map)",
+                    "input_map { key: \"" + input.name() + "\" value: \"<tensor>\" }");
       }
     }
     return Status::Ok();
@@ -204,7 +246,8 @@ class EnsembleChecker {
         if (producers_.at(tensor).step >= 0 && waiting[producers_.at(tensor).step] != 0) {
           return Fail("the steps form a cycle: " + StepLabel(i) + " input '" + name +
                       "' waits on tensor '" + tensor + "' of " +
-                      StepLabel(producers_.at(tensor).step) + ", which waits on it in turn");
+                          StepLabel(producers_.at(tensor).step) + ", which waits on it in turn",
+                      "feed one of the two steps from an ensemble input or an earlier step");
         }
       }
     }

@@ -11,6 +11,9 @@
 #include <cstring>
 #include <string>
 
+#include "core/config/closest_name.h"
+#include "core/config/config_error.h"
+
 namespace inferd {
 namespace {
 
@@ -40,6 +43,10 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
     }
     text += ": ";
     text += has_error_ ? message_ : std::string("could not parse model configuration");
+    if (const std::string fix = SuggestForParseError(message_); !fix.empty()) {
+      text += kFixSeparator;
+      text += fix;
+    }
     return text;
   }
 
@@ -52,10 +59,13 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 
 }  // namespace
 
-StatusOr<inference::ModelConfig> ParseModelConfigText(std::string_view text,
-                                                      std::string_view file_label) {
+StatusOr<inference::ModelConfig> ParseModelConfigText(
+    std::string_view text, std::string_view file_label,
+    std::shared_ptr<const ConfigLocations>* locations) {
   FirstErrorCollector errors;
   google::protobuf::TextFormat::Parser parser;
+  google::protobuf::TextFormat::ParseInfoTree tree;
+  if (locations != nullptr) parser.WriteLocationsTo(&tree);
   parser.RecordErrorsTo(&errors);
   parser.AllowUnknownField(false);
   parser.AllowUnknownExtension(false);
@@ -65,10 +75,12 @@ StatusOr<inference::ModelConfig> ParseModelConfigText(std::string_view text,
   if (!parser.Parse(&input, &config)) {
     return Status::InvalidArg(errors.Describe(file_label));
   }
+  if (locations != nullptr) *locations = std::make_shared<const ConfigLocations>(tree, config);
   return config;
 }
 
-StatusOr<inference::ModelConfig> ReadModelConfigFile(const std::filesystem::path& path) {
+StatusOr<inference::ModelConfig> ReadModelConfigFile(
+    const std::filesystem::path& path, std::shared_ptr<const ConfigLocations>* locations) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found) {
@@ -100,7 +112,7 @@ StatusOr<inference::ModelConfig> ReadModelConfigFile(const std::filesystem::path
   if (got < 0) {
     return Status::InvalidArg("cannot read model configuration file '" + path.string() + "'");
   }
-  return ParseModelConfigText(contents, path.string());
+  return ParseModelConfigText(contents, path.string(), locations);
 }
 
 }  // namespace inferd

@@ -21,7 +21,7 @@ TEST_F(ModelConfigValidatorTest, ErrorMessageNamesModelFileAndField) {
   config.mutable_input(0)->add_dims(0);
   EXPECT_EQ(ValidateModelConfig(ctx_, config).message(),
             "model 'simple' (/repo/simple/config.pbtxt): input 'INPUT0' dims[1]: "
-            "must be -1 or positive, got 0");
+            "must be -1 or positive, got 0; fix: -1 for a size that varies, else the size");
 }
 
 TEST_F(ModelConfigValidatorTest, NameMustMatchFolder) {

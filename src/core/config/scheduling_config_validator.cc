@@ -18,12 +18,15 @@ Status CheckPreferredSizes(const ConfigErrors& errors, const std::string& field,
     if (max_batch_size == 0) {
       return errors.At(element,
                        "the model does not batch (max_batch_size is 0), so no "
-                       "preferred batch size may be given");
+                       "preferred batch size may be given",
+                       "remove preferred_batch_size, or set max_batch_size > 0");
     }
     if (sizes[i] < 1 || sizes[i] > max_batch_size) {
       return errors.At(element, "must be between 1 and max_batch_size (" +
                                     std::to_string(max_batch_size) + "), got " +
-                                    std::to_string(sizes[i]));
+                                    std::to_string(sizes[i]),
+                       "preferred_batch_size: [ " + std::to_string(max_batch_size) +
+                           " ] (or raise max_batch_size)");
     }
   }
   return Status::Ok();
@@ -39,19 +42,22 @@ Status CheckDynamicBatching(const ConfigErrors& errors) {
       (batching.default_priority_level() < 1 || batching.default_priority_level() > levels)) {
     return errors.At(
         "dynamic_batching default_priority_level",
-        "must be " + range + ", got " + std::to_string(batching.default_priority_level()));
+        "must be " + range + ", got " + std::to_string(batching.default_priority_level()),
+        "default_priority_level: " + std::to_string(levels));
   }
   for (const auto& [level, policy] : batching.priority_queue_policy()) {
     if (level >= 1 && level <= levels) {
       continue;
     }
     return errors.At("dynamic_batching priority_queue_policy",
-                     "key " + std::to_string(level) + " must be " + range);
+                     "key " + std::to_string(level) + " must be " + range,
+                     "priority_levels: " + std::to_string(level) + " or more");
   }
   if (batching.preserve_ordering()) {
     if (levels > 1) {
       return errors.At("dynamic_batching preserve_ordering",
-                       "cannot be used with more than one priority level");
+                       "cannot be used with more than one priority level",
+                       "remove preserve_ordering or priority_levels");
     }
     auto delays = [](const inference::ModelQueuePolicy& policy) {
       return policy.timeout_action() == inference::ModelQueuePolicy::DELAY &&
@@ -63,7 +69,8 @@ Status CheckDynamicBatching(const ConfigErrors& errors) {
     }
     if (any_delay) {
       return errors.At("dynamic_batching preserve_ordering",
-                       "cannot be used with a queue policy whose timeout_action is DELAY");
+                       "cannot be used with a queue policy whose timeout_action is DELAY",
+                       "timeout_action: REJECT");
     }
   }
   return Status::Ok();
@@ -81,7 +88,8 @@ Status CheckControl(const ConfigErrors& errors, const std::string& field,
   const std::string kind = Sequence::Control::Kind_Name(control.kind());
   if (control.kind() == Sequence::Control::CONTROL_SEQUENCE_CORRID) {
     if (lists > 0) {
-      return errors.At(field, kind + " takes data_type, not a *_false_true list");
+      return errors.At(field, kind + " takes data_type, not a *_false_true list",
+                       "remove the *_false_true list; data_type: TYPE_UINT64");
     }
     const inference::DataType type = control.data_type();
     if (type != inference::TYPE_UINT64 && type != inference::TYPE_INT64 &&
@@ -90,20 +98,23 @@ Status CheckControl(const ConfigErrors& errors, const std::string& field,
       return errors.At(field + " data_type", kind +
                                                  " needs TYPE_UINT64, TYPE_INT64, TYPE_UINT32, "
                                                  "TYPE_INT32 or TYPE_STRING, got " +
-                                                 inference::DataType_Name(type));
+                                                 inference::DataType_Name(type),
+                       "data_type: TYPE_UINT64");
     }
     return Status::Ok();
   }
   if (lists != 1) {
     return errors.At(field, kind +
                                 " needs exactly one of int32_false_true, fp32_false_true "
-                                "and bool_false_true");
+                                "and bool_false_true",
+                     "int32_false_true: [ 0, 1 ]");
   }
   const int entries = control.int32_false_true_size() + control.fp32_false_true_size() +
                       control.bool_false_true_size();
   if (entries != 2) {
     return errors.At(
-        field, kind + " false/true list needs exactly 2 entries, got " + std::to_string(entries));
+        field, kind + " false/true list needs exactly 2 entries, got " + std::to_string(entries),
+        "the value for false, then for true: int32_false_true: [ 0, 1 ]");
   }
   return Status::Ok();
 }
@@ -118,17 +129,21 @@ Status CheckControlInputs(const ConfigErrors& errors, const Sequence& batching) 
       return errors.At(label + " name", "must not be empty");
     }
     if (!names.insert(input.name()).second) {
-      return errors.At(label, "the name is used more than once");
+      return errors.At(label, "the name is used more than once",
+                       "give each control input a tensor name of its own");
     }
     if (input.control_size() == 0) {
-      return errors.At(label + " control", "must list at least one control");
+      return errors.At(label + " control", "must list at least one control",
+                       "control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ]");
     }
     for (int c = 0; c < input.control_size(); ++c) {
       const std::string field = label + " control[" + std::to_string(c) + "]";
       RETURN_IF_ERROR(CheckControl(errors, field, input.control(c)));
       if (!kinds.insert(input.control(c).kind()).second) {
         return errors.At(field, Sequence::Control::Kind_Name(input.control(c).kind()) +
-                                    " is given more than once");
+                                    " is given more than once",
+                         "keep one " + Sequence::Control::Kind_Name(input.control(c).kind()) +
+                             " control and remove the other");
       }
     }
   }
@@ -161,7 +176,7 @@ Status CheckStates(const ConfigErrors& errors, const Sequence& batching) {
         return errors.At(field + " data_type", "must be set");
       }
       if (initial.state_data_case() == Sequence::InitialState::STATE_DATA_NOT_SET) {
-        return errors.At(field, "needs zero_data or data_file");
+        return errors.At(field, "needs zero_data or data_file", "zero_data: true");
       }
     }
   }
@@ -180,11 +195,13 @@ Status CheckSequenceBatching(const ConfigErrors& errors) {
     const float utilization = batching.direct().minimum_slot_utilization();
     if (!(utilization >= 0.0f && utilization <= 1.0f)) {
       return errors.At("sequence_batching direct minimum_slot_utilization",
-                       "must be between 0 and 1, got " + std::to_string(utilization));
+                       "must be between 0 and 1, got " + std::to_string(utilization),
+                       "minimum_slot_utilization: 1.0");
     }
   }
   if (errors.config().response_cache().enable()) {
-    return errors.At("response_cache", "cannot be enabled for a model with sequence_batching");
+    return errors.At("response_cache", "cannot be enabled for a model with sequence_batching",
+                     "remove response_cache");
   }
   return Status::Ok();
 }
@@ -193,7 +210,8 @@ Status CheckEnsembleScheduling(const ConfigErrors& errors) {
   const inference::ModelConfig& config = errors.config();
   if (config.platform() != kEnsemblePlatform) {
     return errors.At("ensemble_scheduling",
-                     "is only for platform 'ensemble', got platform '" + config.platform() + "'");
+                     "is only for platform 'ensemble', got platform '" + config.platform() + "'",
+                     "platform: \"ensemble\"");
   }
   const inference::ModelEnsembling& ensemble = config.ensemble_scheduling();
   if (ensemble.step_size() == 0) {
@@ -206,16 +224,19 @@ Status CheckEnsembleScheduling(const ConfigErrors& errors) {
       return errors.At(label + " model_name", "must not be empty");
     }
     if (step.input_map().empty()) {
-      return errors.At(label + " input_map", "must map at least one input");
+      return errors.At(label + " input_map", "must map at least one input",
+                       "input_map { key: \"<model input>\" value: \"<ensemble tensor>\" }");
     }
     if (step.output_map().empty()) {
-      return errors.At(label + " output_map", "must map at least one output");
+      return errors.At(label + " output_map", "must map at least one output",
+                       "output_map { key: \"<model output>\" value: \"<ensemble tensor>\" }");
     }
   }
   if (config.instance_group_size() > 0) {
     return errors.At("instance_group",
                      "an ensemble has no instances of its own; set "
-                     "instance_group on its composing models");
+                     "instance_group on its composing models",
+                     "move instance_group to the composing models");
   }
   if (config.has_optimization()) {
     return errors.At("optimization", "cannot be set for an ensemble");
@@ -243,7 +264,9 @@ Status ValidateSchedulingChoice(const ConfigErrors& errors) {
   if (config.platform() == kEnsemblePlatform) {
     return errors.At("ensemble_scheduling",
                      "platform 'ensemble' needs an ensemble_scheduling "
-                     "section listing its steps");
+                     "section listing its steps",
+                     "ensemble_scheduling { step [ { model_name: ... input_map { ... } "
+                     "output_map { ... } } ] }");
   }
   return Status::Ok();
 }

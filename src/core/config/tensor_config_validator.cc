@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/common/datatype.h"
+#include "core/config/closest_name.h"
 #include "core/config/model_platform.h"
 
 namespace inferd {
@@ -32,13 +33,33 @@ std::vector<int64_t> FixedRuns(const Dims& dims) {
   return runs;
 }
 
+// "did you mean 'x'?" for the name of `names` nearest `name`, else a list.
+std::string SimilarName(const std::string& name, const std::set<std::string>& names) {
+  const std::string closest = ClosestName(name, {names.begin(), names.end()});
+  if (!closest.empty()) return "did you mean '" + closest + "'?";
+  std::string known;
+  for (const std::string& each : names) known += (known.empty() ? "" : ", ") + each;
+  return "one of: " + known;
+}
+
+// When `dims` has one dimension more than the `rank` wanted and the model
+// batches, the batch dimension was most likely written into dims.
+std::string BatchDimensionFix(const inference::ModelConfig& config, const Dims& dims, int rank) {
+  if (config.max_batch_size() > 0 && dims.size() == rank + 1) {
+    return "leave out the batch dimension (max_batch_size > 0 adds it): dims: " +
+           ShapeToString(AsSpan(dims).subspan(1));
+  }
+  return "dims: [ C, H, W ] or [ H, W, C ]";
+}
+
 Status CheckDims(const ConfigErrors& errors, const std::string& field, const Dims& dims) {
   for (int i = 0; i < dims.size(); ++i) {
     if (dims[i] == -1 || dims[i] > 0) {
       continue;
     }
     return errors.At(field + "[" + std::to_string(i) + "]",
-                     "must be -1 or positive, got " + std::to_string(dims[i]));
+                     "must be -1 or positive, got " + std::to_string(dims[i]),
+                     "-1 for a size that varies, else the size");
   }
   return Status::Ok();
 }
@@ -50,7 +71,8 @@ Status CheckReshape(const ConfigErrors& errors, const std::string& label, const 
   if (reshape.shape_size() == 0 && errors.config().max_batch_size() == 0) {
     return errors.At(field,
                      "an empty shape needs max_batch_size > 0 (a model that does "
-                     "not batch cannot take a scalar)");
+                     "not batch cannot take a scalar)",
+                     "max_batch_size: 1 or more, or reshape: { shape: [ 1 ] }");
   }
   const std::vector<int64_t> from = FixedRuns(dims);
   const std::vector<int64_t> to = FixedRuns(reshape.shape());
@@ -58,12 +80,14 @@ Status CheckReshape(const ConfigErrors& errors, const std::string& label, const 
     return errors.At(field,
                      "shape " + ShapeToString(AsSpan(reshape.shape())) + " has " +
                          std::to_string(to.size() - 1) + " variable (-1) dimensions but dims " +
-                         ShapeToString(AsSpan(dims)) + " has " + std::to_string(from.size() - 1));
+                         ShapeToString(AsSpan(dims)) + " has " + std::to_string(from.size() - 1),
+                     "give shape as many -1s as dims");
   }
   if (from != to) {
     return errors.At(field, "shape " + ShapeToString(AsSpan(reshape.shape())) +
                                 " does not hold the same number of elements as dims " +
-                                ShapeToString(AsSpan(dims)));
+                                ShapeToString(AsSpan(dims)),
+                     "a shape whose sizes multiply to those of dims");
   }
   return Status::Ok();
 }
@@ -72,12 +96,14 @@ Status CheckReshape(const ConfigErrors& errors, const std::string& label, const 
 template <typename Tensor>
 Status CheckTensor(const ConfigErrors& errors, const std::string& label, const Tensor& tensor) {
   if (tensor.data_type() == inference::TYPE_INVALID) {
-    return errors.At(label + " data_type", "must be set (TYPE_FP32, TYPE_INT64, ...)");
+    return errors.At(label + " data_type", "must be set (TYPE_FP32, TYPE_INT64, ...)",
+                     "data_type: TYPE_FP32 (the tensor's type)");
   }
   if (tensor.dims_size() == 0) {
     return errors.At(label + " dims",
                      "must have at least one dimension (for one value per "
-                     "batch entry use dims: [ 1 ] with reshape: { shape: [ ] })");
+                     "batch entry use dims: [ 1 ] with reshape: { shape: [ ] })",
+                     "dims: [ 1 ] reshape: { shape: [ ] }");
   }
   RETURN_IF_ERROR(CheckDims(errors, label + " dims", tensor.dims()));
   if (tensor.has_reshape()) {
@@ -88,7 +114,8 @@ Status CheckTensor(const ConfigErrors& errors, const std::string& label, const T
         tensor.data_type() != inference::TYPE_INT64) {
       return errors.At(label + " is_shape_tensor",
                        "a shape tensor must be TYPE_INT32 or TYPE_INT64, got " +
-                           inference::DataType_Name(tensor.data_type()));
+                           inference::DataType_Name(tensor.data_type()),
+                       "data_type: TYPE_INT32");
     }
     if (tensor.dims_size() != 1) {
       return errors.At(label + " is_shape_tensor",
@@ -116,11 +143,13 @@ Status CheckNames(const ConfigErrors& errors, const char* field, const Tensors& 
   for (int i = 0; i < tensors.size(); ++i) {
     const std::string& name = tensors[i].name();
     if (name.empty()) {
-      return errors.At(ElementLabel(field, "", i) + " name", "must not be empty");
+      return errors.At(ElementLabel(field, "", i) + " name", "must not be empty",
+                       "name: the model file's tensor name");
     }
     if (!seen.insert(name).second) {
       return errors.At(ElementLabel(field, name, i),
-                       "the name is used by more than one " + std::string(field));
+                       "the name is used by more than one " + std::string(field),
+                       "rename or remove the second " + std::string(field) + " '" + name + "'");
     }
   }
   return Status::Ok();
@@ -136,10 +165,11 @@ Status CheckInputs(const ConfigErrors& errors) {
     const bool image = input.format() == inference::ModelInput::FORMAT_NHWC ||
                        input.format() == inference::ModelInput::FORMAT_NCHW;
     if (image && input.dims_size() != 3) {
-      return errors.At(label + " format", inference::ModelInput::Format_Name(input.format()) +
-                                              " needs exactly 3 dims (without the batch "
-                                              "dimension), got " +
-                                              ShapeToString(AsSpan(input.dims())));
+      return errors.At(label + " format",
+                       inference::ModelInput::Format_Name(input.format()) +
+                           " needs exactly 3 dims (without the batch dimension), got " +
+                           ShapeToString(AsSpan(input.dims())),
+                       BatchDimensionFix(config, input.dims(), 3));
     }
   }
   return Status::Ok();
@@ -159,7 +189,8 @@ Status CheckOutputs(const ConfigErrors& errors) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(dir / output.label_filename(), ec)) {
       return errors.At(label + " label_filename",
-                       "file '" + output.label_filename() + "' does not exist in " + dir.string());
+                       "file '" + output.label_filename() + "' does not exist in " + dir.string(),
+                       "put the labels file there, or remove label_filename");
     }
   }
   return Status::Ok();
@@ -181,14 +212,16 @@ Status CheckBatchTensors(const ConfigErrors& errors) {
       return errors.At(label + " target_name", "must not be empty");
     }
     if (batch.data_type() != inference::TYPE_INT32 && batch.data_type() != inference::TYPE_FP32) {
-      return errors.At(label + " data_type", "must be TYPE_INT32 or TYPE_FP32");
+      return errors.At(label + " data_type", "must be TYPE_INT32 or TYPE_FP32",
+                       "data_type: TYPE_INT32");
     }
     if (batch.source_input_size() != 1) {
       return errors.At(label + " source_input", "must name exactly one input, got " +
                                                     std::to_string(batch.source_input_size()));
     }
     if (!inputs.contains(batch.source_input(0))) {
-      return errors.At(label + " source_input", "'" + batch.source_input(0) + "' is not an input");
+      return errors.At(label + " source_input", "'" + batch.source_input(0) + "' is not an input",
+                       SimilarName(batch.source_input(0), inputs));
     }
   }
   for (int i = 0; i < config.batch_output_size(); ++i) {
@@ -196,7 +229,8 @@ Status CheckBatchTensors(const ConfigErrors& errors) {
     const std::string label = "batch_output[" + std::to_string(i) + "]";
     for (const std::string& target : batch.target_name()) {
       if (!outputs.contains(target)) {
-        return errors.At(label + " target_name", "'" + target + "' is not an output");
+        return errors.At(label + " target_name", "'" + target + "' is not an output",
+                         SimilarName(target, outputs));
       }
     }
     if (batch.source_input_size() != 1 || !inputs.contains(batch.source_input(0))) {
@@ -213,10 +247,13 @@ Status ValidateModelTensors(const ConfigErrors& errors) {
   const bool needs_tensors = config.platform() != kEnsemblePlatform &&
                              config.backend() != "python" && !errors.ctx().allow_incomplete_io;
   if (needs_tensors && config.input_size() == 0) {
-    return errors.At("input", "the model must declare at least one input");
+    return errors.At("input", "the model must declare at least one input",
+                     "add input [ { name: ... data_type: ... dims: [ ... ] } ], or let the "
+                     "backend complete it (no --disable-auto-complete-config)");
   }
   if (needs_tensors && config.output_size() == 0) {
-    return errors.At("output", "the model must declare at least one output");
+    return errors.At("output", "the model must declare at least one output",
+                     "add output [ { name: ... data_type: ... dims: [ ... ] } ]");
   }
   RETURN_IF_ERROR(CheckInputs(errors));
   RETURN_IF_ERROR(CheckOutputs(errors));

@@ -42,7 +42,7 @@ StatusOr<ModelPlan> PlanModel(const ModelLocation& location,
     config.set_name(location.name);  // the backend completes the rest
     plan.completed_by_backend = true;
   } else {
-    ASSIGN_OR_RETURN(config, ReadModelConfigFile(config_path));
+    ASSIGN_OR_RETURN(config, ReadModelConfigFile(config_path, &ctx.locations));
   }
   RETURN_IF_ERROR(NormalizeModelConfig(ctx, &config));
   RETURN_IF_ERROR(ValidateModelConfig(ctx, config));

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "core/backend/backend_manager.h"
+#include "core/config/closest_name.h"
+#include "core/config/config_error.h"
 #include "core/config/ensemble_validator.h"
 #include "core/config/model_platform.h"
 #include "core/lifecycle/model_plan.h"
@@ -50,9 +52,23 @@ void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& loca
   check->versions = plan.load;
 }
 
+// The backends installed in `directory` (its folders), for "did you mean".
+std::string BackendFix(const std::filesystem::path& directory, const std::string& backend) {
+  std::vector<std::string> installed;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    if (entry.is_directory(ec)) installed.push_back(entry.path().filename().string());
+  }
+  const std::string closest = ClosestName(backend, installed);
+  if (!closest.empty() && closest != backend) return "did you mean backend: \"" + closest + "\"?";
+  return "install libinferd_" + backend + ".so under --backend-directory, or put it in the "
+         "model's folder";
+}
+
 ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLocation>& locations,
                       bool strict_config, const std::string& config_name,
-                      const BackendManager& backends) {
+                      const BackendManager& backends,
+                      const std::filesystem::path& backend_directory) {
   ModelCheck check;
   check.name = location.name;
   auto planned = PlanModel(location, std::nullopt, strict_config, config_name);
@@ -74,7 +90,8 @@ ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLoca
     if (library.empty()) {
       check.errors.push_back("model '" + location.name + "' version " + std::to_string(version) +
                              ": backend '" + check.backend + "' not found (looked for " + looked +
-                             ")");
+                             ")" + std::string(kFixSeparator) +
+                             BackendFix(backend_directory, check.backend));
     } else if (std::find(check.libraries.begin(), check.libraries.end(), library) ==
                check.libraries.end()) {
       check.libraries.push_back(library);
@@ -82,6 +99,24 @@ ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLoca
     check.versions.push_back(version);
   }
   return check;
+}
+
+void WriteProblem(const ConfigProblem& problem, rapidjson::Writer<rapidjson::StringBuffer>& w) {
+  auto text = [&](const char* key, const std::string& value) {
+    w.Key(key);
+    w.String(value.c_str(), value.size());
+  };
+  w.StartObject();
+  text("file", problem.file);
+  w.Key("line");
+  w.Int(problem.line);
+  w.Key("column");
+  w.Int(problem.column);
+  text("model", problem.model);
+  text("field", problem.field);
+  text("message", problem.message);
+  text("fix", problem.fix);
+  w.EndObject();
 }
 
 }  // namespace
@@ -97,7 +132,8 @@ StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& 
   for (const ModelLocation& location : locations) {
     if (!every_model && wanted.erase(location.name) == 0) continue;
     checks.push_back(CheckModel(location, locations, options.strict_model_config,
-                                options.model_config_name, backends));
+                                options.model_config_name, backends,
+                                options.backend_directory));
   }
   for (const std::string& name : wanted) {
     ModelCheck& missing = checks.emplace_back();
@@ -129,6 +165,10 @@ std::string RepositoryCheckJson(const std::vector<ModelCheck>& checks) {
     w.Key("ok");
     w.Bool(check.ok());
     strings("errors", check.errors);
+    w.Key("problems");
+    w.StartArray();
+    for (const std::string& error : check.errors) WriteProblem(ParseConfigProblem(error), w);
+    w.EndArray();
     w.Key("versions");
     w.StartArray();
     for (int64_t version : check.versions) w.Int64(version);

@@ -133,7 +133,7 @@ TEST(RepositoryCheckJsonTest, RendersEveryField) {
   check.libraries = {"/b/identity/libinferd_identity.so"};
   EXPECT_EQ(RepositoryCheckJson({check}),
             "{\"models\":[{\"name\":\"m\",\"in_repository\":true,\"ok\":true,\"errors\":[],"
-            "\"versions\":[1,2],\"backend\":\"identity\","
+            "\"problems\":[],\"versions\":[1,2],\"backend\":\"identity\","
             "\"libraries\":[\"/b/identity/libinferd_identity.so\"],"
             "\"completed_by_backend\":false}]}");
 }

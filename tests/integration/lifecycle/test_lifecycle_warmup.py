@@ -128,9 +128,10 @@ def test_failing_warmup_at_start_in_none_mode(launch, tmp_path, which):
     rows = entries(server, "m")
     assert rows and all(r["state"] == "UNAVAILABLE" and needle in r["reason"] for r in rows), rows
     # A failed warmup holds strict readiness back, as in Triton; but a sample's
-    # missing input_data_file is found with the config, before the model
-    # lifecycle, so it does not (Triton finds it at load: docs/model-repository.md).
-    expected = 200 if which == "missing-file" else 400
+    # missing input_data_file, an input the model lacks and dims that do not fit
+    # the input's are found with the config, before the model lifecycle, so they
+    # do not (Triton finds them at load: docs/model-repository.md).
+    expected = 400 if which == "short-file" else 200
     assert server.get("/v2/health/ready").status_code == expected
     assert infer_version(server, "ok") == 1
 
