@@ -75,6 +75,7 @@ from cache import section_cache
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
+from memory_budget import section_memory_budget
 from perf_analyzer import section_perf_analyzer, section_perf_analyzer_ensemble
 from sequences import section_sequences
 from python_tax import section_python
@@ -446,6 +447,7 @@ def main():
     parser.add_argument("--skip-compute", action="store_true")
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-memory-budget", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,
@@ -480,7 +482,9 @@ def main():
                 (args.skip_cache,
                  lambda: section_cache(build, args, Inferd, write_model, loadgen)),
                 (args.skip_memory,
-                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles))]
+                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
+                (args.skip_memory_budget,
+                 lambda: section_memory_budget(build, args, Inferd))]
     for skip, section in sections:
         if skip:
             continue
