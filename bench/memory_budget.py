@@ -101,6 +101,8 @@ def _zipf(build, args, Inferd, repo, budget):
             connection = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=120)
             while time.monotonic() < deadline:
                 for rank in rng.choice(MODELS, size=32, p=weights / weights.sum()):
+                    if time.monotonic() >= deadline:
+                        break
                     try:
                         latencies[slot].append(_infer_ms(connection, f"b{rank:03d}"))
                     except (RuntimeError, OSError) as e:
