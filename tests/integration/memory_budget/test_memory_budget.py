@@ -149,6 +149,36 @@ def test_a_pinned_model_is_never_evicted(inferd, tmp_path, sizes, how):
     assert samples.get(("inferd_model_evictions_total", "pinned"), 0) == 0
 
 
+ENSEMBLE = """name: "ens"
+platform: "ensemble"
+max_batch_size: 0
+input [ { name: "INDEX" data_type: TYPE_INT64 dims: [ 4 ] } ]
+output [ { name: "VALUE" data_type: TYPE_FP32 dims: [ 4 ] } ]
+ensemble_scheduling { step [ { model_name: "wstep" model_version: -1
+  input_map { key: "INDEX" value: "INDEX" } output_map { key: "VALUE" value: "VALUE" } } ] }
+"""
+
+
+def test_an_ensemble_keeps_its_composing_model_while_it_is_loaded(inferd, tmp_path, sizes):
+    write_onnx_models(tmp_path, {f"m{i}": i for i in range(6)})
+    write_onnx_models(tmp_path, {"wstep": 50})
+    write_repository(tmp_path, {"ens": ENSEMBLE})
+    budget = int(sizes["onnx_first"] + 2.5 * sizes["onnx"])
+    server = inferd(tmp_path, [f"--model-memory-budget={budget}"])
+    client = server.client()
+    infer(client, "ens", 50)  # its step loads first, measured on its own
+    samples = budget_metrics(server)
+    assert samples[("inferd_model_cold_loads_total", "wstep")] == 1
+    assert samples[("inferd_model_cold_loads_total", "ens")] == 1
+    for i in range(6):
+        infer(client, f"m{i}", i)
+        if state(server, "ens")[0] == "READY":
+            assert state(server, "wstep")[0] == "READY"
+    # The ensemble, least recently used, went first; then its step could.
+    assert budget_metrics(server)[("inferd_model_evictions_total", "ens")] == 1
+    infer(client, "ens", 50)
+
+
 def test_an_explicit_load_pins_until_unload_then_the_model_loads_on_demand(inferd, tmp_path,
                                                                          sizes):
     write_onnx_models(tmp_path, {f"m{i}": i for i in range(4)})
