@@ -62,20 +62,43 @@ uint64_t OnDemandLoader::Await(const std::string& key, Done done) {
 }
 
 Status OnDemandLoader::LoadNow(const std::string& key, const std::function<Status()>& load) {
-  MutexLock serialized(&load_mu_);
   const uint64_t give_up = clock_.NowNs() + options_.wait_timeout_ns;
-  std::set<std::string> exclude;
-  return LoadWithinBudget(
-      key, &exclude, [&] { return clock_.NowNs() < give_up; }, load, /*on_demand=*/false);
+  {
+    // Bounded: a model being loaded may ask for another (pb_utils.load_model
+    // in its initialize), which would otherwise wait for its own caller.
+    MutexLock lock(&mu_);
+    while (loading_ && !stopping_ && clock_.NowNs() < give_up) {
+      clock_.WaitUntil(&changed_, &mu_, give_up);
+    }
+    if (loading_ || stopping_) {
+      return Status::Unavailable("model " + Quoted(key) + " was not loaded: " +
+                                 (stopping_ ? std::string("the server is stopping")
+                                            : "another load held the loader for longer than "
+                                              "--model-load-wait-timeout-ms"));
+    }
+    loading_ = true;
+  }
+  Status status;
+  {
+    MutexLock serialized(&load_mu_);
+    std::set<std::string> exclude;
+    status = LoadWithinBudget(
+        key, &exclude, [&] { return clock_.NowNs() < give_up; }, load, /*on_demand=*/false);
+  }
+  MutexLock lock(&mu_);
+  loading_ = false;
+  changed_.SignalAll();
+  return status;
 }
 
 void OnDemandLoader::Run() {
   MutexLock lock(&mu_);
   for (;;) {
-    while (!stopping_ && queue_.empty()) changed_.Wait(&mu_);
+    while (!stopping_ && (queue_.empty() || loading_)) changed_.Wait(&mu_);
     if (stopping_) return;
     const std::string key = std::move(queue_.front());
     queue_.pop_front();
+    loading_ = true;
     lock.Unlock();
     Status status;
     {
@@ -85,8 +108,10 @@ void OnDemandLoader::Run() {
           key, &exclude, [&] { return HasWaiters(key); },
           [&] { return host_->LoadOnDemand(key); }, /*on_demand=*/true);
     }
-    Finish(key, status);
+    Finish(key, status);  // the waiters are submitted before the next load may evict
     lock.Lock();
+    loading_ = false;
+    changed_.SignalAll();
   }
 }
 

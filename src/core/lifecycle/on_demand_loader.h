@@ -90,7 +90,8 @@ class OnDemandLoader final : public ExpiringQueue {
   // Runs `load` (which loads `key`) now, on the caller's thread, serialized
   // with the on-demand loads, after making room for it; measures it unless
   // `key` served already (a reload keeps its attributed bytes). For the
-  // repository API and the models loaded at start.
+  // repository API and the models loaded at start. Waits for a load under way
+  // at most the wait timeout (UNAVAILABLE then).
   Status LoadNow(const std::string& key, const std::function<Status()>& load)
       EXCLUDES(mu_, load_mu_);
 
@@ -137,7 +138,7 @@ class OnDemandLoader final : public ExpiringQueue {
   const Clock& clock_;
   const OnDemandOptions options_;
 
-  Mutex load_mu_;  // one load (or eviction round) at a time
+  Mutex load_mu_;  // held by whoever set loading_ (for the annotations' sake)
   mutable Mutex mu_ ACQUIRED_AFTER(load_mu_);
   CondVar changed_;  // a model to load, or stop
   std::map<std::string, std::vector<Waiter>> waiting_ GUARDED_BY(mu_);
@@ -147,6 +148,9 @@ class OnDemandLoader final : public ExpiringQueue {
   uint64_t wait_ns_ GUARDED_BY(mu_) = 0;
   uint64_t wait_failures_ GUARDED_BY(mu_) = 0;
   bool stopping_ GUARDED_BY(mu_) = false;
+  // A load (or its eviction round) runs: the one thread that may load, on
+  // demand or for LoadNow, holds it; waits for it are signalled on changed_.
+  bool loading_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <thread>
 
 #include "core/timing/fake_clock.h"
 
@@ -361,6 +362,30 @@ TEST_F(OnDemandLoaderTest, LoadNowIsSerializedWithOnDemandLoadsAndMeasured) {
   ASSERT_EQ(snapshot.models.size(), 1u);
   EXPECT_EQ(snapshot.models[0].bytes, 25u);
   EXPECT_EQ(snapshot.models[0].cold_loads, 0u);  // not on demand
+}
+
+TEST_F(OnDemandLoaderTest, LoadNowWaitsForALoadUnderWayAtMostTheTimeout) {
+  // A model whose load asks for another (pb_utils.load_model in initialize)
+  // must not wait for its own load for good.
+  Start(100, milliseconds(100));
+  host_.CloseGate();
+  Outcome a;
+  loader_->Await("a", a.Callback());
+  ASSERT_TRUE(host_.AwaitLoading());
+  Status nested;
+  std::thread caller([&] {
+    nested = loader_->LoadNow("b", [&] { return host_.LoadOnDemand("b"); });
+  });
+  ASSERT_TRUE(clock_.AwaitWaiters(1));
+  clock_.Advance(milliseconds(100));
+  caller.join();
+  EXPECT_EQ(nested.code(), Status::Code::kUnavailable);
+  EXPECT_THAT(nested.message(), HasSubstr("another load held the loader"));
+  host_.OpenGate();
+  EXPECT_TRUE(a.Get().ok());
+  EXPECT_EQ(host_.Loads("b"), 0);
+  // Free again: LoadNow loads at once.
+  EXPECT_TRUE(loader_->LoadNow("b", [&] { return host_.LoadOnDemand("b"); }).ok());
 }
 
 }  // namespace
