@@ -75,6 +75,7 @@ from cache import section_cache
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
+from memory_budget import section_memory_budget
 from perf_analyzer import section_perf_analyzer, section_perf_analyzer_ensemble
 from sequences import section_sequences
 from python_tax import section_python
@@ -429,6 +430,37 @@ def section_compute(build):
     print()
 
 
+def sections(build, args):
+    """(skip it?, run it) for each section, in order."""
+    results = {}
+    return [(args.skip_loadgen, lambda: results.update(section_loadgen(build, args))),
+            (args.skip_wrk, lambda: section_wrk(build, args, results)),
+            (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
+            (args.skip_perf_analyzer_ensemble,
+             lambda: section_perf_analyzer_ensemble(build, args)),
+            (args.skip_startup, lambda: section_startup(build, args)),
+            (args.skip_streaming,
+             lambda: section_streaming(build, args, Inferd, write_model)),
+            (args.skip_sequences,
+             lambda: section_sequences(build, args, Inferd, write_model)),
+            (args.skip_python,
+             lambda: section_python(build, args, Inferd, write_model, loadgen)),
+            (args.skip_ensembles,
+             lambda: section_ensembles(build, args, Inferd, write_model)),
+            (args.skip_grpc_ceiling,
+             lambda: section_grpc_ceiling(build, args, Inferd, write_model, IDENTITY_CONFIG,
+                                          loadgen, free_port)),
+            (args.skip_compute, lambda: section_compute(build)),
+            (args.skip_cache,
+             lambda: section_cache(build, args, Inferd, write_model, loadgen)),
+            (args.skip_memory,
+             lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
+            (args.skip_tracing,
+             lambda: section_tracing(build, args, Inferd, write_model, loadgen)),
+            (args.skip_memory_budget,
+             lambda: section_memory_budget(build, args, Inferd))]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.environ.get("INFERD_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -448,6 +480,7 @@ def main():
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-tracing", action="store_true")
+    parser.add_argument("--skip-memory-budget", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,
@@ -460,32 +493,7 @@ def main():
     cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read())
     print(f"inferd bench on {os.cpu_count()} cores ({cpu.group(1) if cpu else 'unknown CPU'}), "
           f"binaries from {build}\n")
-    results = {}
-    sections = [(args.skip_loadgen, lambda: results.update(section_loadgen(build, args))),
-                (args.skip_wrk, lambda: section_wrk(build, args, results)),
-                (args.skip_perf_analyzer, lambda: section_perf_analyzer(build, args)),
-                (args.skip_perf_analyzer_ensemble,
-                 lambda: section_perf_analyzer_ensemble(build, args)),
-                (args.skip_startup, lambda: section_startup(build, args)),
-                (args.skip_streaming,
-                 lambda: section_streaming(build, args, Inferd, write_model)),
-                (args.skip_sequences,
-                 lambda: section_sequences(build, args, Inferd, write_model)),
-                (args.skip_python,
-                 lambda: section_python(build, args, Inferd, write_model, loadgen)),
-                (args.skip_ensembles,
-                 lambda: section_ensembles(build, args, Inferd, write_model)),
-                (args.skip_grpc_ceiling,
-                 lambda: section_grpc_ceiling(build, args, Inferd, write_model, IDENTITY_CONFIG,
-                                              loadgen, free_port)),
-                (args.skip_compute, lambda: section_compute(build)),
-                (args.skip_cache,
-                 lambda: section_cache(build, args, Inferd, write_model, loadgen)),
-                (args.skip_memory,
-                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
-                (args.skip_tracing,
-                 lambda: section_tracing(build, args, Inferd, write_model, loadgen))]
-    for skip, section in sections:
+    for skip, section in sections(build, args):
         if skip:
             continue
         try:

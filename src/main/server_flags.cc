@@ -150,6 +150,17 @@ void AddModelFlags(CLI::App& app, Flags& f) {
   app.add_option("--rate-limit-resource", f.rate_limit_resources,
                  "<name>:<count>[:<device>]: copies of a rate limiter resource on one device, or "
                  "without a device on every device and in the global pool; repeatable");
+  app.add_option("--model-memory-budget", f.model_memory_budget,
+                 "<bytes>[K|M|G|Ki|Mi|Gi] or <percent>% of the memory limit: models load on "
+                 "their first request and least recently used idle ones are unloaded to stay "
+                 "within it (not a Triton flag; default: none, docs/memory-budget.md)");
+  app.add_option("--model-load-wait-timeout-ms", f.model_load_wait_timeout_ms,
+                 "With --model-memory-budget, how long a request waits for its model to load "
+                 "before 503 / UNAVAILABLE (default 60000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  app.add_option("--model-memory-pin", f.model_memory_pins,
+                 "With --model-memory-budget, a model loaded at start and never evicted; "
+                 "repeatable");
 }
 
 void AddMetricsAndCacheFlags(CLI::App& app, Flags& f) {

@@ -35,6 +35,9 @@ struct Flags {
   // --http-max-input-size and the other HTTP limits (docs/limits.md).
   http::HttpLimits http_limits;
   uint64_t model_max_inflight_requests = 1024;  // --model-max-inflight-requests; 0: none
+  std::string model_memory_budget;             // --model-memory-budget; empty: none
+  uint64_t model_load_wait_timeout_ms = 60'000;  // --model-load-wait-timeout-ms
+  std::vector<std::string> model_memory_pins;   // --model-memory-pin
   int log_verbose = 0;
   bool log_info = true;
   bool log_warning = true;

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "common/server_error.h"
+#include "inferd/server_memory_budget.h"
 
 namespace inferd {
 
@@ -246,6 +247,22 @@ void SetLogAndMetricsOptions(INFERD_ServerOptions* options, const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetCpuMetrics(options, f.allow_cpu_metrics));
 }
 
+// --model-memory-budget and its companions; false (said on stderr) when bad.
+bool SetMemoryBudget(INFERD_ServerOptions* options, const Flags& f) {
+  for (const std::string& model : f.model_memory_pins) {
+    if (Failed(INFERD_ServerOptionsAddPinnedModel(options, model.c_str()), "--model-memory-pin")) {
+      return false;
+    }
+  }
+  if (Failed(INFERD_ServerOptionsSetModelLoadWaitTimeout(options, f.model_load_wait_timeout_ms),
+             "--model-load-wait-timeout-ms")) {
+    return false;
+  }
+  return f.model_memory_budget.empty() ||
+         !Failed(INFERD_ServerOptionsSetModelMemoryBudget(options, f.model_memory_budget.c_str()),
+                 "--model-memory-budget");
+}
+
 // The settings that can be wrong: false at the first bad one (with the reason
 // on stderr, naming its flag), the rest left unread.
 bool SetCheckedOptions(INFERD_ServerOptions* options, const Flags& f) {
@@ -265,7 +282,7 @@ bool SetCheckedOptions(INFERD_ServerOptions* options, const Flags& f) {
                        ("--trace-" + setting).c_str());
   }
   for (const std::string& spec : f.trace_configs) ok = ok && AddTraceConfig(options, spec);
-  return ok;
+  return ok && SetMemoryBudget(options, f);
 }
 
 }  // namespace

@@ -14,4 +14,10 @@ void ReturnFreedMemory() {
 #endif
 }
 
+void MapLargeAllocationsAlone() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 }  // namespace inferd

@@ -14,6 +14,14 @@ namespace inferd {
 // after a model operation, never on the request path.
 void ReturnFreedMemory();
 
+// Fixes malloc's mmap threshold at its default (128 KiB), turning off glibc's
+// dynamic threshold (which rises to the size of each mapped block freed, up
+// to 32 MiB): every large buffer (a model's weights) is then mapped alone and
+// unmapped when freed, so memory a model frees leaves the process at once and
+// the growth around a load is that load's. For the model memory budget;
+// costs a mapping per large allocation. A no-op without glibc.
+void MapLargeAllocationsAlone();
+
 }  // namespace inferd
 
 #endif  // INFERD_CORE_COMMON_FREED_MEMORY_H_

@@ -35,6 +35,10 @@ ModelLifecycle::~ModelLifecycle() { UnloadAll(clock_.NowNs()); }
 
 Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   ASSIGN_OR_RETURN(std::vector<ModelLocation> models, options_.source->List());
+  if (options_.on_demand) {
+    StartOnDemand(models);
+    return Status::Ok();
+  }
   const bool explicit_mode = options_.mode == ModelControlMode::kExplicit;
   const bool load_all =
       !explicit_mode ||
@@ -164,8 +168,17 @@ void ModelLifecycle::Poll() {
     MutexLock lock(&mu_);
     for (auto& [name, found] : present) {
       ModelRecord& record = records_[name];
-      record.aspired = true;
       const ModelFingerprint& now = found.second;
+      if (options_.on_demand && record.versions.empty()) {
+        // Not loaded: known, and loads on its next request; a failed model
+        // is tried again once its files change.
+        if (!record.on_demand && (record.error.empty() || now != record.loaded_fingerprint)) {
+          record.on_demand = true;
+          record.error.clear();
+        }
+        continue;
+      }
+      record.aspired = true;
       const bool never_loaded = record.versions.empty() && record.error.empty();
       if (now == record.loaded_fingerprint && !never_loaded) continue;
       if (now == record.last_seen) {

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "core/lifecycle/model_loader.h"
 #include "core/lifecycle/model_record.h"
 #include "core/lifecycle/model_state.h"
+#include "core/lifecycle/on_demand_loader.h"
 #include "core/lifecycle/serving_table.h"
 
 namespace inferd {
@@ -52,7 +54,17 @@ struct LifecycleOptions {
   // --model-namespacing: models are known by (repository, name), keyed
   // "<repository>/<name>" (ModelKey); the source must list namespaces.
   bool namespacing = false;
+  // --model-memory-budget: models load on their first request, through an
+  // OnDemandLoader that this lifecycle hosts; Start and Poll load nothing
+  // (the server loads the pinned and --load-model ones through the loader).
+  bool on_demand = false;
+  // --model-memory-pin: models never evicted.
+  std::set<std::string> pinned;
 };
+
+// The config parameter that pins a model within the memory budget:
+// parameters { key: "inferd.pin" value { string_value: "true" } }.
+inline constexpr char kPinParameter[] = "inferd.pin";
 
 // What the repository API's load request may replace.
 struct LoadOverrides {
@@ -61,10 +73,10 @@ struct LoadOverrides {
   std::map<std::string, std::string> files;
 };
 
-class ModelLifecycle {
+class ModelLifecycle final : public OnDemandHost {
  public:
   ModelLifecycle(ModelLoader loader, LifecycleOptions options);
-  ~ModelLifecycle();
+  ~ModelLifecycle() override;
 
   // Loads what the mode asks for at start: every model (NONE, POLL), or the
   // names in `startup_models` (EXPLICIT; "*" means every model). Failures are
@@ -104,6 +116,24 @@ class ModelLifecycle {
   std::vector<IndexEntry> Index() const EXCLUDES(mu_);
   // Strict readiness: no model holds it back (readiness.h: Triton's rule).
   bool AllReady() const EXCLUDES(mu_);
+
+  // With a memory budget: the key of model `name` (of repository `ns`) when
+  // it is not loaded and loads on its next request; nothing otherwise (it
+  // serves, failed, or is unknown). model_lifecycle_on_demand.cc.
+  std::optional<std::string> OnDemandKey(std::string_view name, std::string_view ns) const
+      EXCLUDES(mu_);
+  // Pins (or unpins) the loaded model `key` within the memory budget.
+  void SetPinned(const std::string& key, bool pinned) EXCLUDES(mu_);
+
+  // OnDemandHost: what the budget's loader loads into and measures.
+  bool Serves(const std::string& key) const override;
+  std::vector<std::string> ComposingOf(const std::string& key) const override;
+  Status LoadOnDemand(const std::string& key) override EXCLUDES(mu_);
+  void Evict(const std::string& key, const std::string& reason) override EXCLUDES(mu_);
+  std::vector<ResidentModel> Resident() const override EXCLUDES(mu_);
+  uint64_t EstimateBytes(const std::string& key) const override;
+  std::shared_ptr<const void> HoldBackends(const std::string& key) const override;
+  uint64_t MeasureBytes() const override;
 
   // Unloads everything, letting in-flight requests finish until the clock
   // (the loader's services') reaches `deadline_ns`.
@@ -175,7 +205,17 @@ class ModelLifecycle {
   // a backend initializing in the background overlaps reading the configs.
   std::map<std::string, StartPrep> PrepareStart(const std::vector<std::string>& names,
                                                 const std::vector<ModelLocation>& models) const;
-  Status DoUnload(const std::string& name, bool forget) EXCLUDES(mu_);
+  // With a memory budget and not `forget`, the model loads again on its next
+  // request, showing `idle_reason` (or "unloaded") meanwhile.
+  Status DoUnload(const std::string& name, bool forget, const std::string& idle_reason = {})
+      EXCLUDES(mu_);
+  // Start and Poll with a memory budget: every model is known, none loads.
+  void StartOnDemand(const std::vector<ModelLocation>& models) EXCLUDES(mu_);
+  // Loads and unloads the smallest model of each backend of `prepared`, so
+  // that what a backend sets up in the background is not the first model's.
+  void SettleBackends(const std::map<std::string, StartPrep>& prepared) EXCLUDES(mu_);
+  // A version of `record` is READY.
+  static bool HasReadyVersion(const ModelRecord& record);
   // Unload() of one model, by key.
   Status UnloadKey(const std::string& key, bool unload_dependents) EXCLUDES(mu_);
   std::shared_ptr<Mutex> OperationMutex(const std::string& name) EXCLUDES(mu_);
@@ -224,6 +264,8 @@ class ModelLifecycle {
   // ready); nobody is served before the start ends, and it publishes once.
   bool publish_deferred_ GUARDED_BY(mu_) = false;
   BlockedEnsembles blocked_ensembles_ GUARDED_BY(mu_);
+  // With a memory budget: what the start prepared, holding the backends open.
+  std::vector<std::shared_ptr<const PreparedLoad>> open_backends_ GUARDED_BY(mu_);
   std::atomic<std::shared_ptr<const ServingTable>> serving_;
   // With namespacing: which models answer to each name (serving_table.h).
   std::atomic<std::shared_ptr<const KeysByName>> keys_by_name_;

@@ -124,17 +124,21 @@ std::vector<IndexEntry> ModelLifecycle::Index() const {
   for (const auto& [key, record] : records_) {
     const std::string name = NameOfKey(key);  // the namespace is not shown (Triton)
     if (!record.error.empty()) {
-      index.push_back({name, -1, ModelState::kUnavailable, record.error});
+      index.push_back({name, -1, ModelState::kUnavailable, record.error, false});
+    } else if (record.versions.empty() && record.on_demand) {
+      index.push_back({name, -1, ModelState::kUnavailable,
+                       record.idle_reason.empty() ? kNotLoadedOnDemand : record.idle_reason,
+                       true});
     } else if (record.versions.empty()) {
       index.push_back({name, -1,
-                       record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, ""});
+                       record.aspired ? ModelState::kLoading : ModelState::kNotLoaded, "", false});
     }
     for (const auto& [version, v] : record.versions) {
       std::string blocked = BlockedReasonLocked(key, version);
       if (v.state == ModelState::kReady && !blocked.empty()) {
-        index.push_back({name, version, ModelState::kUnavailable, std::move(blocked)});
+        index.push_back({name, version, ModelState::kUnavailable, std::move(blocked), false});
       } else {
-        index.push_back({name, version, v.state, v.reason});
+        index.push_back({name, version, v.state, v.reason, false});
       }
     }
   }

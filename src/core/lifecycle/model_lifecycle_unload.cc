@@ -61,7 +61,8 @@ bool ModelLifecycle::UsedByAnEnsemble(const std::string& name) const {
   return false;
 }
 
-Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
+Status ModelLifecycle::DoUnload(const std::string& name, bool forget,
+                                const std::string& idle_reason) {
   LOG_VERBOSE(1, "unloading model '{}'", name);
   std::shared_ptr<Mutex> op_mu;
   {
@@ -81,6 +82,13 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
     ModelRecord& record = records_[name];
     record.aspired = false;
     record.in_lifecycle = false;
+    if (options_.on_demand && !forget) {
+      // From now on its requests wait for its next load, not fail.
+      record.on_demand = true;
+      record.pinned = false;
+      record.idle_reason = idle_reason.empty() ? "unloaded; loads again on its next request"
+                                               : idle_reason;
+    }
     for (auto& [version, v] : record.versions) {
       if (v.model) retire.push_back(std::move(v.model));
       v.state = ModelState::kUnloading;
@@ -97,7 +105,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
       records_.erase(name);
     } else {
       record.versions.clear();
-      record.error = "unloaded";
+      record.error = record.on_demand ? "" : "unloaded";
       record.loaded_fingerprint = {};
       record.config_overridden = false;
       record.files_overridden = false;
@@ -105,7 +113,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget) {
     PublishLocked();
   }
   RemoveOverrideFolder(override_dir);
-  LOG_INFO("unloaded {}", DescribeModelKey(name));
+  LOG_INFO("unloaded {}{}", DescribeModelKey(name), idle_reason.empty() ? "" : ": " + idle_reason);
   return Status::Ok();
 }
 

@@ -41,6 +41,12 @@ struct ModelRecord {
   ModelFingerprint last_seen;           // what the last poll saw
   bool config_overridden = false;       // loaded with an API config or files
   bool files_overridden = false;        // loaded from "file:" overrides
+  // With a memory budget: not loaded, and loads on its next request
+  // (on_demand_loader.h); `idle_reason` says why it is not loaded (never
+  // asked for, evicted, unloaded). Cleared when a load fails.
+  bool on_demand = false;
+  std::string idle_reason;
+  bool pinned = false;  // loaded through the repository API: never evicted until unloaded
   std::filesystem::path override_dir;   // private folder of "file:" overrides
   std::shared_ptr<Mutex> op_mu = std::make_shared<Mutex>();
 };

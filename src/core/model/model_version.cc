@@ -45,7 +45,8 @@ ModelVersion::ModelVersion(ModelVersionSpec spec)
     : spec_(std::move(spec)),
       services_(spec_.services != nullptr ? *spec_.services : ModelServices{}),
       config_(spec_.config),
-      cache_owner_(next_cache_owner.fetch_add(1, std::memory_order_relaxed)) {
+      cache_owner_(next_cache_owner.fetch_add(1, std::memory_order_relaxed)),
+      last_used_ns_(services_.clock->NowNs()) {
   OnConfigChanged();
 }
 

@@ -140,6 +140,17 @@ class ModelVersion final : public BoundModel {
   // Execution instances (none for an ensemble); constant once loaded.
   size_t instance_count() const { return instances_.size(); }
 
+  // When its latest request came (its load before any), on its clock: the
+  // memory budget evicts the least recently used model first.
+  uint64_t last_used_ns() const { return last_used_ns_.load(std::memory_order_relaxed); }
+  // Stores at most once a millisecond, so a busy model's requests do not all
+  // write the same cache line.
+  void NoteUsed(uint64_t now_ns) {
+    if (now_ns >= last_used_ns() + 1'000'000) {
+      last_used_ns_.store(now_ns, std::memory_order_relaxed);
+    }
+  }
+
   // Starts the active instances' execution threads unless they run already:
   // a version starts them at its first request, not at load (a model that is
   // never asked costs the server's start no threads: 100 models, 200 of
@@ -205,6 +216,7 @@ class ModelVersion final : public BoundModel {
   std::atomic<bool> instances_settled_{false};
 
   std::atomic<uint64_t> inflight_{0};
+  std::atomic<uint64_t> last_used_ns_{0};
   std::atomic<bool> unloading_{false};
   Mutex mu_;  // only for waiting on inflight_ during Unload
   CondVar drained_;

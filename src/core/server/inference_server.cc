@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/common/copy_workers.h"
+#include "core/common/freed_memory.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
@@ -15,6 +16,7 @@
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
 #include "core/stats/cpu_metrics.h"
+#include "core/stats/memory_budget_metrics.h"
 #include "core/stats/model_statistics.h"
 #include "core/stats/prometheus_text.h"
 #include "core/stats/statistics_json.h"
@@ -35,7 +37,7 @@ namespace {
 Status StartupFailures(const std::vector<IndexEntry>& index) {
   std::string failures;
   for (const IndexEntry& entry : index) {
-    if (entry.state != ModelState::kUnavailable) continue;
+    if (entry.state != ModelState::kUnavailable || entry.loads_on_demand) continue;
     // Most reasons name the model (and version) already.
     const std::string model = "model '" + entry.name + "'" +
                               (entry.version >= 0 ? " version " + std::to_string(entry.version)
@@ -66,10 +68,18 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   lifecycle.namespacing = o.model_namespacing;
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);
+  lifecycle.on_demand = o.model_memory_budget_bytes > 0;
+  lifecycle.pinned = {o.pinned_models.begin(), o.pinned_models.end()};
+  if (lifecycle.on_demand && o.model_namespacing) {
+    return Status::InvalidArg(
+        "--model-memory-budget does not work with --model-namespacing yet: start with one of them");
+  }
+  if (lifecycle.on_demand) MapLargeAllocationsAlone();  // measurable loads, freeing evictions
   const LoaderContext loading{&server->services_, o.strict_model_config, o.model_config_name,
                               o.model_load_retries};
   server->lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader(loading), lifecycle);
   RETURN_IF_ERROR(server->lifecycle_->Start(o.startup_models));
+  if (lifecycle.on_demand) RETURN_IF_ERROR(server->StartOnDemand());
   if (o.exit_on_error) RETURN_IF_ERROR(StartupFailures(server->lifecycle_->Index()));
   if (o.control_mode == ModelControlMode::kPoll) {
     server->poller_ = std::make_unique<RepositoryPoller>(
@@ -116,6 +126,10 @@ Status InferenceServer::CreateServices() {
 Status InferenceServer::Stop() {
   if (stopping_.exchange(true)) return Status::Ok();
   poller_.reset();
+  if (on_demand_) {
+    on_demand_->Stop();  // its waiting requests are answered
+    sweeper_.Forget(on_demand_.get());
+  }
   const uint64_t deadline_ns =
       clock_.NowNs() + uint64_t{options_.exit_timeout_secs} * 1'000'000'000;
   if (lifecycle_) lifecycle_->UnloadAll(deadline_ns);
@@ -138,7 +152,8 @@ std::string InferenceServer::MetadataJson() const {
 }
 
 StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,
-                                                         int64_t version) const {
+                                                         int64_t version) {
+  RETURN_IF_ERROR(AwaitLoaded(name));
   ASSIGN_OR_RETURN(std::shared_ptr<ModelVersion> model, lifecycle_->Get(name, version));
   std::vector<int64_t> versions =
       version < 0 ? lifecycle_->ReadyVersions(name) : std::vector<int64_t>{version};
@@ -146,7 +161,8 @@ StatusOr<std::string> InferenceServer::ModelMetadataJson(std::string_view name,
 }
 
 StatusOr<std::string> InferenceServer::ModelConfigJson(std::string_view name,
-                                                       int64_t version) const {
+                                                       int64_t version) {
+  RETURN_IF_ERROR(AwaitLoaded(name));
   ASSIGN_OR_RETURN(std::shared_ptr<ModelVersion> model, lifecycle_->Get(name, version));
   return model->config_json();
 }
@@ -198,6 +214,7 @@ std::string InferenceServer::MetricsText() const {
   if (tracer_->opentelemetry()) {
     AppendSpanCounters(tracer_->spans_exported(), tracer_->spans_dropped(), &text);
   }
+  if (on_demand_) AppendMemoryBudgetText(on_demand_->Snapshot(), &text);
   custom_metrics_.AppendPrometheusText(&text);  // the models' own, after the server's
   return text;
 }
@@ -218,6 +235,7 @@ StatusOr<std::string> InferenceServer::UpdateTraceSettings(const std::string& mo
 Status InferenceServer::LoadModel(const std::string& name, const LoadOverrides& overrides) {
   RETURN_IF_ERROR(CheckExplicitMode("load"));
   for (const auto& [path, content] : overrides.files) RETURN_IF_ERROR(CheckRelativePath(path));
+  if (on_demand_) return LoadPinned(name, overrides);
   return lifecycle_->Load(name, overrides);
 }
 
@@ -245,13 +263,18 @@ Status InferenceServer::Submit(InferenceRequest* request) {
   return SubmitRequest(request, /*from_client=*/false);
 }
 
-Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_client) {
+Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_client,
+                                      int waits_left) {
   // A version being swapped out refuses admission; its successor is already in
   // the serving table, so a second lookup finds it.
   std::shared_ptr<ModelVersion> model;
   Status status = Admit(request, from_client, &model);
   if (!status.ok()) {
     DiscardTrace(request);
+    if (on_demand_ && status.code() == Status::Code::kUnavailable && waits_left > 0 &&
+        AwaitOnDemandLoad(request, from_client, waits_left - 1)) {
+      return Status::Ok();
+    }
     return status;
   }
   // `model` stays held through Enqueue: the scheduler may execute the request
@@ -259,6 +282,7 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
   ModelVersion* version = model.get();
   request->Bind(model);
   request->queue_start_ns = clock_.NowNs();
+  version->NoteUsed(request->queue_start_ns);
   if (request->trace) request->trace->Record(TracePoint::kQueueStart, request->queue_start_ns);
   if (version->response_cache() != nullptr && from_client && request->counts_in_stats &&
       AnswerFromCache(request, *version)) {

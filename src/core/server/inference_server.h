@@ -59,8 +59,10 @@ class InferenceServer final : public RequestSubmitter {
   TraceManager& tracer() { return *tracer_; }
 
   std::string MetadataJson() const;
-  StatusOr<std::string> ModelMetadataJson(std::string_view name, int64_t version) const;
-  StatusOr<std::string> ModelConfigJson(std::string_view name, int64_t version) const;
+  // With a memory budget, a model that is not loaded loads first (the
+  // caller waits, up to --model-load-wait-timeout-ms).
+  StatusOr<std::string> ModelMetadataJson(std::string_view name, int64_t version);
+  StatusOr<std::string> ModelConfigJson(std::string_view name, int64_t version);
   std::string IndexJson(bool ready_only) const;
   // Statistics of `name` (every model when empty) at `version` (-1: all READY).
   StatusOr<std::string> StatisticsJson(std::string_view name, int64_t version) const;
@@ -109,8 +111,21 @@ class InferenceServer final : public RequestSubmitter {
   Status Admit(InferenceRequest* request, bool from_client,
                std::shared_ptr<ModelVersion>* model);
   // Submit's body; `from_client`: the request may be answered from the cache
-  // (an ensemble's steps, which complete into their run, never are).
-  Status SubmitRequest(InferenceRequest* request, bool from_client);
+  // (an ensemble's steps, which complete into their run, never are). With a
+  // memory budget, a request for a model that is not loaded waits for its
+  // load (up to `waits_left` times) and Ok is returned: its outcome goes to
+  // its callback.
+  Status SubmitRequest(InferenceRequest* request, bool from_client, int waits_left = 2);
+  // on_demand_admission.cc: hands `request` to the on-demand loader if its
+  // model loads on demand; false if it does not.
+  bool AwaitOnDemandLoad(InferenceRequest* request, bool from_client, int waits_left);
+  // With a memory budget: waits for the on-demand load of `name` if it is
+  // not loaded; Ok when it serves or is not an on-demand model.
+  Status AwaitLoaded(std::string_view name);
+  // Creates the on-demand loader and loads the pinned and --load-model models.
+  Status StartOnDemand();
+  // The repository API's load with a budget: within it, and pinned.
+  Status LoadPinned(const std::string& name, const LoadOverrides& overrides);
   // Looks `request` (bound, admitted) up in `model`'s cache: on a hit answers
   // and releases it and returns true; on a miss marks it to be stored.
   bool AnswerFromCache(InferenceRequest* request, ModelVersion& model);
@@ -131,6 +146,8 @@ class InferenceServer final : public RequestSubmitter {
   ModelServices services_;  // the above, as the loader and every version see them
   std::unique_ptr<ModelLifecycle> lifecycle_;
   std::unique_ptr<RepositoryPoller> poller_;
+  // With --model-memory-budget; registered with sweeper_ (its waits' timeouts).
+  std::unique_ptr<OnDemandLoader> on_demand_;
   std::unique_ptr<CpuMetricsSampler> cpu_metrics_;  // null unless CPU metrics are on
   std::atomic<bool> exiting_{false};
   std::atomic<bool> stopping_{false};

@@ -66,6 +66,14 @@ struct ServerOptions {
   // Client requests one model may have in flight before more are refused with
   // UNAVAILABLE (--model-max-inflight-requests); 0: no cap.
   uint64_t max_inflight_requests_per_model = kDefaultMaxInflightRequests;
+  // --model-memory-budget: bytes the loaded models may hold; models load on
+  // their first request and the least recently used idle ones make room
+  // (docs/memory-budget.md). 0: off, every model loads as the control mode says.
+  uint64_t model_memory_budget_bytes = 0;
+  // How long a request waits for its model's on-demand load (--model-load-wait-timeout-ms).
+  uint64_t model_load_wait_timeout_ms = 60'000;
+  // Models never evicted, loaded at start (--model-memory-pin).
+  std::vector<std::string> pinned_models;
   // The global trace setting at startup (--trace-config).
   TraceSettings trace;
 };
