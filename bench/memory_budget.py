@@ -1,4 +1,4 @@
-"""Section 13 of bench.py: serving more models than memory (--model-memory-budget).
+"""Section 14 of bench.py: serving more models than memory (--model-memory-budget).
 
 A repository of MODELS ONNX models of 2 MiB of weights each (made here with the
 onnx package, as the integration tests make them). First the cold-start
@@ -122,7 +122,7 @@ def _zipf(build, args, Inferd, repo, budget):
 
 
 def section_memory_budget(build, args, Inferd):
-    print(f"13. memory budget: {MODELS} ONNX models of 2 MiB weights, on-demand loads and LRU "
+    print(f"14. memory budget: {MODELS} ONNX models of 2 MiB weights, on-demand loads and LRU "
           f"eviction (bench/memory_budget.py)")
     if not os.path.exists(os.path.join(build, "backends", "onnxruntime")):
         print("   skipped: the onnxruntime backend is not built\n")
