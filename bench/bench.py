@@ -7,7 +7,7 @@
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
-                                    [--skip-cache] [--skip-memory]
+                                    [--skip-cache] [--skip-memory] [--skip-llamacpp]
                                     [--cycles N] [--starts N]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
@@ -54,6 +54,9 @@
     the MLP) against its weights + 10 MiB, and the RSS after 1,000
     load/unload cycles of a small ONNX model against after the first
     (bench/memory.py).
+13. The llamacpp backend against llama.cpp's own llama-server on a tiny GGUF:
+    tokens/s and time to first token at 1 and 8 concurrent streams
+    (bench/llamacpp.py), when scripts/install-llamacpp.sh built llama.cpp.
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -79,6 +82,7 @@ from perf_analyzer import section_perf_analyzer, section_perf_analyzer_ensemble
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
+from llamacpp import section_llamacpp
 
 CONCURRENCIES = (1, 16, 64)
 
@@ -446,6 +450,7 @@ def main():
     parser.add_argument("--skip-compute", action="store_true")
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-llamacpp", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,
@@ -480,7 +485,9 @@ def main():
                 (args.skip_cache,
                  lambda: section_cache(build, args, Inferd, write_model, loadgen)),
                 (args.skip_memory,
-                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles))]
+                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
+                (args.skip_llamacpp,
+                 lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT))]
     for skip, section in sections:
         if skip:
             continue

@@ -55,7 +55,10 @@ void DecodeLoop::Submit(std::unique_ptr<Sequence> sequence) {
 void DecodeLoop::Run() {
   while (Admit()) {
     DropCancelled();
-    if (!BuildBatch()) continue;
+    if (!BuildBatch()) {
+      PublishStats();  // every sequence was cancelled: the loop goes idle
+      continue;
+    }
     const int32_t status = llama_decode(ctx_, batch_);
     if (status != 0) {
       FailAll("llama_decode failed (status " + std::to_string(status) + ")");
@@ -78,7 +81,6 @@ bool DecodeLoop::Admit() {
     if (stats_) stats_->PromptTokens(sequence->prompt_tokens());
     active_.push_back(std::move(sequence));
   }
-  if (stats_) stats_->Sequences(static_cast<double>(active_.size()), static_cast<double>(queued_.size()));
   return true;
 }
 
@@ -163,6 +165,12 @@ void DecodeLoop::Release(size_t index) {
 
 void DecodeLoop::PublishStats() {
   if (!stats_) return;
+  size_t queued = 0;
+  {
+    MutexLock lock(&mu_);
+    queued = queued_.size();
+  }
+  stats_->Sequences(static_cast<double>(active_.size()), static_cast<double>(queued));
   double used = 0;
   for (const auto& sequence : active_) used += sequence->position();
   stats_->KvCache(used, llama_n_ctx(ctx_));

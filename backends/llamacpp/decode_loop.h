@@ -56,7 +56,8 @@ class DecodeLoop {
   // Fails every active sequence with `message` (llama_decode refused the batch).
   void FailAll(const std::string& message);
   void Release(size_t index);
-  void PublishStats();
+  // The gauges: sequences running and queued, KV cache cells in use.
+  void PublishStats() EXCLUDES(mu_);
 
   const llama_vocab* vocab_;
   llama_context* ctx_;  // owned
