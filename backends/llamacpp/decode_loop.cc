@@ -17,7 +17,6 @@ DecodeLoop::DecodeLoop(const llama_model* model, llama_context* ctx, int paralle
     : vocab_(llama_model_get_vocab(model)),
       ctx_(ctx),
       memory_(llama_get_memory(ctx)),
-      parallel_(parallel),
       batch_capacity_(std::max(batch_size, parallel)),
       context_per_sequence_(static_cast<int>(llama_n_ctx_seq(ctx))),
       stats_(stats),

@@ -62,7 +62,6 @@ class DecodeLoop {
   const llama_vocab* vocab_;
   llama_context* ctx_;  // owned
   llama_memory_t memory_;
-  const int parallel_;
   const int batch_capacity_;
   const int context_per_sequence_;
   GenerationStats* stats_;

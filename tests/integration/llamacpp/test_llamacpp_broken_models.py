@@ -1,5 +1,7 @@
 """A GGUF that is not one, or is cut short, fails its model's load with an
-error that names the file and llama.cpp's reason; the other models serve on."""
+error that names the file and llama.cpp's reason; the other models serve on.
+A configuration naming only the backend is completed from the GGUF: the
+OpenAI tensor convention, decoupled, and the chat template's built-in name."""
 
 from __future__ import annotations
 
@@ -22,6 +24,10 @@ def server(inferd, tiny_gguf, tmp_path_factory):
     write_model(root, "bad_kv", tiny_gguf,
                 tiny_config("bad_kv", extra='parameters { key: "kv_cache_type" '
                                             'value: { string_value: "q2" } }\n'))
+    write_model(root, "minimal", tiny_gguf,
+                'backend: "llamacpp"\n'
+                'parameters { key: "parallel" value: { string_value: "2" } }\n'
+                'parameters { key: "context_size" value: { string_value: "1024" } }\n')
     return inferd(root, ["--exit-on-error=false"], wait_for="live")
 
 
@@ -49,3 +55,14 @@ def test_the_good_model_serves_on(server):
     resp = server.post("/v2/models/tiny/generate", data=json.dumps(generate_body("hello", 4)))
     assert resp.status_code == 200, resp.text
     assert resp.json()["num_output_tokens"] >= 1
+
+
+def test_a_minimal_configuration_is_completed_from_the_gguf(server):
+    config = server.get("/v2/models/minimal/config").json()
+    assert config["model_transaction_policy"]["decoupled"] is True
+    assert [i["name"] for i in config["input"]][:3] == [
+        "text_input", "stream", "sampling_parameters"]
+    assert config["parameters"]["chat_template"]["string_value"] == "chatml"
+    resp = server.post("/v2/models/minimal/generate", data=json.dumps(generate_body("hello", 4)))
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["finish_reason"] in ("length", "stop")
