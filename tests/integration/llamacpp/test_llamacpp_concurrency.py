@@ -124,13 +124,16 @@ def metric(server, name: str) -> float:
 
 def test_cancelled_streams_free_their_slots(server, alone):
     endless = GrpcStreams(server)
-    for i in range(8):
-        endless.send(f"endless{i}", PROMPTS[i], ENDLESS, ignore_eos=True)
-    started = set()
-    while len(started) < 8:  # every slot holds a running stream
-        started.add(endless.next()[0])
-    assert metric(server, "llamacpp_sequences_running") == 8
-    endless.close(cancel=True)
+    try:
+        for i in range(8):
+            endless.send(f"endless{i}", PROMPTS[i], ENDLESS, ignore_eos=True)
+        started = set()
+        while len(started) < 8:  # every slot holds a running stream
+            started.add(endless.next()[0])
+        wait_until(lambda: metric(server, "llamacpp_sequences_running") == 8,
+                   what="8 sequences running")
+    finally:
+        endless.close(cancel=True)
     wait_until(lambda: metric(server, "llamacpp_sequences_running") == 0,
                what="cancelled sequences leave the decode loop")
     ninth = GrpcStreams(server)
