@@ -66,3 +66,10 @@ def test_a_minimal_configuration_is_completed_from_the_gguf(server):
     resp = server.post("/v2/models/minimal/generate", data=json.dumps(generate_body("hello", 4)))
     assert resp.status_code == 200, resp.text
     assert resp.json()["finish_reason"] in ("length", "stop")
+
+
+def test_a_prompt_the_vocabulary_cannot_tokenize_is_refused(server):
+    # The tiny vocabulary has byte tokens for ASCII only: no fallback for "é".
+    resp = server.post("/v2/models/tiny/generate", data=json.dumps(generate_body("é", 4)))
+    assert resp.status_code == 400, resp.text
+    assert "cannot tokenize the prompt" in resp.text
