@@ -32,6 +32,17 @@ def llama_server_binary() -> Path:
     return llamacpp_dir() / "build" / "bin" / "llama-server"
 
 
+def simple_generate(gguf: Path, prompt: str, max_tokens: int) -> str:
+    """What llama.cpp's examples/simple generates greedily after `prompt`. It
+    echoes "<s>" and the prompt (SentencePiece's leading space before it) and
+    prints pieces with printf("%s"), so a NUL byte token prints as nothing."""
+    out = subprocess.run([str(llamacpp_dir() / "build" / "bin" / "llama-simple"), "-m", str(gguf),
+                          "-n", str(max_tokens), prompt], check=True, capture_output=True).stdout
+    echo = ("<s> " + prompt).encode()
+    assert out.startswith(echo) and out.endswith(b"\n"), out
+    return out[len(echo):-1].decode()
+
+
 def tiny_config(name: str, parallel: int = 8, context_size: int = 4096,
                 extra: str = "") -> str:
     """The convention spelled out (as docs/llamacpp-backend.md shows it)."""
