@@ -21,7 +21,7 @@ import time
 
 TOKENS = 128
 ROUNDS = 3
-THREADS = 2
+THREADS = 1  # the tiny model: a second thread only adds a barrier per op
 SLOTS = 8
 CONTEXT_PER_SLOT = 512
 PROMPT = "Once upon a time there was a llama model and the story of the cat"
