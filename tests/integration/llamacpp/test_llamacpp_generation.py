@@ -25,6 +25,9 @@ MAX_TOKENS = 24
 @pytest.fixture(scope="module")
 def server(inferd, tiny_gguf, tmp_path_factory):
     root = write_model(tmp_path_factory.mktemp("repo"), "tiny", tiny_gguf, tiny_config("tiny"))
+    # Prompts in chunks of 8 tokens, one chunk per decode step.
+    write_model(root, "chunked", tiny_gguf, tiny_config(
+        "chunked", extra='parameters { key: "batch_size" value: { string_value: "8" } }\n'))
     return inferd(root)
 
 
@@ -44,8 +47,8 @@ def reference(tiny_gguf, llama_server_path, tmp_path_factory):
         llama.stop()
 
 
-def generate(server, body) -> dict:
-    resp = server.post("/v2/models/tiny/generate", data=json.dumps(body))
+def generate(server, body, model: str = "tiny") -> dict:
+    resp = server.post(f"/v2/models/{model}/generate", data=json.dumps(body))
     assert resp.status_code == 200, resp.text
     return resp.json()
 
@@ -104,3 +107,11 @@ def test_seeded_sampling_repeats_and_bad_parameters_are_refused(server):
     resp = server.post("/v2/models/tiny/generate", data=json.dumps(bad))
     assert resp.status_code == 400
     assert "sampling_parameters" in resp.text and "temperature" in resp.text
+
+
+def test_a_long_prompt_in_chunks_gives_the_same_text(server):
+    prompt = " ".join(PROMPTS * 8)  # about 200 tokens: 25 chunks of 8
+    whole = generate(server, generate_body(prompt, MAX_TOKENS))
+    chunked = generate(server, generate_body(prompt, MAX_TOKENS), model="chunked")
+    assert chunked["num_input_tokens"] == whole["num_input_tokens"] > 100
+    assert chunked["text_output"] == whole["text_output"]
