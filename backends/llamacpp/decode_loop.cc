@@ -85,8 +85,13 @@ bool DecodeLoop::Admit() {
 
 void DecodeLoop::DropCancelled() {
   for (size_t i = active_.size(); i-- > 0;) {
-    if (!active_[i]->Cancelled()) continue;
-    active_[i]->Fail(INFERD_ERROR_CANCELLED, "the request was cancelled");
+    Sequence& sequence = *active_[i];
+    if (!sequence.Cancelled()) continue;
+    sequence.Fail(INFERD_ERROR_CANCELLED, "the request was cancelled");
+    if (stats_ && sequence.generated() > 0) {
+      stats_->SequenceEnded(sequence.generated(),
+                            Seconds(sequence.last_token_at - sequence.first_token_at));
+    }
     Release(i);
   }
 }

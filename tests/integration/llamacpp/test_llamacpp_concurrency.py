@@ -152,6 +152,23 @@ def test_cancelled_streams_free_their_slots(server, alone):
     wait_until(lambda: metric(server, "llamacpp_kv_cache_used_cells") == 0)
 
 
+def test_an_sse_client_that_hangs_up_frees_its_slot(server):
+    generated_before = metric(server, "llamacpp_generated_tokens_total")
+    conn = Connection(server.port)
+    conn.request("/v2/models/tiny/generate_stream",
+                 generate_body(PROMPTS[1], ENDLESS, True, ignore_eos=True))
+    status, _ = conn.response_head()
+    assert status == 200
+    next(conn.events())
+    wait_until(lambda: metric(server, "llamacpp_sequences_running") == 1)
+    conn.close()
+    wait_until(lambda: metric(server, "llamacpp_sequences_running") == 0,
+               what="the hung-up stream leaves the decode loop")
+    assert metric(server, "llamacpp_kv_cache_used_cells") == 0
+    # Ended by the hang-up, not by its 4096-token context filling up.
+    assert metric(server, "llamacpp_generated_tokens_total") - generated_before < 4000
+
+
 def test_token_metrics_are_reported(server):
     text = metrics_text(server)
     for name in ["llamacpp_time_to_first_token_seconds_count",
