@@ -30,6 +30,11 @@ if [ -f "$dir/DONE" ]; then
 fi
 
 mkdir -p "$CACHE"
+# One build at a time (several checkouts share the cache): a second caller waits
+# for the first and then finds DONE.
+exec 9>"$dir.lock"
+flock 9
+if [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
 if [ ! -f "$dir/src/CMakeLists.txt" ]; then
   echo "install-llamacpp: llama-cpp-python $LLAMACPP_PY_VERSION sdist (vendored llama.cpp) into $dir/src" >&2
   tmp=$(mktemp -d)
