@@ -7,7 +7,8 @@
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
-                                    [--skip-cache] [--skip-memory] [--skip-llamacpp]
+                                    [--skip-cache] [--skip-memory] [--skip-tracing]
+                                    [--skip-llamacpp]
                                     [--cycles N] [--starts N]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
@@ -82,6 +83,7 @@ from perf_analyzer import section_perf_analyzer, section_perf_analyzer_ensemble
 from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
+from tracing import section_tracing
 from llamacpp import section_llamacpp
 
 CONCURRENCIES = (1, 16, 64)
@@ -450,6 +452,7 @@ def main():
     parser.add_argument("--skip-compute", action="store_true")
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-tracing", action="store_true")
     parser.add_argument("--skip-llamacpp", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
@@ -486,6 +489,8 @@ def main():
                  lambda: section_cache(build, args, Inferd, write_model, loadgen)),
                 (args.skip_memory,
                  lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
+                (args.skip_tracing,
+                 lambda: section_tracing(build, args, Inferd, write_model, loadgen)),
                 (args.skip_llamacpp,
                  lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT))]
     for skip, section in sections:

@@ -5,10 +5,10 @@
 # outside the checkout that every clone of the machine shares. Its stdout is
 # two lines for `eval`: INFERD_HELM and INFERD_GO (tests/deploy downloads the
 # CRDs it validates against with that go, as Go modules). Idempotent.
+# With --go-only, only Go, and only INFERD_GO.
 #
-# Go: the `go` on PATH (or /usr/local/go/bin/go); on a Debian 12 without one,
-# golang-1.23-go from bookworm-backports, whose go command downloads the newer
-# toolchain helm's go.mod asks for (GOTOOLCHAIN=auto, from the same proxy).
+# Go: scripts/go-toolchain.sh's (helm's go.mod asks for a newer one than
+# Debian's backports: GOTOOLCHAIN=auto below fetches it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HELM_VERSION=${HELM_VERSION:-v3.22.0}   # its go.mod: go 1.26.0
@@ -16,19 +16,13 @@ CACHE=${INFERD_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/inferd}
 bin_dir=$CACHE/helm-$HELM_VERSION
 helm=$bin_dir/helm
 
-go=$(command -v go || true)
-[ -n "$go" ] || [ ! -x /usr/local/go/bin/go ] || go=/usr/local/go/bin/go
-[ -n "$go" ] || [ ! -x /usr/lib/go-1.23/bin/go ] || go=/usr/lib/go-1.23/bin/go
-if [ -z "$go" ]; then
-  source scripts/apt-install-missing.sh
-  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-  if ! apt-cache policy golang-1.23-go 2>/dev/null | grep -q bookworm-backports; then
-    echo "install-deploy-deps: adding bookworm-backports to apt's sources" >&2
-    echo "deb http://deb.debian.org/debian bookworm-backports main" |
-      $sudo tee /etc/apt/sources.list.d/bookworm-backports.list >/dev/null
-  fi
-  apt_install_missing install-deploy-deps golang-1.23-go >&2
-  go=/usr/lib/go-1.23/bin/go
+source scripts/go-toolchain.sh
+go=$(go_toolchain install-deploy-deps)
+
+# --go-only: only find (or install) Go, for scripts/install-otel-deps.sh.
+if [ "${1:-}" = --go-only ]; then
+  printf 'export INFERD_GO=%q\n' "$go"
+  exit 0
 fi
 
 if ! { [ -x "$helm" ] && "$helm" version --short 2>/dev/null | grep -Eq "^$HELM_VERSION(\+|$)"; }; then

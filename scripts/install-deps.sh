@@ -11,6 +11,7 @@ APT_PACKAGES=(
   rapidjson-dev libcli11-dev libspdlog-dev libgtest-dev libgmock-dev
   libre2-dev  # RE2: the header-forward patterns, as Triton
   libssl-dev  # OpenSSL: HTTPS on the HTTP port (--http-use-ssl)
+  libcurl4-openssl-dev  # model repositories on object stores (src/core/cloud)
   python3 python3-venv python3-dev python3-pip
   curl openssl prometheus
   python3-onnx

@@ -99,6 +99,9 @@ Status GatherRequest(INFERD_Request* request, uint64_t handle, RequestView* view
     return s;
   }
   view->correlation_id_string = correlation;
+  const char* traceparent = "";
+  if (Status s = FromError(INFERD_RequestTraceParent(request, &traceparent)); !s.ok()) return s;
+  view->traceparent = traceparent;
   if (Status s = FromError(INFERD_RequestFlags(request, &view->flags)); !s.ok()) return s;
   if (Status s = FromError(INFERD_RequestTimeoutMicroseconds(request, &view->timeout_us));
       !s.ok()) {

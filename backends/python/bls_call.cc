@@ -155,6 +155,13 @@ Status SetHeader(INFERD_InferenceRequest* request, const BlsRequestView& view) {
       return s;
     }
   }
+  if (!view.traceparent.empty()) {
+    if (Status s = FromError(INFERD_InferenceRequestSetTraceContext(
+            request, std::string(view.traceparent).c_str(), nullptr));
+        !s.ok()) {
+      return s;
+    }
+  }
   // exec() without decoupled=True: as Triton, a decoupled model is refused.
   return FromError(INFERD_InferenceRequestSetSingleResponse(
       request, (view.options & kBlsSingleResponse) != 0));

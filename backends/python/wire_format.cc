@@ -37,8 +37,8 @@ class Writer {
 };
 
 uint64_t RequestRecordSize(const RequestView& r) {
-  uint64_t n = 48 + Pad(r.id.size()) + Pad(r.parameters_json.size()) +
-               Pad(r.correlation_id_string.size());
+  uint64_t n = 56 + Pad(r.id.size()) + Pad(r.parameters_json.size()) +
+               Pad(r.correlation_id_string.size()) + Pad(r.traceparent.size());
   uint64_t names = 0;
   for (const auto& output : r.outputs) names += 4 + output.size();
   n += Pad(names);
@@ -75,12 +75,13 @@ void WriteBatchBlock(const std::vector<RequestView>& requests, char* dst, uint64
     w.Put<uint32_t>(static_cast<uint32_t>(r.parameters_json.size()));
     w.Put<uint32_t>(static_cast<uint32_t>(r.correlation_id_string.size()));
     w.Put<uint64_t>(r.timeout_us);
-    w.Bytes(r.id.data(), r.id.size());
-    w.Align();
-    w.Bytes(r.parameters_json.data(), r.parameters_json.size());
-    w.Align();
-    w.Bytes(r.correlation_id_string.data(), r.correlation_id_string.size());
-    w.Align();
+    w.Put<uint32_t>(static_cast<uint32_t>(r.traceparent.size()));
+    w.Put<uint32_t>(0);
+    for (std::string_view text : {r.id, std::string_view(r.parameters_json),
+                                  r.correlation_id_string, r.traceparent}) {
+      w.Bytes(text.data(), text.size());
+      w.Align();
+    }
     for (const auto& output : r.outputs) {
       w.Put<uint32_t>(static_cast<uint32_t>(output.size()));
       w.Bytes(output.data(), output.size());
@@ -173,16 +174,17 @@ bool Text(Reader& r, uint32_t len, std::string_view* text) {
 Status ParseBlsRequest(const char* block, uint64_t size, BlsRequestView* request) {
   Reader r(block, size);
   uint32_t model_len = 0, inputs = 0, outputs = 0, id_len = 0, params_len = 0;
-  uint32_t correlation_len = 0;
+  uint32_t correlation_len = 0, trace_len = 0, unused = 0;
   if (!r.Get(&model_len) || !r.Get(&inputs) || !r.Get(&outputs) || !r.Get(&id_len) ||
       !r.Get(&params_len) || !r.Get(&request->flags) || !r.Get(&correlation_len) ||
       !r.Get(&request->options) || !r.Get(&request->version) || !r.Get(&request->correlation_id) ||
-      !r.Get(&request->timeout_us)) {
+      !r.Get(&request->timeout_us) || !r.Get(&trace_len) || !r.Get(&unused)) {
     return Broken("request header");
   }
   if (!Text(r, model_len, &request->model) || !Text(r, id_len, &request->id) ||
       !Text(r, params_len, &request->parameters_json) ||
-      !Text(r, correlation_len, &request->correlation_id_string)) {
+      !Text(r, correlation_len, &request->correlation_id_string) ||
+      !Text(r, trace_len, &request->traceparent)) {
     return Broken("request texts");
   }
   if (outputs > size / 4 || inputs > size / 24) return Broken("tensor counts");

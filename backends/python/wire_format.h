@@ -10,9 +10,11 @@
 //     u64 handle, u64 correlation_id, u32 flags, u32 input_count,
 //     u32 output_count, u32 id_len, u32 params_len,
 //     u32 correlation_len (a string correlation id's, 0 for a number),
-//     u64 timeout_us (the client's, 0: none)                   ("<QQIIIIIIQ")
+//     u64 timeout_us (the client's, 0: none),
+//     u32 trace_len (the request's W3C traceparent, 0: untraced), u32 0
+//                                                              ("<QQIIIIIIQII")
 //     id bytes, pad 8; parameters as a JSON object, pad 8;
-//     the string correlation id, pad 8
+//     the string correlation id, pad 8; the traceparent, pad 8
 //     output_count x (u32 name_len, name bytes), pad 8
 //     input_count x input:
 //       u32 name_len, u32 datatype, u32 dim_count, u32 0,
@@ -34,9 +36,11 @@
 //   u32 model_len, u32 input_count, u32 output_count, u32 id_len,
 //   u32 params_len, u32 flags, u32 correlation_len (as in a request),
 //   u32 options (kBlsSingleResponse: exec() without decoupled=True),
-//   i64 version, u64 correlation_id, u64 timeout_us        ("<IIIIIIIIqQQ")
+//   i64 version, u64 correlation_id, u64 timeout_us,
+//   u32 trace_len (the parent's traceparent: InferenceRequest(trace=...)), u32 0
+//                                                          ("<IIIIIIIIqQQII")
 //   model name, pad 8; id, pad 8; parameters JSON, pad 8;
-//   the string correlation id, pad 8
+//   the string correlation id, pad 8; the traceparent, pad 8
 //   output_count x (u32 name_len, name bytes), pad 8
 //   input_count x a record laid out as a response block's output
 // BYTES tensors hold Triton's serialization: each element a u32 length and
@@ -69,6 +73,7 @@ struct RequestView {
   uint32_t flags = 0;
   uint64_t timeout_us = 0;  // the client's timeout, for request.timeout()
   std::string_view id;
+  std::string_view traceparent;  // "" unless traced in opentelemetry mode
   std::string parameters_json = "{}";
   std::vector<std::string_view> outputs;
   std::vector<InputView> inputs;
@@ -112,6 +117,7 @@ struct BlsRequestView {
   uint32_t flags = 0;
   uint32_t options = 0;  // kBls* bits
   uint64_t timeout_us = 0;
+  std::string_view traceparent;  // the parent request's, as request.trace() gave it
   std::string_view parameters_json;
   std::vector<std::string_view> outputs;
   std::vector<OutputView> inputs;  // data points into the block

@@ -47,11 +47,12 @@ TEST(WireFormatTest, BatchBlockPlacesRecordsThenAlignedData) {
   EXPECT_EQ(At<uint32_t>(block, 28), 1u);  // inputs
   EXPECT_EQ(At<uint32_t>(block, 32), 1u);  // outputs
   EXPECT_EQ(At<uint64_t>(block, 48), 2500000u);  // timeout_us, after correlation_len
-  EXPECT_EQ(std::string(block.data() + 56, 3), "req");
-  EXPECT_EQ(std::string(block.data() + 64, 7), R"({"k":1})");
-  EXPECT_EQ(At<uint32_t>(block, 72), 3u);
-  EXPECT_EQ(std::string(block.data() + 76, 3), "OUT");
-  const uint64_t input_at = 80;
+  EXPECT_EQ(At<uint32_t>(block, 56), 0u);         // trace_len: untraced
+  EXPECT_EQ(std::string(block.data() + 64, 3), "req");
+  EXPECT_EQ(std::string(block.data() + 72, 7), R"({"k":1})");
+  EXPECT_EQ(At<uint32_t>(block, 80), 3u);
+  EXPECT_EQ(std::string(block.data() + 84, 3), "OUT");
+  const uint64_t input_at = 88;
   EXPECT_EQ(At<uint32_t>(block, input_at), 2u);       // name length
   EXPECT_EQ(At<uint32_t>(block, input_at + 4), 11u);  // datatype
   EXPECT_EQ(At<uint32_t>(block, input_at + 8), 2u);   // dims
@@ -198,7 +199,7 @@ TEST(WireFormatTest, ParsesABlsRequest) {
   BlockBuilder b;
   b.Put<uint32_t>(5).Put<uint32_t>(1).Put<uint32_t>(1).Put<uint32_t>(2).Put<uint32_t>(2);
   b.Put<uint32_t>(1).Put<uint32_t>(0).Put<uint32_t>(0);  // flags, a numeric correlation id
-  b.Put<int64_t>(-1).Put<uint64_t>(9).Put<uint64_t>(0);
+  b.Put<int64_t>(-1).Put<uint64_t>(9).Put<uint64_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
   b.Text("adder").Text("r1").Text("{}");
   b.Put<uint32_t>(3).Text("OUT");  // "OUT" after the length makes 7 bytes, padded
   b.Put<uint32_t>(2).Put<uint32_t>(8).Put<uint32_t>(1).Put<uint32_t>(0).Put<uint64_t>(4);
@@ -227,8 +228,9 @@ TEST(WireFormatTest, ABlsRequestCarriesAStringCorrelationIdAndItsTimeout) {
   BlockBuilder b;
   b.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
   b.Put<uint32_t>(2).Put<uint32_t>(10).Put<uint32_t>(kBlsSingleResponse);  // END, a 10-byte id
-  b.Put<int64_t>(3).Put<uint64_t>(0).Put<uint64_t>(250000);
+  b.Put<int64_t>(3).Put<uint64_t>(0).Put<uint64_t>(250000).Put<uint32_t>(55).Put<uint32_t>(0);
   b.Text("acc").Text("").Text("").Text("session-42");
+  b.Text("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   BlsRequestView request;
   ASSERT_TRUE(ParseBlsRequest(b.bytes().data(), b.bytes().size(), &request).ok());
   EXPECT_EQ(request.model, "acc");
@@ -237,11 +239,13 @@ TEST(WireFormatTest, ABlsRequestCarriesAStringCorrelationIdAndItsTimeout) {
   EXPECT_EQ(request.correlation_id_string, "session-42");
   EXPECT_EQ(request.timeout_us, 250000u);
   EXPECT_EQ(request.options, kBlsSingleResponse);
+  EXPECT_EQ(request.traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   // A length past the block's end is refused.
   BlockBuilder lying;
   lying.Put<uint32_t>(3).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
   lying.Put<uint32_t>(0).Put<uint32_t>(1000).Put<uint32_t>(0);
-  lying.Put<int64_t>(-1).Put<uint64_t>(0).Put<uint64_t>(0).Text("acc").Text("x");
+  lying.Put<int64_t>(-1).Put<uint64_t>(0).Put<uint64_t>(0).Put<uint32_t>(0).Put<uint32_t>(0);
+  lying.Text("acc").Text("x");
   EXPECT_FALSE(ParseBlsRequest(lying.bytes().data(), lying.bytes().size(), &request).ok());
 }
 
@@ -256,9 +260,22 @@ TEST(WireFormatTest, ARequestsStringCorrelationIdFollowsItsParameters) {
   EXPECT_EQ(At<uint64_t>(block, 16), 0u);  // no numeric id
   EXPECT_EQ(At<uint32_t>(block, 44), 5u);  // correlation_len
   EXPECT_EQ(At<uint64_t>(block, 48), 0u);  // no timeout
-  EXPECT_EQ(std::string(block.data() + 56, 1), "r");
-  EXPECT_EQ(std::string(block.data() + 64, 2), "{}");
-  EXPECT_EQ(std::string(block.data() + 72, 5), "seq-b");
+  EXPECT_EQ(std::string(block.data() + 64, 1), "r");
+  EXPECT_EQ(std::string(block.data() + 72, 2), "{}");
+  EXPECT_EQ(std::string(block.data() + 80, 5), "seq-b");
+}
+
+TEST(WireFormatTest, ATracedRequestsTraceparentFollowsItsCorrelationId) {
+  RequestView request;
+  request.correlation_id_string = "s";
+  request.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  const std::vector<RequestView> batch = {request};
+  std::vector<char> block(BatchBlockSize(batch));
+  WriteBatchBlock(batch, block.data(), 0);
+  EXPECT_EQ(At<uint32_t>(block, 56), 55u);  // trace_len
+  // id "" and parameters "{}" (8), "s" (8), then the traceparent.
+  EXPECT_EQ(std::string(block.data() + 80, 55), request.traceparent);
+  EXPECT_GE(block.size(), 80u + 56);
 }
 
 }  // namespace

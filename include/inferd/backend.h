@@ -177,6 +177,12 @@ INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request,
 INFERD_EXPORT INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* request,
                                                               const char** id);
 INFERD_EXPORT INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags);
+// The request's span as a W3C traceparent when it is traced in opentelemetry
+// mode, else "": a backend that sends requests of its own (BLS) passes it on
+// (inference.h INFERD_InferenceRequestSetTraceContext) so that their spans
+// are children of this request's. Lives as long as the request.
+INFERD_EXPORT INFERD_Error* INFERD_RequestTraceParent(INFERD_Request* request,
+                                                      const char** traceparent);
 // The timeout the client gave the request, in microseconds (0: none), as it
 // sent it (KServe parameter "timeout"; gRPC's deadline does not set it), so
 // a backend can give up on long work of its own. Since 0.8.

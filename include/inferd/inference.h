@@ -130,6 +130,13 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetResponseCallback(
 // naming the policy and the streaming endpoints to use instead.
 INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetSingleResponse(
     INFERD_InferenceRequest* request, bool single_response);
+// The caller's W3C trace context: the `traceparent` and `tracestate` HTTP
+// headers (or gRPC metadata) it sent; `tracestate` may be NULL. When the
+// request is traced in opentelemetry mode its spans join the caller's trace,
+// and a request the caller sampled is traced whatever the trace rate. A
+// malformed traceparent is ignored, as the W3C specification asks (OK).
+INFERD_EXPORT INFERD_Error* INFERD_InferenceRequestSetTraceContext(
+    INFERD_InferenceRequest* request, const char* traceparent, const char* tracestate);
 // Lets the server execute the request on the thread that calls
 // INFERD_ServerInferAsync, inside that call, when the model has an idle
 // instance whose backend allows it, no request waits, and the model's recent
@@ -164,6 +171,12 @@ INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseId(INFERD_InferenceResponse*
 INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseModel(INFERD_InferenceResponse* response,
                                                           const char** model_name,
                                                           int64_t* model_version);
+// The W3C traceparent of the request's span when the request was traced in
+// opentelemetry mode ("00-<trace id>-<span id>-01"), else "": what a
+// frontend returns to the caller (the `traceresponse` header). Lives as long
+// as the response.
+INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseTraceParent(
+    INFERD_InferenceResponse* response, const char** traceparent);
 INFERD_EXPORT INFERD_Error* INFERD_InferenceResponseOutputCount(
     INFERD_InferenceResponse* response, uint32_t* count);
 // Output `index`: its name, datatype, shape and data. All pointers live as long

@@ -156,8 +156,10 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetLogFile(INFERD_ServerOptions*
                                                            const char* path);
 // A global trace setting at startup, as --trace-config gives it: `setting` is
 // file, level (OFF or TIMESTAMPS; TENSORS is refused), rate, count,
-// log-frequency or mode (only "triton"). INVALID_ARG names a bad setting or
-// value. INFERD_ServerNew fails when the level asks for tracing without a file.
+// log-frequency or mode ("triton" or "opentelemetry"), optionally prefixed
+// with its mode ("triton,file"; "opentelemetry,url", resource, bsp_*).
+// INVALID_ARG names a bad setting or value. INFERD_ServerNew fails when the
+// level asks for triton tracing without a file.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetTraceSetting(INFERD_ServerOptions* options,
                                                                const char* setting,
                                                                const char* value);

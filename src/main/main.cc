@@ -28,6 +28,7 @@
 #include "exit_watchdog.h"
 #include "grpc_module_loader.h"
 #include "http/http_server.h"
+#include "http/openai/openai_metrics.h"
 #include "https_module_loader.h"
 #include "inert_flags.h"
 #include "inferd/server.h"
@@ -81,6 +82,8 @@ class ServerFrontends {
 
   INFERD_Server* const server_;
   SharedMemoryRegistry* const shared_memory_;
+  // Recorded by the HTTP port's OpenAI API, read by the metrics port; outlives both.
+  http::openai::OpenAiMetrics openai_metrics_;
   std::unique_ptr<Frontend> http_;
   std::unique_ptr<Frontend> sagemaker_;
   std::unique_ptr<Frontend> vertex_ai_;
@@ -135,6 +138,9 @@ bool ServerFrontends::StartHttp(const Flags& flags) {
   options.tls = flags.http_tls;
   options.limits = flags.http_limits;
   options.shared_memory = shared_memory_;
+  options.openai_api = flags.allow_openai;
+  options.openai_timeout = std::chrono::seconds(flags.openai_timeout_secs);
+  options.openai_metrics = &openai_metrics_;
   if (flags.http_tls.enabled()) {
     StatusOr<std::unique_ptr<Frontend>> loaded =
         LoadHttpsFrontend(ExecutableDirectory(), server_, options);
@@ -162,6 +168,7 @@ bool ServerFrontends::StartMetrics(const Flags& flags) {
   options.port = static_cast<uint16_t>(flags.metrics_port);
   options.thread_count = 1;
   options.metrics_only = true;
+  options.openai_metrics = &openai_metrics_;
   metrics_ = std::make_unique<http::HttpServer>(server_, options);
   return StartFrontend(*metrics_, "Metrics Service", "metrics service", flags.metrics_address,
                        flags.metrics_port);

@@ -66,6 +66,14 @@ void AddRepositoryAndHttpFlags(CLI::App& app, Flags& f) {
                  "PEM file: the HTTPS server private key");
   app.add_option("--http-root-cert", f.http_tls.root_cert,
                  "PEM file: the CA that signs HTTPS client certificates");
+  app.add_option("--allow-openai", f.allow_openai,
+                 "Serve the OpenAI-compatible API (/v1/models, /v1/completions, "
+                 "/v1/chat/completions, /v1/embeddings) on the HTTP port (not a Triton flag; "
+                 "default true)");
+  app.add_option("--openai-timeout-secs", f.openai_timeout_secs,
+                 "Seconds an OpenAI API request may take; past them its generation is "
+                 "cancelled and it is answered 504 (not a Triton flag; default 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   AddRestrictionFlag(app, "--http-restricted-api", "", f.http_restrictions,
                      "<category>[,<category>...]:<key>=<value>: those endpoint categories answer "
                      "only requests with header <key>: <value> (403 otherwise); repeatable, one "
@@ -283,8 +291,10 @@ void AddLimitFlags(CLI::App& app, Flags& f) {
 
 void AddTraceFlags(CLI::App& app, Flags& f) {
   app.add_option("--trace-config", f.trace_configs,
-                 "Trace setting as [triton,]<setting>=<value>: file, log-frequency, level "
-                 "(OFF or TIMESTAMPS), rate, count, mode (triton); repeatable");
+                 "Trace setting as [<mode>,]<setting>=<value>: level (OFF or TIMESTAMPS), "
+                 "rate, count, mode (triton or opentelemetry); triton,file / log-frequency; "
+                 "opentelemetry,url / resource / bsp_max_queue_size / bsp_schedule_delay / "
+                 "bsp_max_export_batch_size; repeatable");
   // Triton's older flags, one setting each.
   const std::pair<const char*, const char*> older[] = {
       {"--trace-file", "file"},   {"--trace-level", "level"},

@@ -49,20 +49,20 @@ std::optional<NamedSetting> ParseNamedSetting(const std::string& spec) {
 bool AddTraceConfig(INFERD_ServerOptions* options, const std::string& spec) {
   const size_t equals = spec.find('=');
   if (equals == std::string::npos) {
-    std::fprintf(stderr, "error: --trace-config '%s': expected [triton,]<setting>=<value>\n",
+    std::fprintf(stderr, "error: --trace-config '%s': expected [<mode>,]<setting>=<value>\n",
                  spec.c_str());
     return false;
   }
-  std::string setting = spec.substr(0, equals);
+  // "<mode>,<setting>" travels whole: the core checks the setting belongs to the mode.
+  const std::string setting = spec.substr(0, equals);
   const size_t comma = setting.find(',');
   if (comma != std::string::npos) {
     const std::string mode = setting.substr(0, comma);
-    if (mode != "triton") {
-      std::fprintf(stderr, "error: --trace-config '%s': trace mode '%s' is not supported "
-                   "(only triton)\n", spec.c_str(), mode.c_str());
+    if (mode != "triton" && mode != "opentelemetry") {
+      std::fprintf(stderr, "error: --trace-config '%s': unknown trace mode '%s' (triton or "
+                   "opentelemetry)\n", spec.c_str(), mode.c_str());
       return false;
     }
-    setting = setting.substr(comma + 1);
   }
   return !Failed(INFERD_ServerOptionsSetTraceSetting(options, setting.c_str(),
                                                      spec.substr(equals + 1).c_str()),

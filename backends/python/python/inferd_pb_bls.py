@@ -25,13 +25,21 @@ class PreferredMemory:
 
 
 class InferenceTrace:
-    """A request's trace (request.trace()); inferd passes no trace context to
-    Python, so get_context() is None, as Triton's is when tracing is off."""
+    """A request's trace (request.trace()). Passed as InferenceRequest(trace=...)
+    it makes a BLS call's spans children of the request's (opentelemetry
+    trace mode). get_context() is the request's OpenTelemetry context as
+    Triton gives it, a JSON object with its W3C traceparent, or None when
+    the request is not traced."""
 
-    __slots__ = ()
+    __slots__ = ("_traceparent",)
+
+    def __init__(self, traceparent=""):
+        self._traceparent = traceparent
 
     def get_context(self):
-        return None
+        if not self._traceparent:
+            return None
+        return '{"traceparent": "%s"}' % self._traceparent
 
 
 def check_correlation_id(correlation_id):

@@ -166,7 +166,7 @@ class Stub(BlsClient):
         requests = []
         for _ in range(count):
             handle, correlation_id, flags, n_in, n_out, id_len, params_len, sequence_len, \
-                timeout_us = REQUEST.unpack_from(region, at)
+                timeout_us, trace_len, _ = REQUEST.unpack_from(region, at)
             at += REQUEST.size
             request_id = str(view[at:at + id_len], "utf-8") if id_len else ""
             at += pad8(id_len)
@@ -175,6 +175,8 @@ class Stub(BlsClient):
             if sequence_len:  # a string correlation id, as Triton's correlation_id() gives
                 correlation_id = str(view[at:at + sequence_len], "utf-8")
                 at += pad8(sequence_len)
+            traceparent = str(view[at:at + trace_len], "ascii") if trace_len else ""
+            at += pad8(trace_len)
             outputs = []
             for _ in range(n_out):
                 n = U32.unpack_from(region, at)[0]
@@ -193,7 +195,7 @@ class Stub(BlsClient):
                 inputs.append(pb_utils.Tensor(name, array, code))
             requests.append(pb_utils.InferenceRequest._received(
                 handle, request_id, correlation_id, flags, parameters, outputs, inputs,
-                timeout_us))
+                timeout_us, traceparent))
         return requests
 
     # -- commands ---------------------------------------------------------------

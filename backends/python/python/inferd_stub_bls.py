@@ -26,11 +26,13 @@ class BlsClient:
         parameters = request.parameters().encode()
         correlation_id = request._correlation_id  # a number, or a string
         sequence = correlation_id.encode() if isinstance(correlation_id, str) else b""
+        traceparent = request._trace._traceparent.encode()
         outputs = [o.encode() for o in request._outputs]
         inputs = encode_tensors(request._inputs)
         names_size = sum(4 + len(o) for o in outputs)
         size = (BLS_HEAD.size + pad8(len(name)) + pad8(len(request_id)) + pad8(len(parameters))
-                + pad8(len(sequence)) + pad8(names_size) + tensors_size(inputs))
+                + pad8(len(sequence)) + pad8(len(traceparent)) + pad8(names_size)
+                + tensors_size(inputs))
         call_id = next(self.call_ids)
         waiting = self.calls[call_id] = CallReplies()
         timeout_us = int(request._timeout or 0)
@@ -41,9 +43,10 @@ class BlsClient:
                                len(request_id), len(parameters), int(request._flags),
                                len(sequence), BLS_SINGLE_RESPONSE if single_response else 0,
                                int(request._model_version),
-                               0 if sequence else int(correlation_id), timeout_us)
+                               0 if sequence else int(correlation_id), timeout_us,
+                               len(traceparent), 0)
             at = offset + BLS_HEAD.size
-            for text in (name, request_id, parameters, sequence):
+            for text in (name, request_id, parameters, sequence, traceparent):
                 view[at:at + len(text)] = text
                 at += pad8(len(text))
             start = at

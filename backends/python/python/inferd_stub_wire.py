@@ -26,10 +26,10 @@ FLAG_FINAL, FLAG_HAS_BLOCK, FLAG_ERROR, FLAG_BATCH_DONE = 1, 2, 4, 8
 # wire_format.h
 U32 = struct.Struct("<I")
 U64 = struct.Struct("<Q")
-REQUEST = struct.Struct("<QQIIIIIIQ")
+REQUEST = struct.Struct("<QQIIIIIIQII")
 INPUT = struct.Struct("<IIIIQQ")
 RESPONSE_HEAD = struct.Struct("<IIII")
-BLS_HEAD = struct.Struct("<IIIIIIIIqQQ")
+BLS_HEAD = struct.Struct("<IIIIIIIIqQQII")
 BLS_SINGLE_RESPONSE = 1  # its options: kBlsSingleResponse
 OUTPUT = struct.Struct("<IIIIQ")
 _DIMS = {}

@@ -238,7 +238,7 @@ class InferenceRequest:
 
     @classmethod
     def _received(cls, handle, request_id, correlation_id, flags, parameters, outputs, inputs,
-                  timeout_us=0):
+                  timeout_us=0, traceparent=""):
         request = cls.__new__(cls)
         request._model_name = None
         request._inputs = inputs
@@ -249,7 +249,7 @@ class InferenceRequest:
         request._timeout = timeout_us  # the client's, microseconds; 0: none
         request._model_version = -1
         request._parameters = parameters  # bytes until asked for
-        request._trace = InferenceTrace()
+        request._trace = InferenceTrace(traceparent)
         request._handle = handle
         request._final_sent = False
         request._sender = None

@@ -5,6 +5,7 @@
 #include "core/infer/inference_request.h"
 #include "core/infer/inference_response.h"
 #include "core/infer/response_sender.h"
+#include "core/trace/request_trace.h"
 #include "inferd/backend.h"
 
 #include <memory>
@@ -52,6 +53,13 @@ INFERD_Error* INFERD_RequestCorrelationId(INFERD_Request* request, uint64_t* id)
 
 INFERD_Error* INFERD_RequestCorrelationIdString(INFERD_Request* request, const char** id) {
   return GuardedRead(request, id, [&] { return Unwrap(request)->correlation_id_string.c_str(); });
+}
+
+INFERD_Error* INFERD_RequestTraceParent(INFERD_Request* request, const char** traceparent) {
+  return GuardedRead(request, traceparent, [&] {
+    const auto& trace = Unwrap(request)->trace;
+    return trace ? trace->traceparent().c_str() : "";
+  });
 }
 
 INFERD_Error* INFERD_RequestFlags(INFERD_Request* request, uint32_t* flags) {

@@ -3,6 +3,7 @@
 #include "core/infer/inference_request.h"
 #include "core/infer/response_allocator.h"
 #include "core/server/inference_server.h"
+#include "core/trace/trace_context.h"
 
 using inferd::GuardedCall;
 using inferd::InferenceRequest;
@@ -105,6 +106,19 @@ INFERD_Error* INFERD_InferenceRequestSetSingleResponse(INFERD_InferenceRequest* 
                                                       bool single_response) {
   return WithRequest(request, [&](InferenceRequest& r) {
     r.single_response = single_response;
+    return Status::Ok();
+  });
+}
+
+INFERD_Error* INFERD_InferenceRequestSetTraceContext(INFERD_InferenceRequest* request,
+                                                    const char* traceparent,
+                                                    const char* tracestate) {
+  return WithRequest(request, [&](InferenceRequest& r) {
+    INFERD_REQUIRE_ARG(traceparent);
+    std::optional<inferd::TraceContext> context = inferd::ParseTraceparent(traceparent);
+    if (!context) return Status::Ok();
+    if (tracestate != nullptr) context->tracestate = tracestate;
+    r.trace_context = std::make_shared<const inferd::TraceContext>(std::move(*context));
     return Status::Ok();
   });
 }

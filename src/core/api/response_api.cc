@@ -46,6 +46,16 @@ INFERD_Error* INFERD_InferenceResponseModel(INFERD_InferenceResponse* response,
   });
 }
 
+INFERD_Error* INFERD_InferenceResponseTraceParent(INFERD_InferenceResponse* response,
+                                                 const char** traceparent) {
+  return GuardedCall([&] {
+    INFERD_REQUIRE_ARG(response);
+    INFERD_REQUIRE_ARG(traceparent);
+    *traceparent = Unwrap(response)->traceparent().c_str();
+    return Status::Ok();
+  });
+}
+
 INFERD_Error* INFERD_InferenceResponseOutputCount(INFERD_InferenceResponse* response,
                                                   uint32_t* count) {
   return GuardedCall([&] {

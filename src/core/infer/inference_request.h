@@ -29,6 +29,7 @@ class ExpiringQueue;
 class QueueSweeper;
 class RequestRescheduler;
 class RequestTrace;
+struct TraceContext;
 class ResponseSender;
 
 // One borrowed piece of an input's data.
@@ -163,6 +164,9 @@ class InferenceRequest {
   std::vector<StateSink> state_sinks;
   // Set when the request was sampled for tracing; null for almost all.
   std::shared_ptr<RequestTrace> trace;
+  // The caller's W3C trace context (traceparent header or metadata); null
+  // for almost all.
+  std::shared_ptr<const TraceContext> trace_context;
   // Set by whoever made this request for a traced one (an ensemble for its
   // steps): the request is traced as its child instead of sampled.
   std::shared_ptr<RequestTrace> parent_trace;

@@ -30,6 +30,7 @@ InferenceResponse::InferenceResponse(const InferenceRequest& request)
     created_ns_ = request.model()->clock().NowNs();
   }
   const std::shared_ptr<RequestTrace>& trace = request.trace;
+  if (trace) traceparent_ = trace->traceparent();
   if (trace && trace->At(TracePoint::kComputeStart) != 0 &&
       trace->At(TracePoint::kComputeEnd) == 0) {
     TraceNow(trace, TracePoint::kComputeOutputStart);

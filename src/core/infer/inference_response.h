@@ -79,6 +79,9 @@ class InferenceResponse {
   const std::string& id() const { return id_; }
   const std::string& model_name() const { return model_name_; }
   int64_t model_version() const { return model_version_; }
+  // The request's span as a W3C traceparent; "" unless traced in
+  // opentelemetry mode.
+  const std::string& traceparent() const { return traceparent_; }
   const std::vector<std::unique_ptr<OutputTensor>>& outputs() const { return outputs_; }
   uint64_t order_number() const { return order_number_; }
   const ResponseRoute& client_route() const { return client_route_; }
@@ -103,6 +106,7 @@ class InferenceResponse {
   const std::string id_;
   const std::string model_name_;
   const int64_t model_version_;
+  std::string traceparent_;
   const std::shared_ptr<const std::vector<std::string>> wanted_outputs_;
   const uint64_t order_number_;
   const ResponseRoute client_route_;

@@ -12,7 +12,9 @@
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 #include "core/stats/compute_tally.h"
+#include "core/trace/otel_spans.h"
 #include "core/trace/request_trace.h"
+#include "core/trace/trace_collector.h"
 
 namespace inferd {
 
@@ -68,18 +70,24 @@ void ModelInstance::Run(BatchSource* source, size_t index) {
     batch.clear();
     if (!source->NextBatch(index, &batch)) break;
     const size_t count = batch.size();
-    if (ticket_ != nullptr) WaitForResources();
+    if (ticket_ != nullptr) WaitForResources(batch);
     Execute(batch);
     if (ticket_ != nullptr) limiter_->Release(ticket_);
     source->BatchDone(index, count);
   }
 }
 
-void ModelInstance::WaitForResources() {
+void ModelInstance::WaitForResources(const std::vector<InferenceRequest*>& batch) {
   const Clock& clock = model_->clock();
   const uint64_t start_ns = clock.NowNs();
   limiter_->Acquire(ticket_);
-  model_->stats().RecordRateLimiterWait(clock.NowNs() - start_ns);
+  const uint64_t end_ns = clock.NowNs();
+  model_->stats().RecordRateLimiterWait(end_ns - start_ns);
+  for (InferenceRequest* request : batch) {
+    if (!request->trace) continue;
+    request->trace->Record(TracePoint::kRateLimitStart, start_ns);
+    request->trace->Record(TracePoint::kRateLimitEnd, end_ns);
+  }
 }
 
 namespace {
@@ -130,6 +138,26 @@ BatchStart StartBatch(const std::vector<InferenceRequest*>& batch, uint64_t star
 
 }  // namespace
 
+namespace {
+
+// In opentelemetry mode, the span of an execution whose batch held traced
+// requests, linked to each (otel_spans.h).
+void ExportBatchSpan(const ModelVersion& model, const std::vector<std::shared_ptr<RequestTrace>>& traces,
+                     size_t batch_size, uint64_t start_ns, uint64_t end_ns) {
+  OtlpExporter* exporter = traces.front()->collector() ? traces.front()->collector()->exporter()
+                                                       : nullptr;
+  if (exporter == nullptr) return;  // triton mode: the file has no batches
+  std::vector<SpanLink> members;
+  members.reserve(traces.size());
+  for (const auto& trace : traces) members.push_back({trace->span().trace_id, trace->span().span_id});
+  std::vector<OtelSpan> spans;
+  spans.push_back(BatchSpan(model.name(), model.version(), start_ns, end_ns, batch_size,
+                            std::move(members), UnixMinusSteadyNs()));
+  exporter->Export(std::move(spans));
+}
+
+}  // namespace
+
 void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_stats) {
   AnswerCancelled(batch);
   if (batch.empty()) return;
@@ -141,10 +169,12 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
   const uint64_t rows = started.rows;
   if (record_stats && count > 0) stats.RecordExecutionStart(count, rows, clock.WallMs());
   compute_start_ns_ = compute_end_ns_ = 0;
+  if (stats.saturation) stats.saturation->Begin(start_ns);
   Status status = TakeError(model_->backend().execute()(
       handle(), reinterpret_cast<INFERD_Request**>(batch.data()),
       static_cast<uint32_t>(batch.size())));
   const uint64_t end_ns = clock.NowNs();
+  if (stats.saturation) stats.saturation->End(start_ns, end_ns);
   // Without a report from the backend the whole execution is compute_infer.
   const bool reported = compute_start_ns_ >= start_ns && compute_start_ns_ <= compute_end_ns_ &&
                         compute_end_ns_ <= end_ns;
@@ -158,6 +188,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
     trace->Record(TracePoint::kComputeInputEnd, infer_start);
     trace->RecordComputeEnd(end_ns);
   }
+  if (!started.traces.empty()) ExportBatchSpan(*model_, started.traces, batch.size(), start_ns, end_ns);
   started.traces.clear();
   for (const auto& tally : started.tallies) {
     tally->Add(infer_start - start_ns, infer_end - infer_start, end_ns - infer_end);

@@ -84,8 +84,9 @@ class ModelInstance {
 
  private:
   void Run(BatchSource* source, size_t index);
-  // Takes the rate limiter's resources, timing the wait in the statistics.
-  void WaitForResources();
+  // Takes the rate limiter's resources to run `batch`, timing the wait in
+  // the statistics (and in the traces of its traced requests).
+  void WaitForResources(const std::vector<InferenceRequest*>& batch);
   // Hands `batch` to the backend; answers and releases the requests itself
   // when they are cancelled or the backend fails.
   void Execute(std::vector<InferenceRequest*>& batch, bool record_stats = true);

@@ -137,6 +137,8 @@ class ModelVersion final : public BoundModel {
     return InflightLimitReached(spec_.name, max_inflight_);
   }
   uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
+  // Execution instances (none for an ensemble); constant once loaded.
+  size_t instance_count() const { return instances_.size(); }
 
   // Starts the active instances' execution threads unless they run already:
   // a version starts them at its first request, not at load (a model that is

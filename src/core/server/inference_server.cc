@@ -160,8 +160,9 @@ namespace {
 std::vector<NamedStatistics> Named(const std::vector<std::shared_ptr<ModelVersion>>& models) {
   std::vector<NamedStatistics> named;
   for (const auto& model : models) {
-    named.push_back(
-        {model->name(), model->version(), &model->stats(), model->scheduler().QueuedCount()});
+    named.push_back({model->name(), model->version(), &model->stats(),
+                     model->scheduler().QueuedCount(), model->inflight(),
+                     static_cast<uint32_t>(model->instance_count())});
   }
   return named;
 }
@@ -193,6 +194,9 @@ std::string InferenceServer::MetricsText() const {
   } else {
     const CpuMetricsSampler::Values cpu = cpu_metrics_->Read();
     text = PrometheusText(Named(lifecycle_->Loaded()), options_.metrics, &cpu);
+  }
+  if (tracer_->opentelemetry()) {
+    AppendSpanCounters(tracer_->spans_exported(), tracer_->spans_dropped(), &text);
   }
   custom_metrics_.AppendPrometheusText(&text);  // the models' own, after the server's
   return text;
@@ -280,8 +284,12 @@ Status InferenceServer::Admit(InferenceRequest* request, bool from_client,
                                            (*model)->version(), request->id);
     } else if (attempt == 0 && (*model)->trace_entry() != nullptr) {
       // Sampled before validation, so REQUEST_START is when the server took it.
-      request->trace = tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
-                                           (*model)->version(), request->id);
+      request->trace = request->trace_context == nullptr
+                           ? tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
+                                                 (*model)->version(), request->id)
+                           : tracer_->MaybeTrace((*model)->trace_entry(), (*model)->name(),
+                                                 (*model)->version(), request->id,
+                                                 *request->trace_context);
     }
     RETURN_IF_ERROR(ValidateRequest((*model)->config(), (*model)->all_outputs(), request));
     const bool in_sequence = request->correlation_id != 0 ||
@@ -317,6 +325,10 @@ bool InferenceServer::AnswerFromCache(InferenceRequest* request, ModelVersion& m
   if (!key) return false;
   ResponseCache& cache = *model.response_cache();
   std::shared_ptr<const CachedResponse> cached = cache.Lookup(*key);
+  if (request->trace) {
+    request->trace->Record(TracePoint::kCacheLookupStart, start);
+    request->trace->Record(TracePoint::kCacheLookupEnd, clock_.NowNs());
+  }
   if (cached == nullptr) {
     request->cache_miss =
         std::make_unique<CacheMiss>(CacheMiss{&cache, std::move(*key), clock_.NowNs() - start});

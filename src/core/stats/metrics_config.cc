@@ -1,6 +1,7 @@
 #include "core/stats/metrics_config.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 namespace inferd {
@@ -51,7 +52,51 @@ Status ParseQuantiles(const std::string& value, std::vector<QuantileTarget>* out
   return Status::Ok();
 }
 
+// Strictly increasing positive finite numbers, comma-separated.
+Status ParseBuckets(const std::string& value, std::vector<double>* out) {
+  std::vector<double> bounds;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    if (comma == std::string::npos) comma = value.size();
+    const std::string text = value.substr(start, comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const double bound = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || errno != 0 || end != text.c_str() + text.size() || !(bound > 0) ||
+        bound == HUGE_VAL || (!bounds.empty() && bound <= bounds.back())) {
+      return Status::InvalidArg("--metrics-config latency_buckets='" + value + "': '" + text +
+                                "' is not a positive number of seconds larger than the one "
+                                "before it");
+    }
+    bounds.push_back(bound);
+    start = comma + 1;
+  }
+  *out = std::move(bounds);
+  return Status::Ok();
+}
+
+Status ParseWindow(const std::string& value, uint64_t* out) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || value[0] == '-' || errno != 0 || end != value.c_str() + value.size() ||
+      ms == 0) {
+    return Status::InvalidArg("--metrics-config saturation_window_ms='" + value +
+                              "': expected a positive number of milliseconds");
+  }
+  *out = ms;
+  return Status::Ok();
+}
+
 }  // namespace
+
+const std::vector<double>& DefaultLatencyBuckets() {
+  static const std::vector<double> buckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025,
+                                              0.005,  0.01,    0.025,  0.05,  0.1,
+                                              0.25,   0.5,     1.0,    2.5};
+  return buckets;
+}
 
 std::vector<QuantileTarget> DefaultQuantiles() {
   return {{0.5, 0.05}, {0.9, 0.01}, {0.95, 0.001}, {0.99, 0.001}, {0.999, 0.001}};
@@ -65,9 +110,11 @@ Status ApplyMetricsSetting(MetricsConfig* config, const std::string& setting,
   if (setting == "histogram_latencies") {
     return ParseBool(setting, value, &config->histogram_latencies);
   }
+  if (setting == "latency_buckets") return ParseBuckets(value, &config->latency_buckets);
+  if (setting == "saturation_window_ms") return ParseWindow(value, &config->saturation_window_ms);
   return Status::InvalidArg("--metrics-config: unknown setting '" + setting +
                             "' (known: counter_latencies, summary_latencies, summary_quantiles, "
-                            "histogram_latencies)");
+                            "histogram_latencies, latency_buckets, saturation_window_ms)");
 }
 
 }  // namespace inferd

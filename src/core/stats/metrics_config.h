@@ -23,6 +23,10 @@ struct QuantileTarget {
 // 0.99:0.001, 0.999:0.001.
 std::vector<QuantileTarget> DefaultQuantiles();
 
+// Upper bounds (seconds) of the latency histograms' buckets unless
+// latency_buckets says otherwise: 100 µs .. 2.5 s.
+const std::vector<double>& DefaultLatencyBuckets();
+
 struct MetricsConfig {
   bool enabled = true;        // --allow-metrics
   bool cpu = true;            // --allow-cpu-metrics
@@ -32,6 +36,12 @@ struct MetricsConfig {
   bool summary_latencies = false;   // summary_latencies
   bool histogram_latencies = false;  // histogram_latencies (decoupled models' first response)
   std::vector<QuantileTarget> quantiles = DefaultQuantiles();  // summary_quantiles
+  // latency_buckets (inferd's own: Triton sets buckets per model): the
+  // request, queue and compute latency histograms' upper bounds, seconds.
+  std::vector<double> latency_buckets = DefaultLatencyBuckets();
+  // saturation_window_ms (inferd's own): what inferd_model_saturation
+  // averages over.
+  uint64_t saturation_window_ms = 10000;
   // A summary's quantiles cover the last max_age, kept in age_buckets
   // windows that rotate (prometheus-cpp's defaults: 60 s, 5).
   uint64_t summary_max_age_ns = 60'000'000'000;
@@ -46,7 +56,8 @@ struct MetricsConfig {
 };
 
 // Applies one --metrics-config "<setting>=<value>": counter_latencies,
-// summary_latencies, summary_quantiles or histogram_latencies.
+// summary_latencies, summary_quantiles, histogram_latencies, latency_buckets
+// (comma-separated increasing seconds) or saturation_window_ms.
 // InvalidArg names an unknown setting or a bad value.
 Status ApplyMetricsSetting(MetricsConfig* config, const std::string& setting,
                            const std::string& value);

@@ -24,6 +24,14 @@ ModelStatistics::ModelStatistics(int64_t max_batch_size, const MetricsConfig* me
                                  const Clock* clock, bool decoupled)
     : batch(new BatchStat[std::max<int64_t>(1, max_batch_size) + 1]),
       batch_slots(std::max<int64_t>(1, max_batch_size) + 1),
+      request_latency(metrics != nullptr ? metrics->latency_buckets : DefaultLatencyBuckets()),
+      queue_latency(metrics != nullptr ? metrics->latency_buckets : DefaultLatencyBuckets()),
+      compute_latency(metrics != nullptr ? metrics->latency_buckets : DefaultLatencyBuckets()),
+      saturation(clock != nullptr
+                     ? std::make_unique<Saturation>(
+                           *clock, (metrics != nullptr ? metrics->saturation_window_ms : 10000) *
+                                       1'000'000)
+                     : nullptr),
       summaries(metrics != nullptr && clock != nullptr && metrics->Summaries()
                     ? std::make_unique<LatencySummaries>(*metrics, *clock)
                     : nullptr),
@@ -54,17 +62,13 @@ void ModelStatistics::RecordCacheMiss(uint64_t ns) {
 
 void ModelStatistics::RecordQueue(uint64_t queue_ns) {
   queue.Add(queue_ns);
+  queue_latency.Observe(queue_ns);
   if (summaries) summaries->queue.Observe(Micros(queue_ns));
 }
 
 void ModelStatistics::RecordRequest(bool ok, uint64_t duration_ns) {
   (ok ? success : fail).Add(duration_ns);
-  const double seconds = static_cast<double>(duration_ns) / 1e9;
-  const size_t bucket = static_cast<size_t>(
-      std::lower_bound(kLatencyBucketsSeconds.begin(), kLatencyBucketsSeconds.end(), seconds) -
-      kLatencyBucketsSeconds.begin());
-  latency_buckets[bucket].fetch_add(1, std::memory_order_relaxed);
-  latency_sum_ns.fetch_add(duration_ns, std::memory_order_relaxed);
+  request_latency.Observe(duration_ns);
   if (summaries && ok) summaries->request.Observe(Micros(duration_ns));
 }
 
@@ -89,6 +93,7 @@ void ModelStatistics::RecordExecutionTime(uint64_t request_count, uint64_t rows,
   // Times first, then counts: a reader that sees an execution's count (the
   // compute counts are read once, from compute_infer) also sees its times, so
   // waiting for a count is waiting for the whole execution to be recorded.
+  compute_latency.Observe(input_ns + infer_ns + output_ns, request_count);
   compute_input.AddTime(input_ns, request_count);
   compute_infer.AddTime(infer_ns, request_count);
   compute_output.AddTime(output_ns, request_count);

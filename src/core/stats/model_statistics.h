@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "core/stats/duration_stat.h"
+#include "core/stats/latency_histogram.h"
 #include "core/stats/latency_summary.h"
 #include "core/stats/metrics_config.h"
 #include "core/stats/response_statistics.h"
+#include "core/stats/saturation.h"
 
 namespace inferd {
 
@@ -23,11 +25,6 @@ struct BatchStat {
   DurationStat compute_infer;
   DurationStat compute_output;
 };
-
-// Upper bounds (seconds) of the request-latency histogram buckets.
-inline constexpr std::array<double, 14> kLatencyBucketsSeconds = {
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-    0.025,  0.05,    0.1,    0.25,  0.5,    1.0,   2.5};
 
 // The latency summaries of one version (--metrics-config
 // summary_latencies=true), in microseconds, each observed per request.
@@ -125,9 +122,14 @@ class ModelStatistics {
   // Indexed by batch size; [0] unused.
   std::unique_ptr<BatchStat[]> batch;
   const int64_t batch_slots;
-  // Request latency histogram (cumulative counts are derived when rendered).
-  std::array<std::atomic<uint64_t>, kLatencyBucketsSeconds.size() + 1> latency_buckets{};
-  std::atomic<uint64_t> latency_sum_ns{0};
+  // Latency histograms (--metrics-config latency_buckets): end to end (every
+  // request, as the success and fail counts), queue (as the queue count) and
+  // compute (each request of an execution, as the compute_infer count).
+  LatencyHistogram request_latency;
+  LatencyHistogram queue_latency;
+  LatencyHistogram compute_latency;
+  // Busy share of the instances; null without a clock (unit tests).
+  const std::unique_ptr<Saturation> saturation;
   // Null unless summaries were asked for.
   const std::unique_ptr<LatencySummaries> summaries;
   // Null unless the first-response histogram was asked for (decoupled only).

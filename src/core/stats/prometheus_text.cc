@@ -49,27 +49,55 @@ std::string Labels(const NamedStatistics& model) {
   return "model=\"" + model.name + "\",version=\"" + std::to_string(model.version) + "\"";
 }
 
-void LatencyHistogram(std::string& out, const std::vector<NamedStatistics>& models) {
-  const char* name = "inferd_request_latency_seconds";
-  out += "# HELP inferd_request_latency_seconds Time from queueing to the final response.\n";
-  out += "# TYPE inferd_request_latency_seconds histogram\n";
+// One histogram family, a histogram per model.
+void HistogramFamily(std::string& out, const std::vector<NamedStatistics>& models,
+                     const std::string& name, const char* help,
+                     LatencyHistogram ModelStatistics::*member) {
+  Header(out, name.c_str(), "histogram", help);
   char bound[32];
   for (const NamedStatistics& model : models) {
-    const ModelStatistics& s = *model.stats;
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kLatencyBucketsSeconds.size(); ++i) {
-      cumulative += Load(s.latency_buckets[i]);
-      std::snprintf(bound, sizeof(bound), "%g", kLatencyBucketsSeconds[i]);
-      out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"" + bound + "\"} " +
-             std::to_string(cumulative) + "\n";
+    const LatencyHistogram& histogram = model.stats->*member;
+    const LatencyHistogram::Snapshot s = histogram.Read();
+    const std::string labels = Labels(model);
+    for (size_t i = 0; i < histogram.bounds().size(); ++i) {
+      std::snprintf(bound, sizeof(bound), "%g", histogram.bounds()[i]);
+      out += name + "_bucket{" + labels + ",le=\"" + bound + "\"} " +
+             std::to_string(s.cumulative[i]) + "\n";
     }
-    cumulative += Load(s.latency_buckets.back());
-    out += std::string(name) + "_bucket{" + Labels(model) + ",le=\"+Inf\"} " +
-           std::to_string(cumulative) + "\n";
-    std::snprintf(bound, sizeof(bound), "%.9f", Load(s.latency_sum_ns) / 1e9);
-    out += std::string(name) + "_sum{" + Labels(model) + "} " + bound + "\n";
-    out += std::string(name) + "_count{" + Labels(model) + "} " + std::to_string(cumulative) +
+    out += name + "_bucket{" + labels + ",le=\"+Inf\"} " + std::to_string(s.cumulative.back()) +
            "\n";
+    std::snprintf(bound, sizeof(bound), "%.9f", s.sum_seconds);
+    out += name + "_sum{" + labels + "} " + bound + "\n";
+    out += name + "_count{" + labels + "} " + std::to_string(s.cumulative.back()) + "\n";
+  }
+}
+
+void LatencyHistograms(std::string& out, const std::vector<NamedStatistics>& models) {
+  HistogramFamily(out, models, "inferd_request_latency_seconds",
+                  "Time from queueing to the final response.", &ModelStatistics::request_latency);
+  HistogramFamily(out, models, "inferd_queue_latency_seconds",
+                  "Time requests waited in the queue before execution.",
+                  &ModelStatistics::queue_latency);
+  HistogramFamily(out, models, "inferd_compute_latency_seconds",
+                  "Compute time (input, infer, output) of each request's execution.",
+                  &ModelStatistics::compute_latency);
+}
+
+// The gauges load balancers and autoscalers act on.
+void LoadGauges(std::string& out, const std::vector<NamedStatistics>& models) {
+  Family(out, models, "inferd_inference_requests_in_flight", "gauge",
+         "Requests admitted and not yet released (queued or executing)",
+         [](const NamedStatistics& m) { return m.inflight; });
+  std::vector<NamedStatistics> executing;
+  for (const NamedStatistics& model : models) {
+    if (model.instances > 0 && model.stats->saturation) executing.push_back(model);
+  }
+  if (executing.empty()) return;
+  Header(out, "inferd_model_saturation", "gauge",
+         "Busy share of the model's instances over the saturation window [0.0 - 1.0]");
+  for (const NamedStatistics& model : executing) {
+    out += "inferd_model_saturation{" + Labels(model) + "} " +
+           Number(model.stats->saturation->Read(model.instances)) + "\n";
   }
 }
 
@@ -233,12 +261,22 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models, const Met
   Family(out, models, "nv_inference_pending_request_count", "gauge",
          "Instantaneous number of requests awaiting execution.",
          [](const NamedStatistics& m) { return m.pending; });
+  LoadGauges(out, models);
   CacheFamilies(out, models);
   Summaries(out, models);
   FirstResponseHistogramFamily(out, models);
-  LatencyHistogram(out, models);
+  LatencyHistograms(out, models);
   if (cpu != nullptr) CpuGauges(out, *cpu);
   return out;
+}
+
+void AppendSpanCounters(uint64_t exported, uint64_t dropped, std::string* out) {
+  Header(*out, "inferd_trace_spans_exported_total", "counter",
+         "Spans the OpenTelemetry collector accepted");
+  *out += "inferd_trace_spans_exported_total " + std::to_string(exported) + "\n";
+  Header(*out, "inferd_trace_spans_dropped_total", "counter",
+         "Spans dropped because the export queue was full or the collector did not take them");
+  *out += "inferd_trace_spans_dropped_total " + std::to_string(dropped) + "\n";
 }
 
 }  // namespace inferd

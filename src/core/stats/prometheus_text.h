@@ -19,6 +19,11 @@ namespace inferd {
 std::string PrometheusText(const std::vector<NamedStatistics>& models, const MetricsConfig& config,
                            const CpuMetricsSampler::Values* cpu);
 
+// The OpenTelemetry exporter's counters (opentelemetry trace mode only):
+// spans sent to the collector, and spans dropped (queue full, collector down
+// or refusing).
+void AppendSpanCounters(uint64_t exported, uint64_t dropped, std::string* out);
+
 }  // namespace inferd
 
 #endif  // INFERD_CORE_STATS_PROMETHEUS_TEXT_H_

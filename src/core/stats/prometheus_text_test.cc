@@ -26,12 +26,12 @@ TEST(PrometheusTextTest, CounterLatenciesCanBeTurnedOff) {
   stats.RecordRequest(true, 5000);
   stats.RecordRateLimiterWait(7000);
   MetricsConfig config;
-  std::string text = PrometheusText({{"m", 1, &stats, 0}}, config, nullptr);
+  std::string text = PrometheusText({{"m", 1, &stats, 0, 0, 0}}, config, nullptr);
   EXPECT_TRUE(Has(text, "nv_inference_request_duration_us{model=\"m\",version=\"1\"} 5\n")) << text;
   EXPECT_TRUE(Has(text, "inferd_rate_limiter_wait_duration_us{model=\"m\",version=\"1\"} 7\n"))
       << text;
   config.counter_latencies = false;
-  text = PrometheusText({{"m", 1, &stats, 0}}, config, nullptr);
+  text = PrometheusText({{"m", 1, &stats, 0, 0, 0}}, config, nullptr);
   for (const char* family :
        {"nv_inference_request_duration_us", "nv_inference_queue_duration_us",
         "nv_inference_compute_input_duration_us", "nv_inference_compute_infer_duration_us",
@@ -57,7 +57,7 @@ TEST(PrometheusTextTest, SummariesWithQuantileLabels) {
   stats.RecordRequest(false, 1'000'000);  // failures are not in the request summary
   stats.RecordExecutionTime(/*request_count=*/2, /*rows=*/2, 10'000, 20'000, 30'000);
   const std::string text =
-      PrometheusText({{"m", 3, &stats, 0}, {"p", 1, &plain, 0}}, config, nullptr);
+      PrometheusText({{"m", 3, &stats, 0, 0, 0}, {"p", 1, &plain, 0, 0, 0}}, config, nullptr);
   EXPECT_TRUE(Has(text, "# TYPE nv_inference_request_summary_us summary\n")) << text;
   EXPECT_EQ(Value(text, "nv_inference_request_summary_us_count{model=\"m\",version=\"3\"}"), 100)
       << text;
@@ -87,7 +87,7 @@ TEST(PrometheusTextTest, EmptyWindowReadsNaN) {
   MetricsConfig config;
   config.summary_latencies = true;
   ModelStatistics stats(0, &config, &clock);
-  const std::string text = PrometheusText({{"m", 1, &stats, 0}}, config, nullptr);
+  const std::string text = PrometheusText({{"m", 1, &stats, 0, 0, 0}}, config, nullptr);
   EXPECT_TRUE(Has(text, "nv_inference_queue_summary_us{model=\"m\",version=\"1\","
                         "quantile=\"0.999\"} NaN\n"))
       << text;
@@ -105,7 +105,7 @@ TEST(PrometheusTextTest, FirstResponseHistogramOfDecoupledModelsOnly) {
   decoupled.RecordFirstResponse(9'000'000'000);  // 9 s
   plain.RecordFirstResponse(1'000'000);
   const std::string text =
-      PrometheusText({{"d", 2, &decoupled, 0}, {"p", 1, &plain, 0}}, config, nullptr);
+      PrometheusText({{"d", 2, &decoupled, 0}, {"p", 1, &plain, 0, 0, 0}}, config, nullptr);
   const std::string name = "nv_inference_first_response_histogram_ms";
   EXPECT_TRUE(Has(text, "# HELP " + name +
                             " Duration from request to first response in milliseconds\n# TYPE " +
@@ -140,6 +140,30 @@ TEST(PrometheusTextTest, CpuGaugesWithTritonsNamesAndHelp) {
   EXPECT_TRUE(Has(text, "# HELP nv_cpu_memory_used_bytes CPU used memory (RAM), in bytes\n"
                         "# TYPE nv_cpu_memory_used_bytes gauge\nnv_cpu_memory_used_bytes 400\n"))
       << text;
+}
+
+TEST(PrometheusTextTest, LoadGaugesAndLatencyHistogramsUseTheConfiguredBuckets) {
+  FakeClock clock(0);
+  MetricsConfig config;
+  config.latency_buckets = {0.001, 0.1};
+  ModelStatistics stats(0, &config, &clock);
+  stats.RecordQueue(500'000);                          // 0.5 ms
+  stats.RecordExecutionTime(2, 2, 0, 20'000'000, 0);   // two requests, 20 ms each
+  stats.RecordRequest(true, 30'000'000);
+  stats.saturation->Begin(0);
+  clock.Advance(std::chrono::seconds(1));
+  const std::string text = PrometheusText({{"m", 1, &stats, 0, 3, 2}}, config, nullptr);
+  const std::string m = "{model=\"m\",version=\"1\"";
+  EXPECT_EQ(Value(text, "inferd_inference_requests_in_flight" + m + "}"), 3) << text;
+  EXPECT_EQ(Value(text, "inferd_model_saturation" + m + "}"), 0.5) << text;
+  EXPECT_EQ(Value(text, "inferd_queue_latency_seconds_bucket" + m + ",le=\"0.001\"}"), 1);
+  EXPECT_EQ(Value(text, "inferd_compute_latency_seconds_bucket" + m + ",le=\"0.001\"}"), 0);
+  EXPECT_EQ(Value(text, "inferd_compute_latency_seconds_bucket" + m + ",le=\"0.1\"}"), 2);
+  EXPECT_EQ(Value(text, "inferd_compute_latency_seconds_count" + m + "}"), 2);
+  EXPECT_EQ(Value(text, "inferd_request_latency_seconds_bucket" + m + ",le=\"+Inf\"}"), 1);
+  // An ensemble (no instances) has no saturation.
+  const std::string ensemble = PrometheusText({{"e", 1, &stats, 0, 0, 0}}, config, nullptr);
+  EXPECT_FALSE(Has(ensemble, "inferd_model_saturation{")) << ensemble;
 }
 
 }  // namespace

@@ -17,6 +17,8 @@ struct NamedStatistics {
   int64_t version;
   const ModelStatistics* stats;
   uint64_t pending;  // requests queued, awaiting execution
+  uint64_t inflight;  // requests admitted and not yet released (queued or executing)
+  uint32_t instances;  // execution instances (0: an ensemble)
 };
 
 std::string StatisticsJson(const std::vector<NamedStatistics>& models);

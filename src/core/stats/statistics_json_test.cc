@@ -15,7 +15,7 @@ TEST(StatisticsJsonTest, ComputeInputInferAndOutputShowOneCount) {
   // As a reader could see it in the middle of the next execution's start:
   // infer already counted, input and output not yet.
   stats.compute_infer.AddCount(1);
-  const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
+  const std::string json = StatisticsJson({{"m", 1, &stats, 0, 0, 0}});
   EXPECT_NE(json.find("\"compute_input\":{\"count\":4,\"ns\":3000}"), std::string::npos) << json;
   EXPECT_NE(json.find("\"compute_infer\":{\"count\":4,\"ns\":6000}"), std::string::npos) << json;
   EXPECT_NE(json.find("\"compute_output\":{\"count\":4,\"ns\":9000}"), std::string::npos) << json;
@@ -26,24 +26,24 @@ TEST(StatisticsJsonTest, ComputeInputInferAndOutputShowOneCount) {
 
 TEST(StatisticsJsonTest, RateLimiterWaitIsAnInferenceStat) {
   ModelStatistics stats(0);
-  const std::string none = StatisticsJson({{"m", 1, &stats, 0}});
+  const std::string none = StatisticsJson({{"m", 1, &stats, 0, 0, 0}});
   EXPECT_NE(none.find("\"rate_limiter_wait\":{\"count\":0,\"ns\":0}"), std::string::npos)
       << none;
   stats.RecordRateLimiterWait(1500);
   stats.RecordRateLimiterWait(0);
-  const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
+  const std::string json = StatisticsJson({{"m", 1, &stats, 0, 0, 0}});
   EXPECT_NE(json.find("\"rate_limiter_wait\":{\"count\":2,\"ns\":1500}"), std::string::npos)
       << json;
 }
 
 TEST(StatisticsJsonTest, ResponseStatsByIndexAsTritonRendersThem) {
   ModelStatistics stats(0);
-  EXPECT_NE(StatisticsJson({{"m", 1, &stats, 0}}).find("\"response_stats\":{}"),
+  EXPECT_NE(StatisticsJson({{"m", 1, &stats, 0, 0, 0}}).find("\"response_stats\":{}"),
             std::string::npos);
   stats.responses.Record(0, ResponseOutcome::kSuccess, 100, 20);
   stats.responses.Record(0, ResponseOutcome::kSuccess, 300, 40);
   stats.responses.Record(1, ResponseOutcome::kEmpty, 0, 0);
-  const std::string json = StatisticsJson({{"m", 1, &stats, 0}});
+  const std::string json = StatisticsJson({{"m", 1, &stats, 0, 0, 0}});
   EXPECT_NE(json.find("\"response_stats\":{\"0\":{\"compute_infer\":{\"count\":2,\"ns\":400},"
                       "\"compute_output\":{\"count\":2,\"ns\":60},"
                       "\"success\":{\"count\":2,\"ns\":460},"

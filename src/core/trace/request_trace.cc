@@ -5,6 +5,7 @@
 
 #include "core/timing/clock.h"
 #include "core/common/logging.h"
+#include "core/trace/otel_spans.h"
 #include "core/trace/trace_collector.h"
 
 namespace inferd {
@@ -18,6 +19,10 @@ const char* TracePointName(TracePoint point) {
     case TracePoint::kComputeOutputStart: return "COMPUTE_OUTPUT_START";
     case TracePoint::kComputeEnd: return "COMPUTE_END";
     case TracePoint::kRequestEnd: return "REQUEST_END";
+    case TracePoint::kCacheLookupStart: return "CACHE_LOOKUP_START";
+    case TracePoint::kCacheLookupEnd: return "CACHE_LOOKUP_END";
+    case TracePoint::kRateLimitStart: return "RATE_LIMIT_START";
+    case TracePoint::kRateLimitEnd: return "RATE_LIMIT_END";
   }
   return "UNKNOWN";
 }
@@ -35,6 +40,9 @@ RequestTrace::~RequestTrace() {
   try {
     if (discarded_.load(std::memory_order_relaxed)) {
       collector_->Abandon();
+    } else if (OtlpExporter* exporter = collector_->exporter()) {
+      exporter->Export(RequestSpans(*this, UnixMinusSteadyNs()));
+      collector_->Abandon();  // finished, with nothing for the file
     } else {
       collector_->Add(Json());
     }
@@ -68,7 +76,7 @@ std::string RequestTrace::Json() const {
   }
   writer.Key("timestamps");
   writer.StartArray();
-  for (size_t i = 0; i < kTracePointCount; ++i) {
+  for (size_t i = 0; i < kTritonTracePointCount; ++i) {
     const uint64_t ns = ns_[i].load(std::memory_order_acquire);
     if (ns == 0) continue;
     writer.StartObject();

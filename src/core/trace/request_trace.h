@@ -14,11 +14,14 @@
 #include <memory>
 #include <string>
 
+#include "core/trace/trace_context.h"
+
 namespace inferd {
 
 class TraceCollector;
 
-// Triton's timestamp names, in the order a request passes them.
+// Triton's timestamp names, in the order a request passes them, then the
+// points only OpenTelemetry spans show (the trace file has Triton's only).
 enum class TracePoint {
   kRequestStart,        // the server took the request
   kQueueStart,          // it entered its model's scheduler queue
@@ -27,8 +30,23 @@ enum class TracePoint {
   kComputeOutputStart,  // the backend created the request's first response
   kComputeEnd,          // the final response was sent, or execute returned
   kRequestEnd,          // the server released the request
+  kCacheLookupStart,    // the response cache was asked
+  kCacheLookupEnd,
+  kRateLimitStart,      // its batch began waiting for rate limiter resources
+  kRateLimitEnd,
 };
-inline constexpr size_t kTracePointCount = 7;
+inline constexpr size_t kTritonTracePointCount = 7;
+inline constexpr size_t kTracePointCount = 11;
+
+// The OpenTelemetry identity of a traced request: its span, the span it is a
+// child of (the caller's, from traceparent, or the parent request's) and the
+// caller's tracestate.
+struct SpanIdentity {
+  TraceId trace_id{};
+  SpanId span_id{};
+  SpanId parent_span_id{};
+  std::string trace_state;
+};
 
 // "REQUEST_START", ...
 const char* TracePointName(TracePoint point);
@@ -59,6 +77,18 @@ class RequestTrace {
   uint64_t At(TracePoint point) const {
     return ns_[static_cast<size_t>(point)].load(std::memory_order_acquire);
   }
+  // Set before the trace is shared, in opentelemetry mode only.
+  const SpanIdentity& span() const { return span_; }
+  void set_span(SpanIdentity span) {
+    traceparent_ = FormatTraceparent(span.trace_id, span.span_id, true);
+    span_ = std::move(span);
+  }
+  // span() as a W3C traceparent; "" in triton mode.
+  const std::string& traceparent() const { return traceparent_; }
+  const std::string& model_name() const { return model_name_; }
+  int64_t model_version() const { return model_version_; }
+  const std::string& request_id() const { return request_id_; }
+
   // The trace will not be written (its request was refused).
   void Discard() { discarded_.store(true, std::memory_order_relaxed); }
 
@@ -75,6 +105,8 @@ class RequestTrace {
   std::array<std::atomic<uint64_t>, kTracePointCount> ns_{};
   std::atomic<bool> discarded_{false};
   uint64_t parent_id_ = 0;  // set before the trace is shared
+  SpanIdentity span_;
+  std::string traceparent_;
 };
 
 // Records `point` now on `trace` when the request is traced.

@@ -3,8 +3,11 @@
 namespace inferd {
 
 TraceCollector::TraceCollector(std::shared_ptr<TraceFile> file, uint32_t log_frequency,
-                               int32_t count)
-    : file_(std::move(file)), log_frequency_(log_frequency), remaining_(count) {}
+                               int32_t count, std::shared_ptr<OtlpExporter> exporter)
+    : file_(std::move(file)),
+      log_frequency_(log_frequency),
+      exporter_(std::move(exporter)),
+      remaining_(count) {}
 
 TraceCollector::~TraceCollector() { Flush(); }
 

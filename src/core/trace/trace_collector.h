@@ -12,13 +12,17 @@
 #include <string>
 
 #include "inferd/base/mutex.h"
+#include "core/trace/otlp_exporter.h"
 #include "core/trace/trace_file.h"
 
 namespace inferd {
 
 class TraceCollector {
  public:
-  TraceCollector(std::shared_ptr<TraceFile> file, uint32_t log_frequency, int32_t count);
+  // With an `exporter` (opentelemetry mode) finished traces go there as
+  // spans, and nothing is written to the file.
+  TraceCollector(std::shared_ptr<TraceFile> file, uint32_t log_frequency, int32_t count,
+                 std::shared_ptr<OtlpExporter> exporter = nullptr);
   // Flushes what is still buffered.
   ~TraceCollector();
   TraceCollector(const TraceCollector&) = delete;
@@ -36,7 +40,11 @@ class TraceCollector {
   // log_frequency are buffered, or when the count ran out and every trace
   // taken has finished (to an indexed file either way).
   void Add(const std::string& trace_json) EXCLUDES(mu_);
-  // A taken trace that will never be added (its request was refused).
+  // Where spans go in opentelemetry mode; null in triton mode.
+  OtlpExporter* exporter() const { return exporter_.get(); }
+
+  // A taken trace that will never be added (its request was refused, or it
+  // went to the exporter).
   void Abandon() EXCLUDES(mu_);
   // Writes what is buffered: to an indexed file when log_frequency is set,
   // else appended to the trace file.
@@ -49,6 +57,7 @@ class TraceCollector {
 
   const std::shared_ptr<TraceFile> file_;
   const uint32_t log_frequency_;
+  const std::shared_ptr<OtlpExporter> exporter_;
   mutable Mutex mu_;
   int32_t remaining_ GUARDED_BY(mu_);
   uint64_t taken_ GUARDED_BY(mu_) = 0;

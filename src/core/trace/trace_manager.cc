@@ -23,22 +23,63 @@ Status Check(const TraceSettings& settings, const std::string& model) {
                             ": " + problem);
 }
 
+// The exporter of opentelemetry mode; null in triton mode.
+StatusOr<std::shared_ptr<OtlpExporter>> MakeExporter(const TraceSettings& settings) {
+  if (settings.mode != TraceMode::kOpenTelemetry) return std::shared_ptr<OtlpExporter>();
+  ASSIGN_OR_RETURN(OtlpEndpoint endpoint, ParseOtlpUrl(settings.opentelemetry.url));
+  ResourceAttributes resource = settings.opentelemetry.resource;
+  bool named = false;
+  for (const auto& [key, value] : resource) named = named || key == "service.name";
+  if (!named) resource.insert(resource.begin(), {"service.name", "inferd"});
+  constexpr uint32_t kExportTimeoutMs = 10000;  // OTLP exporters' default
+  return std::make_shared<OtlpExporter>(
+      settings.opentelemetry.batch, std::move(resource),
+      std::make_unique<OtlpHttpTransport>(std::move(endpoint), kExportTimeoutMs));
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<TraceManager>> TraceManager::Create(TraceSettings defaults) {
   const std::string problem = TraceSettingsProblem(defaults);
   if (!problem.empty()) return Status::InvalidArg("--trace-config: " + problem);
-  return std::unique_ptr<TraceManager>(new TraceManager(std::move(defaults)));
+  ASSIGN_OR_RETURN(std::shared_ptr<OtlpExporter> exporter, MakeExporter(defaults));
+  return std::unique_ptr<TraceManager>(new TraceManager(std::move(defaults), std::move(exporter)));
 }
 
-TraceManager::TraceManager(TraceSettings defaults)
-    : defaults_(std::move(defaults)), file_(std::make_shared<TraceFile>(defaults_.file)) {
+TraceManager::TraceManager(TraceSettings defaults, std::shared_ptr<OtlpExporter> exporter)
+    : defaults_(std::move(defaults)),
+      file_(std::make_shared<TraceFile>(defaults_.file)),
+      exporter_(std::move(exporter)) {
   Retired retired;
   MutexLock lock(&mu_);
   Install(global_, defaults_, &retired);
 }
 
 TraceManager::~TraceManager() { Flush(); }
+
+TraceSampler* TraceManager::SamplerFor(const std::string& model) {
+  auto found = models_.find(model);
+  if (found != models_.end() && !found->second->overrides.empty()) return &found->second->own;
+  return &global_;
+}
+
+std::shared_ptr<RequestTrace> TraceManager::MaybeTrace(TraceEntry* entry,
+                                                       const std::string& model_name,
+                                                       int64_t model_version,
+                                                       const std::string& request_id,
+                                                       const TraceContext& context) {
+  TraceSampler* sampler = entry->active_.load(std::memory_order_acquire);
+  if (sampler != nullptr && sampler->Hit()) {
+    return Begin(sampler, model_name, model_version, request_id, &context);
+  }
+  if (exporter_ == nullptr || !context.sampled) return nullptr;
+  {
+    MutexLock lock(&mu_);
+    sampler = SamplerFor(model_name);
+    if (!sampler->settings_.Traces() || sampler->collector_ == nullptr) return nullptr;
+  }
+  return Begin(sampler, model_name, model_version, request_id, &context);
+}
 
 TraceEntry* TraceManager::EntryFor(const std::string& model) {
   MutexLock lock(&mu_);
@@ -69,6 +110,10 @@ std::shared_ptr<RequestTrace> TraceManager::BeginChild(const RequestTrace& paren
   auto trace = std::make_shared<RequestTrace>(id, parent.collector(), model_name, model_version,
                                               request_id);
   trace->set_parent_id(parent.id());
+  if (exporter_ != nullptr) {
+    trace->set_span(SpanIdentity{parent.span().trace_id, NewSpanId(), parent.span().span_id,
+                                 parent.span().trace_state});
+  }
   trace->Record(TracePoint::kRequestStart, Clock::Steady().NowNs());
   return trace;
 }
@@ -76,13 +121,17 @@ std::shared_ptr<RequestTrace> TraceManager::BeginChild(const RequestTrace& paren
 std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
                                                   const std::string& model_name,
                                                   int64_t model_version,
-                                                  const std::string& request_id) {
+                                                  const std::string& request_id,
+                                                  const TraceContext* context) {
   std::shared_ptr<TraceCollector> collector;
   uint64_t id = 0;
   {
     MutexLock lock(&mu_);
-    // The setting may have changed since the sampler was read.
-    if (sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
+    // The setting may have changed since the sampler was read (a caller's
+    // sampled context is traced at rate 0 too).
+    const bool forced = context != nullptr && context->sampled && exporter_ != nullptr;
+    if (!forced && sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
+    if (!sampler->settings_.Traces()) return nullptr;
     const bool taken = sampler->collector_->Take();
     if (!taken || sampler->collector_->remaining() == 0) {
       // The count ran out: stop sampling until a client sets a new one.
@@ -95,6 +144,18 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   }
   auto trace = std::make_shared<RequestTrace>(id, std::move(collector), model_name,
                                               model_version, request_id);
+  if (exporter_ != nullptr) {
+    SpanIdentity span;
+    span.span_id = NewSpanId();
+    if (context != nullptr) {
+      span.trace_id = context->trace_id;
+      span.parent_span_id = context->span_id;
+      span.trace_state = context->tracestate;
+    } else {
+      span.trace_id = NewTraceId();
+    }
+    trace->set_span(std::move(span));
+  }
   trace->Record(TracePoint::kRequestStart, Clock::Steady().NowNs());
   return trace;
 }
@@ -121,7 +182,7 @@ void TraceManager::Install(TraceSampler& sampler, const TraceSettings& settings,
   if (sampler.collector_) retired->push_back(std::move(sampler.collector_));
   sampler.settings_ = settings;
   sampler.collector_ =
-      std::make_shared<TraceCollector>(file_, settings.log_frequency, settings.count);
+      std::make_shared<TraceCollector>(file_, settings.log_frequency, settings.count, exporter_);
   sampler.seen_.store(0, std::memory_order_relaxed);
   sampler.rate_.store(settings.Sampling() ? settings.rate : 0, std::memory_order_relaxed);
 }
@@ -191,6 +252,7 @@ void TraceManager::Flush() {
     }
   }
   for (const auto& collector : collectors) collector->Flush();
+  if (exporter_ != nullptr) exporter_->Flush();
 }
 
 }  // namespace inferd

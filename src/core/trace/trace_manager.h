@@ -24,7 +24,9 @@
 
 #include "inferd/base/status.h"
 #include "inferd/base/mutex.h"
+#include "core/trace/otlp_exporter.h"
 #include "core/trace/request_trace.h"
+#include "core/trace/trace_context.h"
 #include "core/trace/trace_collector.h"
 #include "core/trace/trace_file.h"
 #include "core/trace/trace_settings.h"
@@ -81,6 +83,14 @@ class TraceManager {
     return Begin(sampler, model_name, model_version, request_id);
   }
 
+  // The same for a request whose caller sent a W3C traceparent: a trace
+  // joins the caller's (its spans are children of the caller's span). In
+  // opentelemetry mode a request the caller sampled is traced whatever the
+  // rate, as in Triton (rate=0 then traces only those).
+  std::shared_ptr<RequestTrace> MaybeTrace(TraceEntry* entry, const std::string& model_name,
+                                           int64_t model_version, const std::string& request_id,
+                                           const TraceContext& context) EXCLUDES(mu_);
+
   // A trace of a request made for `parent`'s request (an ensemble step),
   // written with it, whatever the sampling of `model_name`; not counted
   // against trace_count. REQUEST_START recorded.
@@ -96,8 +106,14 @@ class TraceManager {
   // the answer is INVALID_ARG.
   Status Update(const std::string& model, const TraceSettingsUpdate& update) EXCLUDES(mu_);
 
-  // Writes every trace buffered so far (shutdown).
+  // Writes every trace buffered so far (shutdown), and sends the spans queued.
   void Flush() EXCLUDES(mu_);
+
+  // Spans sent to the collector, and spans dropped (the queue was full or the
+  // collector did not take them); 0 in triton mode.
+  uint64_t spans_exported() const { return exporter_ ? exporter_->exported() : 0; }
+  uint64_t spans_dropped() const { return exporter_ ? exporter_->dropped() : 0; }
+  bool opentelemetry() const { return exporter_ != nullptr; }
 
  private:
   struct ModelTrace {
@@ -107,11 +123,13 @@ class TraceManager {
   };
   using Retired = std::vector<std::shared_ptr<TraceCollector>>;
 
-  explicit TraceManager(TraceSettings defaults);
+  TraceManager(TraceSettings defaults, std::shared_ptr<OtlpExporter> exporter);
 
   std::shared_ptr<RequestTrace> Begin(TraceSampler* sampler, const std::string& model_name,
-                                      int64_t model_version, const std::string& request_id)
-      EXCLUDES(mu_);
+                                      int64_t model_version, const std::string& request_id,
+                                      const TraceContext* context = nullptr) EXCLUDES(mu_);
+  // The sampler in force for `model` (its own or the global one).
+  TraceSampler* SamplerFor(const std::string& model) REQUIRES(mu_);
   TraceSettings CurrentOf(const TraceSampler& sampler) const REQUIRES(mu_);
   // Puts `settings` in force on `sampler` with a fresh collector and counter;
   // the old collector goes to `retired`, to be flushed outside the lock.
@@ -129,6 +147,7 @@ class TraceManager {
 
   const TraceSettings defaults_;
   const std::shared_ptr<TraceFile> file_;
+  const std::shared_ptr<OtlpExporter> exporter_;  // opentelemetry mode only
   mutable Mutex mu_;
   TraceSampler global_;
   TraceOverrides global_overrides_ GUARDED_BY(mu_);

@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/trace/otlp_http.h"
+
 namespace inferd {
 namespace {
 
@@ -109,6 +111,15 @@ void Apply(const SettingChange<T>& change, std::optional<T>* field) {
 
 std::string TraceSettingsProblem(const TraceSettings& settings) {
   if (settings.level == TraceLevel::kOff) return "";
+  if (settings.mode == TraceMode::kOpenTelemetry) {
+    // rate 0 traces only the requests whose caller's traceparent is sampled.
+    const BatchSpanSettings& batch = settings.opentelemetry.batch;
+    if (batch.max_export_batch_size > batch.max_queue_size) {
+      return "bsp_max_export_batch_size (" + std::to_string(batch.max_export_batch_size) +
+             ") must not exceed bsp_max_queue_size (" + std::to_string(batch.max_queue_size) + ")";
+    }
+    return "";
+  }
   if (settings.rate == 0) return "trace_rate must be at least 1 while tracing is on";
   if (settings.file.empty()) {
     return "no trace file is set (start inferd with --trace-config triton,file=<path>)";
@@ -153,9 +164,11 @@ StatusOr<TraceSettingsUpdate> ParseTraceSettingsUpdate(std::string_view json) {
     } else if (name == "trace_mode") {
       if (value.IsNull()) continue;
       ASSIGN_OR_RETURN(std::string mode, OneString(name, value));
-      if (mode != "triton") {
-        return Status::InvalidArg("trace setting 'trace_mode': only 'triton' is supported, got " +
-                                  Quote(mode));
+      // The mode is chosen at startup; the settings document a GET answers can
+      // be posted back whole.
+      if (mode != "triton" && mode != "opentelemetry") {
+        return Status::InvalidArg("trace setting 'trace_mode': expected 'triton' or "
+                                  "'opentelemetry', got " + Quote(mode));
       }
     } else {
       return Status::InvalidArg("unknown trace setting " + Quote(name) + "; the settings are " +
@@ -189,13 +202,82 @@ std::string TraceSettingsJson(const TraceSettings& settings) {
   string("trace_count", std::to_string(settings.count));
   string("log_frequency", std::to_string(settings.log_frequency));
   string("trace_file", settings.file);
-  string("trace_mode", "triton");
+  string("trace_mode", settings.mode == TraceMode::kTriton ? "triton" : "opentelemetry");
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+namespace {
+
+// "key=value" into the resource attributes; a key given again is replaced.
+Status AddResource(OpenTelemetrySettings* settings, std::string_view value) {
+  const size_t equals = value.find('=');
+  if (equals == std::string_view::npos || equals == 0) {
+    return Status::InvalidArg("trace setting 'resource': expected <key>=<value>, got " +
+                              Quote(value));
+  }
+  std::string key(value.substr(0, equals));
+  std::string text(value.substr(equals + 1));
+  for (auto& [existing, existing_value] : settings->resource) {
+    if (existing == key) {
+      existing_value = std::move(text);
+      return Status::Ok();
+    }
+  }
+  settings->resource.emplace_back(std::move(key), std::move(text));
+  return Status::Ok();
+}
+
+Status ApplyOpenTelemetrySetting(OpenTelemetrySettings* settings, std::string_view name,
+                                 std::string_view value) {
+  constexpr const char* kPositive = "a positive 32-bit integer";
+  BatchSpanSettings& batch = settings->batch;
+  if (name == "url") {
+    RETURN_IF_ERROR(ParseOtlpUrl(value).status());
+    settings->url = std::string(value);
+  } else if (name == "resource") {
+    return AddResource(settings, value);
+  } else if (name == "bsp_max_queue_size") {
+    ASSIGN_OR_RETURN(batch.max_queue_size, ParseInteger<uint32_t>(name, value, 1, kPositive));
+  } else if (name == "bsp_schedule_delay") {
+    ASSIGN_OR_RETURN(batch.schedule_delay_ms, ParseInteger<uint32_t>(name, value, 1, kPositive));
+  } else if (name == "bsp_max_export_batch_size") {
+    ASSIGN_OR_RETURN(batch.max_export_batch_size,
+                     ParseInteger<uint32_t>(name, value, 1, kPositive));
+  } else {
+    return Status::InvalidArg("unknown trace setting 'opentelemetry," + std::string(name) +
+                              "'; expected url, resource, bsp_max_queue_size, "
+                              "bsp_schedule_delay or bsp_max_export_batch_size");
+  }
+  return Status::Ok();
+}
+
+Status ApplyMode(TraceSettings* settings, std::string_view value) {
+  if (value == "triton") {
+    settings->mode = TraceMode::kTriton;
+  } else if (value == "opentelemetry") {
+    settings->mode = TraceMode::kOpenTelemetry;
+  } else {
+    return Status::InvalidArg("trace setting 'mode': expected triton or opentelemetry, got " +
+                              Quote(value));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ApplyStartupTraceSetting(TraceSettings* settings, std::string_view name,
                                 std::string_view value) {
+  if (name.rfind("opentelemetry,", 0) == 0) {
+    return ApplyOpenTelemetrySetting(&settings->opentelemetry, name.substr(14), value);
+  }
+  if (name.rfind("triton,", 0) == 0) {
+    name.remove_prefix(7);
+    if (name != "file" && name != "log-frequency" && name != "log_frequency") {
+      return Status::InvalidArg("unknown trace setting 'triton," + std::string(name) +
+                                "'; expected file or log-frequency");
+    }
+  }
   const std::string flag = "trace setting " + Quote(name);
   if (name == "file") {
     settings->file = std::string(value);
@@ -216,9 +298,7 @@ Status ApplyStartupTraceSetting(TraceSettings* settings, std::string_view name,
     ASSIGN_OR_RETURN(settings->log_frequency,
                      ParseInteger<uint32_t>(name, value, 0, "a non-negative 32-bit integer"));
   } else if (name == "mode") {
-    if (value != "triton") {
-      return Status::InvalidArg(flag + ": only mode 'triton' is supported, got " + Quote(value));
-    }
+    return ApplyMode(settings, value);
   } else {
     return Status::InvalidArg("unknown " + flag +
                               "; expected file, level, rate, count, log-frequency or mode");

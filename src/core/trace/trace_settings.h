@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "inferd/base/status.h"
+#include "core/trace/otlp_json.h"
 
 namespace inferd {
 
@@ -20,15 +21,38 @@ namespace inferd {
 // timestamps only.
 enum class TraceLevel { kOff, kTimestamps };
 
+// Where traces go: Triton's JSON file, or spans to an OpenTelemetry collector.
+enum class TraceMode { kTriton, kOpenTelemetry };
+
+// Triton's bsp_* settings of the batch span processor (OtlpExporter), with
+// the OpenTelemetry SDK's defaults.
+struct BatchSpanSettings {
+  uint32_t max_queue_size = 2048;
+  uint32_t schedule_delay_ms = 5000;
+  uint32_t max_export_batch_size = 512;
+};
+
+// `--trace-config opentelemetry,<setting>=<value>` (Triton's names).
+struct OpenTelemetrySettings {
+  std::string url = "http://localhost:4318/v1/traces";
+  ResourceAttributes resource;  // service.name=inferd unless given
+  BatchSpanSettings batch;
+};
+
 struct TraceSettings {
   TraceLevel level = TraceLevel::kOff;
   uint32_t rate = 1000;      // every rate-th request is traced
   int32_t count = -1;        // traces left to take; -1 = no limit
   uint32_t log_frequency = 0;  // write every N traces; 0 = at shutdown
   std::string file;
+  TraceMode mode = TraceMode::kTriton;
+  OpenTelemetrySettings opentelemetry;
 
+  bool Traces() const {
+    return level != TraceLevel::kOff && (mode == TraceMode::kOpenTelemetry || !file.empty());
+  }
   // Whether requests are sampled under these settings.
-  bool Sampling() const { return level != TraceLevel::kOff && rate > 0 && count != 0 && !file.empty(); }
+  bool Sampling() const { return Traces() && rate > 0 && count != 0; }
 };
 
 // Why `settings` cannot trace although its level asks for it; empty when they
@@ -79,8 +103,11 @@ TraceOverrides ApplyUpdate(TraceOverrides overrides, const TraceSettingsUpdate& 
 std::string TraceSettingsJson(const TraceSettings& settings);
 
 // A startup setting, as --trace-config gives it: file, level, rate, count,
-// log-frequency (or log_frequency) or mode. A repeated level adds to the
-// earlier ones as in Triton (OFF resets).
+// log-frequency (or log_frequency) or mode; "triton,<setting>" for file and
+// log-frequency, "opentelemetry,<setting>" for url, resource (key=value,
+// repeatable), bsp_max_queue_size, bsp_schedule_delay (ms) and
+// bsp_max_export_batch_size. A repeated level adds to the earlier ones as in
+// Triton (OFF resets).
 Status ApplyStartupTraceSetting(TraceSettings* settings, std::string_view name,
                                 std::string_view value);
 

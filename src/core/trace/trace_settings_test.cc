@@ -71,7 +71,8 @@ TEST(TraceSettingsTest, TensorsAndOffWithOthersAreRefused) {
 TEST(TraceSettingsTest, TraceFileIsSetAtStartupOnly) {
   EXPECT_EQ(ParseError(R"({"trace_file": "/tmp/x"})").code(), Status::Code::kUnsupported);
   EXPECT_TRUE(ParseTraceSettingsUpdate(R"({"trace_mode": "triton"})").ok());
-  EXPECT_EQ(ParseError(R"({"trace_mode": "opentelemetry"})").code(), Status::Code::kInvalidArg);
+  EXPECT_TRUE(ParseTraceSettingsUpdate(R"({"trace_mode": "opentelemetry"})").ok());
+  EXPECT_EQ(ParseError(R"({"trace_mode": "zipkin"})").code(), Status::Code::kInvalidArg);
 }
 
 TEST(TraceSettingsTest, ApplyUpdateSetsAndClears) {
@@ -126,6 +127,57 @@ TEST(TraceSettingsTest, TracingWithoutFileOrRateIsAProblem) {
   EXPECT_EQ(TraceSettingsProblem(settings), "");
   settings.rate = 0;
   EXPECT_NE(TraceSettingsProblem(settings).find("trace_rate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace inferd
+
+namespace inferd {
+namespace {
+
+TEST(TraceSettingsOpenTelemetryTest, ReadsTritonsOpenTelemetrySettings) {
+  TraceSettings settings;
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "mode", "opentelemetry").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,url", "localhost:4318").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,resource", "a=1").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,resource", "a=2").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,resource", "b=x=y").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,bsp_max_queue_size", "9").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,bsp_schedule_delay", "50").ok());
+  ASSERT_TRUE(
+      ApplyStartupTraceSetting(&settings, "opentelemetry,bsp_max_export_batch_size", "3").ok());
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "level", "TIMESTAMPS").ok());
+  EXPECT_EQ(settings.mode, TraceMode::kOpenTelemetry);
+  EXPECT_EQ(settings.opentelemetry.url, "localhost:4318");
+  EXPECT_EQ(settings.opentelemetry.resource,
+            (ResourceAttributes{{"a", "2"}, {"b", "x=y"}}));
+  EXPECT_EQ(settings.opentelemetry.batch.max_queue_size, 9u);
+  EXPECT_EQ(settings.opentelemetry.batch.schedule_delay_ms, 50u);
+  EXPECT_EQ(settings.opentelemetry.batch.max_export_batch_size, 3u);
+  // No file is needed, and rate 0 traces only the requests a caller sampled.
+  settings.rate = 0;
+  EXPECT_EQ(TraceSettingsProblem(settings), "");
+  EXPECT_NE(TraceSettingsJson(settings).find(R"("trace_mode":"opentelemetry")"),
+            std::string::npos);
+}
+
+TEST(TraceSettingsOpenTelemetryTest, RefusesBadOpenTelemetrySettings) {
+  TraceSettings settings;
+  for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
+           {"mode", "zipkin"},
+           {"opentelemetry,url", "https://c:4318"},
+           {"opentelemetry,resource", "novalue"},
+           {"opentelemetry,bsp_max_queue_size", "0"},
+           {"opentelemetry,file", "/tmp/x"},
+           {"triton,url", "c:1"}}) {
+    const Status status = ApplyStartupTraceSetting(&settings, name, value);
+    EXPECT_EQ(status.code(), Status::Code::kInvalidArg) << name << "=" << value;
+  }
+  settings.mode = TraceMode::kOpenTelemetry;
+  settings.level = TraceLevel::kTimestamps;
+  settings.opentelemetry.batch.max_queue_size = 10;
+  settings.opentelemetry.batch.max_export_batch_size = 11;
+  EXPECT_NE(TraceSettingsProblem(settings).find("bsp_max_export_batch_size"), std::string::npos);
 }
 
 }  // namespace

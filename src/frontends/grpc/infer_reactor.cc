@@ -23,6 +23,7 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
                                               const inference::ModelInferRequest* request,
                                               inference::ModelInferResponse* response) {
   auto* reactor = new InferReactor(*request, *response);
+  reactor->context_ = context;
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }
@@ -39,7 +40,7 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
     return s;
   }
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
-                           &forwarded_};
+                           &forwarded_, &context->client_metadata()};
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
   // rather than cut short to its first response. The reactor takes its
   // response inside Submit too (pending_), so a short model may run on this
@@ -74,6 +75,9 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
       self->responded_ = true;
       self->status_ = BuildInferResponse(response, self->outputs_);
       self->raw_outputs_ = self->response_.raw_output_contents_size();
+      const char* traceparent = "";
+      DiscardServerError(INFERD_InferenceResponseTraceParent(response, &traceparent));
+      if (*traceparent != '\0') self->traceresponse_ = traceparent;
     }
     DiscardServerError(INFERD_InferenceResponseDelete(response));
   }
@@ -88,7 +92,9 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
 }
 
 void InferReactor::Arrive() {
-  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish(ToGrpcStatus(status_));
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (!traceresponse_.empty()) context_->AddInitialMetadata("traceresponse", traceresponse_);
+  Finish(ToGrpcStatus(status_));
 }
 
 }  // namespace inferd::grpc_frontend

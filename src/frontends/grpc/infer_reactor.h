@@ -70,6 +70,8 @@ class InferReactor : public grpc::ServerUnaryReactor {
   bool responded_ = false;
   int raw_outputs_ = 0;  // raw_output_contents the answered response holds
   Status status_;
+  std::string traceresponse_;  // the traced request's traceparent; usually empty
+  grpc::CallbackServerContext* context_ = nullptr;  // set by Start
   // The release, the final response, and Submit's return: a response cache
   // hit runs both callbacks inside INFERD_ServerInferAsync, and the call must
   // not finish (and be deleted) before Submit is done with the reactor.

@@ -333,12 +333,27 @@ Status BuildInferRequest(const BuildContext& build, const ModelInferRequest& mes
       !s.ok()) {
     return s;
   }
-  if (Status s = Fill(build, created, message); !s.ok()) {
+  Status s = Fill(build, created, message);
+  if (s.ok() && build.metadata != nullptr) s = SetTraceContext(*build.metadata, created);
+  if (!s.ok()) {
     DiscardServerError(INFERD_InferenceRequestDelete(created));
     return s;
   }
   *request = created;
   return Status::Ok();
+}
+
+Status SetTraceContext(const std::multimap<grpc::string_ref, grpc::string_ref>& metadata,
+                       INFERD_InferenceRequest* request) {
+  const auto traceparent = metadata.find("traceparent");
+  if (traceparent == metadata.end()) return Status::Ok();
+  const auto tracestate = metadata.find("tracestate");
+  const std::string parent(traceparent->second.data(), traceparent->second.size());
+  const std::string state = tracestate == metadata.end()
+                                ? std::string()
+                                : std::string(tracestate->second.data(), tracestate->second.size());
+  return StatusFromServerError(INFERD_InferenceRequestSetTraceContext(
+      request, parent.c_str(), state.empty() ? nullptr : state.c_str()));
 }
 
 Status SubmitInferRequest(const BuildContext& build,

@@ -40,6 +40,9 @@ struct BuildContext {
   OutputDestination* outputs = nullptr;  // shared memory outputs are added to it
   // The call's metadata forwarded as string parameters; null: none.
   const ForwardedHeaders* forwarded = nullptr;
+  // The call's metadata, whose traceparent and tracestate become the
+  // request's trace context; null: none.
+  const std::multimap<grpc::string_ref, grpc::string_ref>* metadata = nullptr;
 };
 
 // The entries of a call's `metadata` that `forwarder` selects (none when it
@@ -47,6 +50,11 @@ struct BuildContext {
 Status CollectForwardedMetadata(
     const HeaderForwarder* forwarder,
     const std::multimap<grpc::string_ref, grpc::string_ref>& metadata, ForwardedHeaders* out);
+
+// Sets the W3C trace context of the call's `metadata` (traceparent,
+// tracestate) on `request`; nothing without a traceparent.
+Status SetTraceContext(const std::multimap<grpc::string_ref, grpc::string_ref>& metadata,
+                       INFERD_InferenceRequest* request);
 
 // Creates *request from `message`. On success the caller owns *request; on
 // error nothing is left to free and the status names the model, input,

@@ -26,7 +26,9 @@ StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
 }  // namespace
 
 StreamReactor::StreamReactor(const ServiceContext& service, grpc::CallbackServerContext* context)
-    : service_(service), forwarded_(ForwardedMetadata(service, context)) {
+    : service_(service),
+      forwarded_(ForwardedMetadata(service, context)),
+      metadata_(context->client_metadata()) {
   if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
     context->set_compression_level(service.infer_compression);
   }

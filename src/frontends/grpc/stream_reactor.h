@@ -49,6 +49,9 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // The stream's metadata that every request forwards as parameters, or why
   // they cannot (a reserved name matched). Constant; any thread.
   const StatusOr<ForwardedHeaders>& forwarded() const { return forwarded_; }
+  // The call's metadata: its traceparent makes every request of the stream
+  // join the caller's trace. Valid while the call runs.
+  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata() const { return metadata_; }
 
   // Takes back a request the server is done with and deletes it. Any thread.
   void RequestDone(StreamRequest* request) EXCLUDES(mu_);
@@ -81,6 +84,7 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // Constant after construction.
   const ServiceContext& service_;
   StatusOr<ForwardedHeaders> forwarded_;
+  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata_;
   // The request being read into; touched by the read reactions only, which
   // never run concurrently.
   std::unique_ptr<StreamRequest> reading_;

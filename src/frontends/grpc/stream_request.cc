@@ -35,7 +35,7 @@ Status StreamRequest::Submit(const ServiceContext& service) {
   empty_final_response_ = enable != message_.parameters().end() && enable->second.bool_param();
   if (!stream_.forwarded().ok()) return stream_.forwarded().status();
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
-                           &stream_.forwarded().value()};
+                           &stream_.forwarded().value(), &stream_.metadata()};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;

@@ -1,5 +1,7 @@
 #include "http/base64.h"
 
+#include <algorithm>
+
 namespace inferd::http {
 namespace {
 
@@ -12,7 +14,25 @@ int Sextet(char c) {
   return -1;
 }
 
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 }  // namespace
+
+std::string EncodeBase64(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const size_t n = std::min<size_t>(3, bytes.size() - i);
+    unsigned triple = static_cast<unsigned char>(bytes[i]) << 16;
+    if (n > 1) triple |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    if (n > 2) triple |= static_cast<unsigned char>(bytes[i + 2]);
+    out.push_back(kAlphabet[(triple >> 18) & 63]);
+    out.push_back(kAlphabet[(triple >> 12) & 63]);
+    out.push_back(n > 1 ? kAlphabet[(triple >> 6) & 63] : '=');
+    out.push_back(n > 2 ? kAlphabet[triple & 63] : '=');
+  }
+  return out;
+}
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;

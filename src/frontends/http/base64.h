@@ -1,5 +1,5 @@
 // Strict base64 decoding (RFC 4648, with padding) for the repository API's
-// "file:<path>" parameters. Written here because Boost only ships an
+// "file:<path>" parameters, and encoding (the OpenAI API's base64 embeddings). Written here because Boost only ships an
 // internal, non-validating decoder.
 #ifndef INFERD_FRONTENDS_HTTP_BASE64_H_
 #define INFERD_FRONTENDS_HTTP_BASE64_H_
@@ -12,6 +12,9 @@ namespace inferd::http {
 
 // The decoded bytes, or nullopt when `text` is not valid base64.
 std::optional<std::string> DecodeBase64(std::string_view text);
+
+// `bytes` as base64 with padding.
+std::string EncodeBase64(std::string_view bytes);
 
 }  // namespace inferd::http
 

@@ -11,6 +11,14 @@ ApiCategory EndpointCategory(Endpoint endpoint) {
     case Endpoint::kServerMetadata:
     case Endpoint::kModelMetadata:
       return ApiCategory::kMetadata;
+    // The OpenAI API under the groups an operator already restricts: a key
+    // that guards inference guards it whatever protocol asks.
+    case Endpoint::kOpenAiModels:
+    case Endpoint::kOpenAiModel:
+      return ApiCategory::kMetadata;
+    case Endpoint::kOpenAiCompletions:
+    case Endpoint::kOpenAiChatCompletions:
+    case Endpoint::kOpenAiEmbeddings:
     case Endpoint::kModelInfer:
     case Endpoint::kModelGenerate:
     case Endpoint::kModelGenerateStream:

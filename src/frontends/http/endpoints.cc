@@ -248,6 +248,11 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
     case Endpoint::kSharedMemoryStatus:
     case Endpoint::kSharedMemoryRegister:
     case Endpoint::kSharedMemoryUnregister:
+    case Endpoint::kOpenAiModels:
+    case Endpoint::kOpenAiModel:
+    case Endpoint::kOpenAiCompletions:
+    case Endpoint::kOpenAiChatCompletions:
+    case Endpoint::kOpenAiEmbeddings:
       break;
   }
   return NotHandledHere();

@@ -94,11 +94,14 @@ class HttpServer::Impl {
     shared_.server = server;
     shared_.restrictions = options_.restrictions;
     shared_.limits = options_.limits;
+    shared_.openai_api = options_.openai_api;
+    shared_.openai_metrics = options_.openai_metrics;
+    shared_.openai_timeout = options_.openai_timeout;
     if (options_.routes == nullptr) {
       if (options_.metrics_only) {
         options_.routes = std::make_shared<MetricsRouteMap>();
       } else {
-        options_.routes = std::make_shared<KServeRouteMap>();
+        options_.routes = std::make_shared<KServeRouteMap>(options_.openai_api);
       }
     }
     shared_.routes = options_.routes.get();

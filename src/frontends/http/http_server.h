@@ -7,6 +7,7 @@
 #ifndef INFERD_FRONTENDS_HTTP_HTTP_SERVER_H_
 #define INFERD_FRONTENDS_HTTP_HTTP_SERVER_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,10 @@
 #include "inferd/server.h"
 
 namespace inferd::http {
+
+namespace openai {
+class OpenAiMetrics;
+}  // namespace openai
 
 struct HttpOptions {
   std::string address = "0.0.0.0";
@@ -48,6 +53,13 @@ struct HttpOptions {
   // The system shared memory regions (shared with the gRPC frontend); null
   // turns the extension off. Not owned; must outlive the server.
   SharedMemoryRegistry* shared_memory = nullptr;
+  // The OpenAI API's /v1 routes (--allow-openai); on by default.
+  bool openai_api = true;
+  // How long one OpenAI API request may take (--openai-timeout-secs); 0: no limit.
+  std::chrono::seconds openai_timeout{0};
+  // Where the OpenAI API's metrics are recorded (the HTTP port) or read
+  // (the metrics port); null: none. Not owned; must outlive the server.
+  openai::OpenAiMetrics* openai_metrics = nullptr;
 };
 
 class HttpServer final : public Frontend {

@@ -69,7 +69,10 @@ class BeastHeaders final : public RequestHeaders {
 
 template <typename Transport>
 BasicHttpSession<Transport>::BasicHttpSession(Transport transport, SessionShared& shared)
-    : transport_(std::move(transport)), shared_(shared), deadline_timer_(transport_.get_executor()) {
+    : transport_(std::move(transport)),
+      shared_(shared),
+      deadline_timer_(transport_.get_executor()),
+      openai_timer_(transport_.get_executor()) {
   if constexpr (kTls) tls_timer_.emplace(transport_.get_executor());
 }
 
@@ -212,6 +215,8 @@ void BasicHttpSession<Transport>::Dispatch() {
   response_encoding_ = Encoding::kIdentity;
   Route route;
   const BeastHeaders headers(request);
+  // Even a path it does not know gets the OpenAI API's error object.
+  openai_errors_ = shared_.openai_api && View(request.target()).starts_with("/v1/");
   if (HttpError e = shared_.routes->Match(ToMethod(request.method()), View(request.target()),
                                           headers, &route);
       !e.ok()) {
@@ -223,6 +228,7 @@ void BasicHttpSession<Transport>::Dispatch() {
     }
   }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
+  if (IsOpenAiEndpoint(route.endpoint)) return StartOpenAi(route);
   if (route.endpoint == Endpoint::kModelGenerate ||
       route.endpoint == Endpoint::kModelGenerateStream) {
     return StartGenerate(route);
@@ -230,9 +236,14 @@ void BasicHttpSession<Transport>::Dispatch() {
   if (route.endpoint == Endpoint::kRepositoryLoad || route.endpoint == Endpoint::kRepositoryUnload) {
     return StartBlocking(std::move(route));
   }
-  WriteAnswer(IsSharedMemoryEndpoint(route.endpoint)
-              ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
-              : HandleEndpoint(shared_.server, route, request.body()));
+  StatusOr<EndpointResponse> answer =
+      IsSharedMemoryEndpoint(route.endpoint)
+          ? HandleSharedMemoryEndpoint(shared_.shared_memory, route, request.body())
+          : HandleEndpoint(shared_.server, route, request.body());
+  if (route.endpoint == Endpoint::kMetrics && answer.ok() && shared_.openai_metrics != nullptr) {
+    answer->body += shared_.openai_metrics->Render();
+  }
+  WriteAnswer(std::move(answer));
 }
 
 template <typename Transport>
@@ -243,6 +254,15 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
                                                       View(field.value()), out));
   }
   return Status::Ok();
+}
+
+template <typename Transport>
+void BasicHttpSession<Transport>::SetTraceContext(InferContext& context) const {
+  const auto& request = parser_->get();
+  const auto traceparent = request.find("traceparent");
+  if (traceparent == request.end()) return;
+  context.set_trace_context(std::string(View(traceparent->value())),
+                            std::string(View(request["tracestate"])));
 }
 
 template <typename Transport>
@@ -283,6 +303,7 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   auto context = std::make_unique<InferContext>(this->shared_from_this(),
                                                 transport_.get_executor(), std::move(body));
   context->set_forwarded_headers(std::move(forwarded));
+  SetTraceContext(*context);
   context->set_execute_on_caller(shared_.execute_on_io_threads);
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
@@ -334,6 +355,7 @@ void BasicHttpSession<Transport>::OnReadable(error_code ec) {
   }
   // End of stream or a reset: nobody will read the answer.
   keep_alive_ = false;
+  client_gone_ = true;
   inflight_->Cancel();
 }
 

@@ -40,6 +40,9 @@
 #include "http/http_limits.h"
 #include "http/connection_deadline.h"
 #include "http/infer_context.h"
+#include "http/openai/exchange.h"
+#include "http/openai/openai_error.h"
+#include "http/openai/openai_metrics.h"
 #include "http/route_map.h"
 #include "http/router.h"
 #include "http/session_registry.h"
@@ -71,6 +74,12 @@ struct SessionShared {
   // The headers infer requests forward as parameters; null: none. Owned by the server.
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --http-restricted-api; empty: none
+  // The OpenAI API's metrics: recorded on the HTTP port, rendered on the
+  // metrics port's /metrics; null: none. Owned by main.
+  openai::OpenAiMetrics* openai_metrics = nullptr;
+  bool openai_api = true;  // the /v1 routes are served (--allow-openai)
+  // How long an OpenAI API request may take (--openai-timeout-secs); 0: no limit.
+  std::chrono::seconds openai_timeout{0};
   // /infer may execute a short model on the I/O thread (INFERD_InferenceRequestSetExecuteOnCaller):
   // only with two I/O threads or more, so that one held by an execution that
   // turns out long never stalls every connection.
@@ -162,6 +171,8 @@ class BasicHttpSession final : public HttpSession,
   void StartInfer(const Route& route);
   // The request's headers that the forward pattern selects (none without one).
   Status CollectForwardedHeaders(ForwardedHeaders* out) const;
+  // Hands the request's traceparent and tracestate headers, if any, to `context`.
+  void SetTraceContext(InferContext& context) const;
   // Answers `route` on the BlockingWorker (its server call blocks), then
   // writes the answer on the strand.
   void StartBlocking(Route route);
@@ -178,6 +189,31 @@ class BasicHttpSession final : public HttpSession,
   void WriteStream();
   void OnStreamWrite(boost::system::error_code ec);
   void EndStream(boost::system::error_code ec);
+
+  // The OpenAI API (http_session_openai.cc): a request's choices are
+  // submitted one after another as generate requests; streamed as SSE
+  // chunks ending with [DONE], or answered once all have ended.
+  void StartOpenAi(const Route& route);
+  void AnswerOpenAiModels(const Route& route);
+  void SubmitOpenAiChoice();
+  void OnOpenAiResponse(InferContext& context, INFERD_InferenceResponse* response,
+                        uint32_t flags);
+  void TakeOpenAiResponse(InferContext& context, INFERD_InferenceResponse* response);
+  void EndOpenAiChoice();
+  void FinishOpenAi();
+  // Ends the request with `error`: an HTTP error before the stream began,
+  // else an error event and [DONE].
+  void FailOpenAi(const openai::ApiError& error);
+  // A new SSE event at the end of the stream's queue; SendOpenAiEvent ends
+  // it and writes the queue unless a write is under way.
+  SseEvent& NewOpenAiEvent();
+  void SendOpenAiEvent(SseEvent& event);
+  void RecordOpenAi(std::string_view override_reason);
+  // --openai-timeout-secs: request `serial` has run out of time.
+  void OnOpenAiTimeout(uint64_t serial);
+  // The request ends: forget it and its timer.
+  void DropOpenAi();
+  void WriteOpenAiError(const openai::ApiError& error);
 
   // While an infer request is queued (a generate request: until its FINAL
   // response), notices the client hanging up.
@@ -266,12 +302,25 @@ class BasicHttpSession final : public HttpSession,
   };
   Stream stream_;
 
+  // The OpenAI request in progress (null: none).
+  std::unique_ptr<openai::Exchange> openai_;
+  Route openai_route_;              // its model, as the generate requests name it
+  openai::ApiError openai_error_;   // the first failure of a choice; ends the request
+  bool openai_first_chunk_ = true;  // the current choice has sent no chunk yet
+  bool openai_errors_ = false;      // errors of this request in OpenAI's shape
+  bool client_gone_ = false;        // the disconnect watch saw the client hang up
+  uint64_t openai_serial_ = 0;      // which request the timer below is for
+
   // The current phase's deadline and the timer that enforces it.
   ConnectionDeadline deadline_;
   TimedPhase phase_ = TimedPhase::kHead;  // the phase the deadline bounds
   boost::asio::basic_waitable_timer<std::chrono::steady_clock,
                                     boost::asio::wait_traits<std::chrono::steady_clock>, Strand>
       deadline_timer_;
+  // Bounds an OpenAI API request (SessionShared::openai_timeout).
+  boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                    boost::asio::wait_traits<std::chrono::steady_clock>, Strand>
+      openai_timer_;
 };
 
 extern template class BasicHttpSession<PlainTransport>;

@@ -53,6 +53,7 @@ void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
       this->shared_from_this(), transport_.get_executor(), std::move(body),
       streaming ? InferContext::Reply::kGenerateStream : InferContext::Reply::kGenerate);
   context->set_forwarded_headers(std::move(forwarded));
+  SetTraceContext(*context);
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator, route,
                                               inputs);
       !s.ok()) {
@@ -66,6 +67,9 @@ template <typename Transport>
 void BasicHttpSession<Transport>::OnGenerateResponse(InferContext& context,
                                                      INFERD_InferenceResponse* response,
                                                      uint32_t flags) {
+  if (context.reply() == InferContext::Reply::kOpenAi) {
+    return OnOpenAiResponse(context, response, flags);
+  }
   const bool final = (flags & INFERD_RESPONSE_COMPLETE_FINAL) != 0;
   // Before anything is written: ending the disconnect watch cancels the
   // socket's operations, which must not include a write of this answer.

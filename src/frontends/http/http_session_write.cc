@@ -37,6 +37,11 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
   ResponseHead head;
   head.http_version = http_version_;
   head.keep_alive = KeepAlive();
+  const char* traceparent = "";
+  DiscardServerError(INFERD_InferenceResponseTraceParent(response, &traceparent));
+  // Copied: the response may be deleted before the head is written.
+  std::string traceresponse(traceparent);
+  head.traceresponse = traceresponse;
   if (!binary_.empty()) {
     head.content_type = kBinaryContentType;
     head.inference_header_length = json.size();
@@ -92,6 +97,9 @@ void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
 
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
+  if (openai_errors_) {
+    return WriteOpenAiError(openai::FromStatus(error.status(), error.http_status()));
+  }
   WriteBody(error.http_status(), ErrorJson(error.message()));
 }
 

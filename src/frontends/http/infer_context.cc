@@ -100,6 +100,10 @@ Status InferContext::SubmitGenerate(std::unique_ptr<InferContext>& context, INFE
 }
 
 Status InferContext::Start(INFERD_Server* server, INFERD_ResponseAllocator* allocator) {
+  if (!traceparent_.empty()) {
+    RETURN_IF_ERROR(StatusFromServerError(INFERD_InferenceRequestSetTraceContext(
+        request_, traceparent_.c_str(), tracestate_.empty() ? nullptr : tracestate_.c_str())));
+  }
   RETURN_IF_ERROR(StatusFromServerError(
       INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this)));
   RETURN_IF_ERROR(StatusFromServerError(

@@ -44,6 +44,7 @@ class InferContext {
     kInfer,           // one KServe v2 response
     kGenerate,        // one generate extension object
     kGenerateStream,  // one Server-Sent Event per response
+    kOpenAi,          // a choice of an OpenAI API request (http/openai/)
   };
 
   // On the session's strand. Takes the (already inflated) request body.
@@ -73,6 +74,12 @@ class InferContext {
   // call before Submit or SubmitGenerate.
   void set_forwarded_headers(ForwardedHeaders headers) {
     forwarded_headers_ = std::move(headers);
+  }
+  // The caller's W3C trace context (traceparent and tracestate headers);
+  // call before Submit or SubmitGenerate, only when a traceparent came.
+  void set_trace_context(std::string traceparent, std::string tracestate) {
+    traceparent_ = std::move(traceparent);
+    tracestate_ = std::move(tracestate);
   }
   // Lets a short model execute this request on the calling I/O thread
   // (server.h INFERD_InferenceRequestSetExecuteOnCaller); /infer only.
@@ -109,7 +116,7 @@ class InferContext {
  private:
   // Points every shared memory input and output at its region.
   Status LocateSharedMemory(const SharedMemoryRegistry* registry);
-  // Sets the callbacks and queues the built request.
+  // Sets the callbacks and the trace context, and queues the built request.
   Status Start(INFERD_Server* server, INFERD_ResponseAllocator* allocator);
   static void OnRelease(INFERD_InferenceRequest* request, uint32_t flags, void* userp);
   static void OnResponse(INFERD_InferenceResponse* response, uint32_t flags, void* userp);
@@ -124,6 +131,8 @@ class InferContext {
   std::string body_;
   ParsedInferRequest parsed_;
   ForwardedHeaders forwarded_headers_;
+  std::string traceparent_;  // empty for almost all
+  std::string tracestate_;
   bool execute_on_caller_ = false;
   std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;

@@ -42,6 +42,10 @@ void SerializeResponseHead(const ResponseHead& head, std::string* out) {
     out->append("\r\nContent-Encoding: ");
     out->append(EncodingName(head.content_encoding));
   }
+  if (!head.traceresponse.empty()) {
+    out->append("\r\ntraceresponse: ");
+    out->append(head.traceresponse);
+  }
   if (!head.keep_alive) {
     out->append("\r\nConnection: close");
   } else if (head.http_version == 10) {

@@ -36,6 +36,9 @@ struct ResponseHead {
   // Set when the body is JSON followed by binary outputs: the JSON's length.
   std::optional<size_t> inference_header_length;
   Encoding content_encoding = Encoding::kIdentity;
+  // The traced request's span as a W3C traceparent, sent back as the
+  // `traceresponse` header (Trace Context Level 2); empty: no header.
+  std::string_view traceresponse;
 };
 
 // Replaces *out with the serialized head, ending in the blank line.

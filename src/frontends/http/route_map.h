@@ -46,11 +46,16 @@ class RouteMap {
   virtual bool compress_responses() const { return true; }
 };
 
-// The KServe v2 paths of the HTTP port (MatchRoute), GET /metrics excepted.
+// The KServe v2 paths of the HTTP port (MatchRoute), GET /metrics excepted,
+// and the OpenAI API's /v1 paths unless `openai` is false (--allow-openai).
 class KServeRouteMap final : public RouteMap {
  public:
+  explicit KServeRouteMap(bool openai = true) : openai_(openai) {}
   HttpError Match(Method method, std::string_view target, const RequestHeaders& headers,
                   Route* route) const override;
+
+ private:
+  bool openai_;
 };
 
 // The metrics port: GET /metrics and nothing else.

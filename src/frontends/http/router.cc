@@ -198,4 +198,33 @@ HttpError MatchRoute(Method method, std::string_view target, Route* route) {
   return NotFound();
 }
 
+HttpError MatchOpenAiRoute(Method method, std::string_view target, Route* route) {
+  *route = Route();
+  const std::string_view path = target.substr(0, target.find('?'));
+  std::array<std::string_view, kMaxSegments> segments;
+  const size_t n = SplitPath(path, &segments);
+  if (n < 2 || segments[0] != "v1") return NotFound();
+  if (segments[1] == "models" && n == 2) {
+    return Found(method, Method::kGet, Endpoint::kOpenAiModels, route);
+  }
+  if (segments[1] == "models" && n == 3) {
+    std::optional<std::string> model = UrlDecode(segments[2]);
+    if (!model || model->empty()) {
+      return Status::InvalidArg("malformed model name '" + std::string(segments[2]) + "'");
+    }
+    route->model = std::move(*model);
+    return Found(method, Method::kGet, Endpoint::kOpenAiModel, route);
+  }
+  if (segments[1] == "completions" && n == 2) {
+    return Found(method, Method::kPost, Endpoint::kOpenAiCompletions, route);
+  }
+  if (segments[1] == "chat" && n == 3 && segments[2] == "completions") {
+    return Found(method, Method::kPost, Endpoint::kOpenAiChatCompletions, route);
+  }
+  if (segments[1] == "embeddings" && n == 2) {
+    return Found(method, Method::kPost, Endpoint::kOpenAiEmbeddings, route);
+  }
+  return NotFound();
+}
+
 }  // namespace inferd::http

@@ -36,6 +36,12 @@ enum class Endpoint {
   kSharedMemoryUnregister,  // POST /v2/systemsharedmemory[/region/{r}]/unregister
   kTraceSettingGet,         // GET  /v2[/models/{m}]/trace/setting
   kTraceSettingPost,        // POST /v2[/models/{m}]/trace/setting
+  // The OpenAI-compatible API (http/openai/, docs/openai-api.md), when on.
+  kOpenAiModels,           // GET  /v1/models
+  kOpenAiModel,            // GET  /v1/models/{m}
+  kOpenAiCompletions,      // POST /v1/completions
+  kOpenAiChatCompletions,  // POST /v1/chat/completions
+  kOpenAiEmbeddings,       // POST /v1/embeddings
   kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
 };
 
@@ -47,6 +53,10 @@ struct Route {
   std::string region;          // shared memory endpoints: URL-decoded; empty = every region
 };
 
+inline bool IsOpenAiEndpoint(Endpoint endpoint) {
+  return endpoint >= Endpoint::kOpenAiModels && endpoint <= Endpoint::kOpenAiEmbeddings;
+}
+
 inline bool IsSharedMemoryEndpoint(Endpoint endpoint) {
   return endpoint == Endpoint::kSharedMemoryStatus || endpoint == Endpoint::kSharedMemoryRegister ||
          endpoint == Endpoint::kSharedMemoryUnregister;
@@ -56,6 +66,9 @@ inline bool IsSharedMemoryEndpoint(Endpoint endpoint) {
 // ignored). An unknown path gives NOT_FOUND (404), a known path with another
 // method 405, a malformed version or escape INVALID_ARG (400).
 HttpError MatchRoute(Method method, std::string_view target, Route* route);
+
+// The OpenAI API's paths (/v1/...), in the same way; NOT_FOUND for any other.
+HttpError MatchOpenAiRoute(Method method, std::string_view target, Route* route);
 
 // Decodes %XX escapes; '+' stays '+' (paths are not form-encoded). Returns
 // nullopt for a truncated or non-hex escape.

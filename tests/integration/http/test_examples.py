@@ -31,7 +31,7 @@ def test_every_example_model_is_ready(client):
     assert sorted((e["name"], e["state"]) for e in index) == [
         ("ensemble_add_sub", "READY"), ("identity_bytes", "READY"), ("identity_fp32", "READY"),
         ("onnx_add_sub", "READY"), ("onnx_mlp", "READY"), ("onnx_strings", "READY"), ("python_text", "READY"),
-        ("running_sum", "READY"), ("stream_words", "READY")]
+        ("running_sum", "READY"), ("stream_words", "READY"), ("toy_llm", "READY")]
 
 
 def test_identity_fp32_example(client):

@@ -140,7 +140,8 @@ def test_startup_flags_set_the_global_settings(inferd, tmp_path):
     (["--trace-config=level=TIMESTAMPS"], "trace file"),
     (["--trace-config=rate=often"], "often"),
     (["--trace-config=level=TENSORS"], "TENSORS"),
-    (["--trace-config=opentelemetry,url=localhost"], "opentelemetry"),
+    (["--trace-config=opentelemetry,url=https://collector:4318"], "https"),
+    (["--trace-config=zipkin,url=localhost"], "zipkin"),
     (["--trace-config=colour=blue"], "colour"),
 ])
 def test_bad_trace_flags_stop_the_server_with_a_message(tmp_path, args, needle):

@@ -1,0 +1,170 @@
+#include "core/trace/otlp_exporter.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <chrono>
+
+#include "core/timing/fake_clock.h"
+
+namespace inferd {
+namespace {
+
+using std::chrono::milliseconds;
+
+// Records each batch's span count; Send waits while `held`, and fails while
+// `failing`.
+class FakeTransport final : public SpanTransport {
+ public:
+  struct State {
+    Mutex mu;
+    CondVar changed;
+    std::vector<size_t> batches GUARDED_BY(mu);
+    bool held GUARDED_BY(mu) = false;
+    bool failing GUARDED_BY(mu) = false;
+    int sending GUARDED_BY(mu) = 0;
+  };
+  explicit FakeTransport(State* state) : state_(state) {}
+  Status Send(const std::string& body) override {
+    rapidjson::Document doc;
+    doc.Parse(body.c_str());
+    EXPECT_FALSE(doc.HasParseError()) << body;
+    const size_t spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"].Size();
+    MutexLock lock(&state_->mu);
+    ++state_->sending;
+    state_->changed.SignalAll();
+    while (state_->held) state_->changed.Wait(&state_->mu);
+    --state_->sending;
+    state_->batches.push_back(spans);
+    state_->changed.SignalAll();
+    return state_->failing ? Status::Unavailable("collector down") : Status::Ok();
+  }
+
+ private:
+  State* state_;
+};
+
+std::vector<OtelSpan> Spans(size_t count) {
+  std::vector<OtelSpan> spans(count);
+  for (OtelSpan& span : spans) {
+    span.trace_id = NewTraceId();
+    span.span_id = NewSpanId();
+    span.name = "s";
+  }
+  return spans;
+}
+
+class OtlpExporterTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<OtlpExporter> Make(BatchSpanSettings settings) {
+    return std::make_unique<OtlpExporter>(settings, ResourceAttributes{{"service.name", "t"}},
+                                          std::make_unique<FakeTransport>(&state_), clock_);
+  }
+  std::vector<size_t> Batches() {
+    MutexLock lock(&state_.mu);
+    return state_.batches;
+  }
+  // Waits (real time, bounded) until `count` batches were sent.
+  void AwaitBatches(size_t count) {
+    MutexLock lock(&state_.mu);
+    while (state_.batches.size() < count) {
+      ASSERT_TRUE(state_.changed.WaitFor(&state_.mu, std::chrono::seconds(30)))
+          << "only " << state_.batches.size() << " batches";
+    }
+  }
+  FakeClock clock_;
+  FakeTransport::State state_;
+};
+
+TEST_F(OtlpExporterTest, SendsAFullBatchAtOnceAndTheRestAfterTheDelay) {
+  auto exporter = Make({/*max_queue_size=*/100, /*schedule_delay_ms=*/5000,
+                        /*max_export_batch_size=*/4});
+  exporter->Export(Spans(6));
+  AwaitBatches(1);
+  EXPECT_EQ(Batches(), std::vector<size_t>({4}));
+  // The two left wait for the delay, in simulated time.
+  clock_.Advance(milliseconds(4999));
+  clock_.Advance(milliseconds(1));
+  AwaitBatches(2);
+  EXPECT_EQ(Batches(), std::vector<size_t>({4, 2}));
+  exporter->Flush();  // the counts go up after Send returns
+  EXPECT_EQ(exporter->exported(), 6u);
+  EXPECT_EQ(exporter->dropped(), 0u);
+}
+
+TEST_F(OtlpExporterTest, ALoneSpanIsSentAfterTheDelay) {
+  auto exporter = Make({100, /*schedule_delay_ms=*/50, 10});
+  exporter->Export(Spans(1));
+  clock_.Advance(milliseconds(50));
+  AwaitBatches(1);
+  EXPECT_EQ(Batches(), std::vector<size_t>({1}));
+}
+
+TEST_F(OtlpExporterTest, FlushSendsWhatWaits) {
+  auto exporter = Make({100, 5000, 50});
+  exporter->Export(Spans(3));
+  exporter->Flush();
+  EXPECT_EQ(Batches(), std::vector<size_t>({3}));
+}
+
+TEST_F(OtlpExporterTest, AFullQueueDropsAndCountsWithoutWaiting) {
+  auto exporter = Make({/*max_queue_size=*/4, 5000, /*max_export_batch_size=*/2});
+  {
+    MutexLock lock(&state_.mu);
+    state_.held = true;  // the collector hangs
+  }
+  exporter->Export(Spans(2));  // a full batch: taken by the thread, which hangs
+  {
+    MutexLock lock(&state_.mu);
+    while (state_.sending == 0) state_.changed.Wait(&state_.mu);
+  }
+  exporter->Export(Spans(7));  // 4 fit in the queue, 3 are dropped, at once
+  EXPECT_EQ(exporter->dropped(), 3u);
+  {
+    MutexLock lock(&state_.mu);
+    state_.held = false;
+    state_.changed.SignalAll();
+  }
+  exporter->Flush();
+  EXPECT_EQ(exporter->exported(), 6u);
+}
+
+TEST_F(OtlpExporterTest, BatchesTheCollectorRefusesAreDroppedAndCounted) {
+  auto exporter = Make({100, 5000, 10});
+  {
+    MutexLock lock(&state_.mu);
+    state_.failing = true;
+  }
+  exporter->Export(Spans(5));
+  exporter->Flush();
+  EXPECT_EQ(exporter->dropped(), 5u);
+  EXPECT_EQ(exporter->exported(), 0u);
+}
+
+TEST(OtlpHttpTest, ParsesTritonsAndFullUrls) {
+  auto full = ParseOtlpUrl("http://collector:4318/v1/traces");
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  EXPECT_EQ(full->host, "collector");
+  EXPECT_EQ(full->port, 4318);
+  EXPECT_EQ(full->path, "/v1/traces");
+  auto bare = ParseOtlpUrl("localhost:9999");
+  ASSERT_TRUE(bare.ok());
+  EXPECT_EQ(bare->port, 9999);
+  EXPECT_EQ(bare->path, "/v1/traces");
+  auto v6 = ParseOtlpUrl("http://[::1]:4318/x");
+  ASSERT_TRUE(v6.ok());
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(v6->path, "/x");
+  for (const char* bad : {"https://c:4318", "http://:4318", "c:0", "c:99999", "c:x/"}) {
+    EXPECT_EQ(ParseOtlpUrl(bad).status().code(), Status::Code::kInvalidArg) << bad;
+  }
+}
+
+TEST(OtlpHttpTest, ACollectorThatIsDownIsUnavailable) {
+  // Port 1 on loopback: nothing listens there, the connection is refused.
+  OtlpHttpTransport transport(OtlpEndpoint{"127.0.0.1", 1, "/v1/traces"}, 2000);
+  EXPECT_EQ(transport.Send("{}").code(), Status::Code::kUnavailable);
+}
+
+}  // namespace
+}  // namespace inferd

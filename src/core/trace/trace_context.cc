@@ -1,0 +1,92 @@
+#include "core/trace/trace_context.h"
+
+#include <algorithm>
+#include <random>
+
+namespace inferd {
+namespace {
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // upper case is invalid in traceparent
+}
+
+// Reads 2*N lower-case hex digits into `out`.
+template <size_t N>
+bool ReadHex(std::string_view text, std::array<uint8_t, N>* out) {
+  if (text.size() != 2 * N) return false;
+  for (size_t i = 0; i < N; ++i) {
+    const int high = HexDigit(text[2 * i]);
+    const int low = HexDigit(text[2 * i + 1]);
+    if (high < 0 || low < 0) return false;
+    (*out)[i] = static_cast<uint8_t>(high << 4 | low);
+  }
+  return true;
+}
+
+template <size_t N>
+bool AllZero(const std::array<uint8_t, N>& bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
+}
+
+std::mt19937_64& Generator() {
+  thread_local std::mt19937_64 generator{[] {
+    std::random_device device;
+    return (uint64_t{device()} << 32) ^ device();
+  }()};
+  return generator;
+}
+
+template <size_t N>
+std::array<uint8_t, N> RandomBytes() {
+  std::array<uint8_t, N> bytes{};
+  do {
+    for (size_t i = 0; i < N; i += 8) {
+      uint64_t word = Generator()();
+      for (size_t j = i; j < std::min(N, i + 8); ++j, word >>= 8) bytes[j] = word & 0xff;
+    }
+  } while (AllZero(bytes));
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<TraceContext> ParseTraceparent(std::string_view text) {
+  // version "-" trace-id "-" parent-id "-" flags: 2+1+32+1+16+1+2 = 55.
+  constexpr size_t kLength = 55;
+  if (text.size() < kLength) return std::nullopt;
+  std::array<uint8_t, 1> version{};
+  std::array<uint8_t, 1> flags{};
+  TraceContext context;
+  if (!ReadHex(text.substr(0, 2), &version) || version[0] == 0xff || text[2] != '-' ||
+      !ReadHex(text.substr(3, 32), &context.trace_id) || text[35] != '-' ||
+      !ReadHex(text.substr(36, 16), &context.span_id) || text[52] != '-' ||
+      !ReadHex(text.substr(53, 2), &flags)) {
+    return std::nullopt;
+  }
+  // Version 00 has exactly these fields; a later one may add "-..." after them.
+  if (text.size() > kLength && (version[0] == 0 || text[kLength] != '-')) return std::nullopt;
+  if (AllZero(context.trace_id) || AllZero(context.span_id)) return std::nullopt;
+  context.sampled = (flags[0] & 1) != 0;
+  return context;
+}
+
+std::string Hex(const uint8_t* bytes, size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text(2 * size, '0');
+  for (size_t i = 0; i < size; ++i) {
+    text[2 * i] = kDigits[bytes[i] >> 4];
+    text[2 * i + 1] = kDigits[bytes[i] & 0xf];
+  }
+  return text;
+}
+
+std::string FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled) {
+  return "00-" + Hex(trace_id) + "-" + Hex(span_id) + (sampled ? "-01" : "-00");
+}
+
+TraceId NewTraceId() { return RandomBytes<16>(); }
+SpanId NewSpanId() { return RandomBytes<8>(); }
+
+}  // namespace inferd

@@ -1,0 +1,56 @@
+// OpenAI's error object.
+#include "http/openai/openai_error.h"
+
+#include <utility>
+
+namespace inferd::http::openai {
+namespace {
+
+void StringOrNull(const std::string& value, JsonWriter* writer) {
+  if (value.empty()) {
+    writer->Null();
+  } else {
+    writer->String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  }
+}
+
+}  // namespace
+
+ApiError BadRequest(std::string param, std::string message, std::string code) {
+  return ApiError{400, std::move(message), "invalid_request_error", std::move(param),
+                  std::move(code)};
+}
+
+ApiError WrongType(const std::string& param, std::string_view expected) {
+  return BadRequest(param, "Invalid type for '" + param + "': expected " + std::string(expected) +
+                               ".",
+                    "invalid_type");
+}
+
+ApiError ModelNotFound(const std::string& model, const std::string& why) {
+  return ApiError{404, "The model '" + model + "' does not exist or is not ready: " + why,
+                  "invalid_request_error", "model", "model_not_found"};
+}
+
+ApiError FromStatus(const Status& status, unsigned http_status) {
+  return ApiError{http_status, status.message(),
+                  http_status >= 500 ? "server_error" : "invalid_request_error", "", ""};
+}
+
+void RenderError(const ApiError& error, JsonWriter* writer) {
+  writer->StartObject();
+  writer->Key("error");
+  writer->StartObject();
+  writer->Key("message");
+  writer->String(error.message.data(), static_cast<rapidjson::SizeType>(error.message.size()));
+  writer->Key("type");
+  writer->String(error.type.data(), static_cast<rapidjson::SizeType>(error.type.size()));
+  writer->Key("param");
+  StringOrNull(error.param, writer);
+  writer->Key("code");
+  StringOrNull(error.code, writer);
+  writer->EndObject();
+  writer->EndObject();
+}
+
+}  // namespace inferd::http::openai

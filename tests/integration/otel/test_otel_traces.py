@@ -1,0 +1,230 @@
+"""OpenTelemetry traces (--trace-config mode=opentelemetry) received by a real
+OpenTelemetry Collector (otel_collector.py): the spans of an HTTP and a gRPC
+request, of an ensemble and of a Python model's BLS call, nested as
+docs/observability.md says and joined to the caller's trace by its W3C
+traceparent; and a collector that is down costs requests nothing while the
+drop counter on /metrics rises."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import numpy as np
+import pytest
+import requests
+import tritonclient.grpc as grpcclient
+import tritonclient.http as httpclient
+
+from otel_collector import Collector, attributes, collector_binary, free_port
+from util import metrics_text, single_identity, wait_until
+
+DATA = np.arange(4, dtype=np.float32)
+
+ENSEMBLE = """name: "ens"
+platform: "ensemble"
+max_batch_size: 0
+input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]
+ensemble_scheduling { step [
+  { model_name: "simple" model_version: -1
+    input_map { key: "INPUT0" value: "IN" } output_map { key: "OUTPUT0" value: "MID" } },
+  { model_name: "other" model_version: -1
+    input_map { key: "INPUT0" value: "MID" } output_map { key: "OUTPUT0" value: "OUT" } }
+] }
+"""
+
+BLS_CONFIG = """name: "bls"
+backend: "python"
+max_batch_size: 0
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+"""
+
+# A BLS model as Triton's documentation writes one that traces its calls.
+BLS_SOURCE = """
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            call = pb_utils.InferenceRequest(
+                model_name="simple", requested_output_names=["OUTPUT0"],
+                inputs=[pb_utils.get_input_tensor_by_name(request, "INPUT0")],
+                trace=request.trace())
+            answer = call.exec()
+            if answer.has_error():
+                raise pb_utils.TritonModelException(answer.error().message())
+            out = pb_utils.get_output_tensor_by_name(answer, "OUTPUT0")
+            responses.append(pb_utils.InferenceResponse([out]))
+        return responses
+"""
+
+
+def models():
+    from util import Model
+    return {"simple": single_identity("simple", "FP32", [4]),
+            "other": single_identity("other", "FP32", [4]),
+            "ens": ENSEMBLE,
+            "bls": Model(config=BLS_CONFIG, files={"1/model.py": BLS_SOURCE})}
+
+
+def otel_args(url: str, *more: str) -> list[str]:
+    return ["--trace-config=mode=opentelemetry", f"--trace-config=opentelemetry,url={url}",
+            "--trace-config=level=TIMESTAMPS", "--trace-config=rate=1",
+            "--trace-config=opentelemetry,bsp_schedule_delay=50",
+            "--trace-config=opentelemetry,resource=deployment.environment=test", *more]
+
+
+@pytest.fixture(scope="module")
+def collector(tmp_path_factory):
+    running = Collector(collector_binary(), tmp_path_factory.mktemp("otelcol"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(inferd, collector):
+    return inferd(models(), extra_args=otel_args(collector.url))
+
+
+def new_caller() -> tuple[str, str, str]:
+    """(traceparent, trace id, span id) of a caller's sampled span."""
+    trace_id, span_id = secrets.token_hex(16), secrets.token_hex(8)
+    return f"00-{trace_id}-{span_id}-01", trace_id, span_id
+
+
+def http_infer(server, model: str, traceparent: str) -> None:
+    client = httpclient.InferenceServerClient(server.address)
+    inp = httpclient.InferInput("INPUT0" if model != "ens" else "IN", [4], "FP32")
+    inp.set_data_from_numpy(DATA)
+    result = client.infer(model, [inp], headers={"traceparent": traceparent,
+                                                 "tracestate": "vendor=1"})
+    np.testing.assert_array_equal(result.as_numpy("OUTPUT0" if model != "ens" else "OUT"), DATA)
+
+
+def trace_of(collector: Collector, trace_id: str, count: int) -> dict[str, list[dict]]:
+    """The spans of trace `trace_id` by name, once `count` have arrived."""
+    spans = collector.wait_for_spans(
+        lambda spans: len([s for s in spans if s["traceId"] == trace_id]) >= count,
+        f"{count} spans of trace {trace_id}")
+    named: dict[str, list[dict]] = {}
+    for span in spans:
+        if span["traceId"] == trace_id:
+            named.setdefault(span["name"], []).append(span)
+    return named
+
+
+def assert_request_spans(named: dict, model: str, parent_span: str) -> dict:
+    """The model's request span is a child of `parent_span`, with queue and
+    compute under it and the compute parts under compute; returns it."""
+    [request] = [s for s in named[model] if s.get("parentSpanId") == parent_span]
+    queue = [s for s in named["queue"] if s["parentSpanId"] == request["spanId"]]
+    compute = [s for s in named["compute"] if s["parentSpanId"] == request["spanId"]]
+    assert len(queue) == 1 and len(compute) == 1, named
+    for part in ("compute_input", "compute_infer", "compute_output"):
+        assert [s for s in named[part] if s["parentSpanId"] == compute[0]["spanId"]], part
+    assert int(request["startTimeUnixNano"]) <= int(queue[0]["startTimeUnixNano"])
+    assert int(compute[0]["endTimeUnixNano"]) <= int(request["endTimeUnixNano"])
+    assert attributes(request)["model_name"] == model
+    return request
+
+
+def test_an_http_requests_spans_join_the_callers_trace(server, collector):
+    traceparent, trace_id, caller_span = new_caller()
+    http_infer(server, "simple", traceparent)
+    named = trace_of(collector, trace_id, 6)
+    request = assert_request_spans(named, "simple", caller_span)
+    assert request["kind"] in (2, "SPAN_KIND_SERVER"), request
+    assert request.get("traceState") == "vendor=1"
+    assert request["resource"]["service.name"] == "inferd"
+    assert request["resource"]["deployment.environment"] == "test"
+    # The batch the request ran in links to it, from a trace of its own.
+    batches = collector.wait_for_spans(
+        lambda spans: [s for s in spans if s["name"] == "batch" and any(
+            link["spanId"] == request["spanId"] for link in s.get("links", []))],
+        "the batch span linked to the request")
+    assert batches
+
+
+def test_the_response_names_the_requests_span(server, collector):
+    traceparent, trace_id, _ = new_caller()
+    body = {"inputs": [{"name": "INPUT0", "shape": [4], "datatype": "FP32",
+                        "data": DATA.tolist()}]}
+    resp = requests.post(f"{server.url}/v2/models/simple/infer", json=body,
+                         headers={"traceparent": traceparent}, timeout=30)
+    assert resp.status_code == 200, resp.text
+    match = re.fullmatch(r"00-([0-9a-f]{32})-([0-9a-f]{16})-01", resp.headers["traceresponse"])
+    assert match and match.group(1) == trace_id, resp.headers
+    named = trace_of(collector, trace_id, 6)
+    assert named["simple"][0]["spanId"] == match.group(2)
+    # Without a traceparent the request starts a trace of its own (rate 1).
+    plain = requests.post(f"{server.url}/v2/models/simple/infer", json=body, timeout=30)
+    assert plain.headers["traceresponse"][3:35] != trace_id
+
+
+def test_a_grpc_requests_spans_join_the_callers_trace(server, collector):
+    traceparent, trace_id, caller_span = new_caller()
+    client = grpcclient.InferenceServerClient(server.grpc_address)
+    inp = grpcclient.InferInput("INPUT0", [4], "FP32")
+    inp.set_data_from_numpy(DATA)
+    result = client.infer("simple", [inp], headers={"traceparent": traceparent})
+    np.testing.assert_array_equal(result.as_numpy("OUTPUT0"), DATA)
+    assert_request_spans(trace_of(collector, trace_id, 6), "simple", caller_span)
+
+
+def test_a_grpc_response_names_the_requests_span_in_its_metadata(server, collector):
+    import grpc
+    from tritonclient.grpc import service_pb2, service_pb2_grpc
+
+    traceparent, trace_id, _ = new_caller()
+    request = service_pb2.ModelInferRequest(model_name="simple")
+    tensor = request.inputs.add(name="INPUT0", datatype="FP32")
+    tensor.shape.extend([4])
+    request.raw_input_contents.append(DATA.tobytes())
+    with grpc.insecure_channel(server.grpc_address) as channel:
+        stub = service_pb2_grpc.GRPCInferenceServiceStub(channel)
+        _, call = stub.ModelInfer.with_call(request, metadata=(("traceparent", traceparent),),
+                                            timeout=30)
+        metadata = dict(call.initial_metadata())
+    match = re.fullmatch(r"00-([0-9a-f]{32})-([0-9a-f]{16})-01", metadata["traceresponse"])
+    assert match and match.group(1) == trace_id, metadata
+    assert trace_of(collector, trace_id, 6)["simple"][0]["spanId"] == match.group(2)
+
+
+def test_ensemble_steps_are_children_of_the_ensembles_span(server, collector):
+    traceparent, trace_id, caller_span = new_caller()
+    http_infer(server, "ens", traceparent)
+    named = trace_of(collector, trace_id, 13)
+    [ensemble] = named["ens"]
+    assert ensemble["parentSpanId"] == caller_span
+    for step in ("simple", "other"):
+        child = assert_request_spans(named, step, ensemble["spanId"])
+        assert child["kind"] in (1, "SPAN_KIND_INTERNAL"), child
+
+
+def test_a_bls_call_is_a_child_of_the_calling_request(server, collector):
+    traceparent, trace_id, caller_span = new_caller()
+    http_infer(server, "bls", traceparent)
+    named = trace_of(collector, trace_id, 12)
+    bls = assert_request_spans(named, "bls", caller_span)
+    assert_request_spans(named, "simple", bls["spanId"])
+
+
+def dropped(server) -> float:
+    match = re.search(r"^inferd_trace_spans_dropped_total (\S+)$", metrics_text(server), re.M)
+    assert match, "no drop counter on /metrics"
+    return float(match.group(1))
+
+
+def test_a_collector_that_is_down_costs_requests_nothing(inferd):
+    # Nothing listens on this port: every export is refused.
+    server = inferd({"simple": single_identity("simple", "FP32", [4])},
+                    extra_args=otel_args(f"http://127.0.0.1:{free_port()}/v1/traces"))
+    assert dropped(server) == 0
+    for _ in range(20):
+        http_infer(server, "simple", new_caller()[0])
+    wait_until(lambda: dropped(server) >= 20 * 6, what="the dropped spans counted")
+    assert re.search(r"^inferd_trace_spans_exported_total 0$", metrics_text(server), re.M)
