@@ -55,7 +55,7 @@
     the MLP) against its weights + 10 MiB, and the RSS after 1,000
     load/unload cycles of a small ONNX model against after the first
     (bench/memory.py).
-13. The llamacpp backend against llama.cpp's own llama-server on a tiny GGUF:
+14. The llamacpp backend against llama.cpp's own llama-server on a tiny GGUF:
     tokens/s and time to first token at 1 and 8 concurrent streams
     (bench/llamacpp.py), when scripts/install-llamacpp.sh built llama.cpp.
 

@@ -1,4 +1,4 @@
-"""Section 13 of bench.py: the llamacpp backend against llama.cpp's own
+"""Section 14 of bench.py: the llamacpp backend against llama.cpp's own
 llama-server (the same build from scripts/install-llamacpp.sh, the same tiny
 GGUF of tests/integration/llamacpp/tiny_gguf.py, the same threads and slots).
 
@@ -87,7 +87,7 @@ def wait_http(port, path, process, timeout=120):
 
 
 def section_llamacpp(build, args, Inferd, write_model, free_port, root):
-    print("13. llamacpp backend vs llama-server (tiny GGUF, "
+    print("14. llamacpp backend vs llama-server (tiny GGUF, "
           f"{THREADS} threads, {SLOTS} slots, {TOKENS} tokens a stream)")
     backend = os.path.join(build, "backends/llamacpp/libinferd_llamacpp.so")
     llamacpp_dir = subprocess.run(["bash", os.path.join(root, "scripts/install-llamacpp.sh"),
