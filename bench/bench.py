@@ -7,7 +7,8 @@
                                     [--skip-streaming] [--skip-sequences]
                                     [--skip-python] [--skip-ensembles]
                                     [--skip-grpc-ceiling] [--skip-compute]
-                                    [--skip-cache] [--skip-memory]
+                                    [--skip-cache] [--skip-memory] [--skip-tracing]
+                                    [--skip-llamacpp]
                                     [--cycles N] [--starts N]
 
 (`make bench` installs the tools, builds and runs this.) Sections:
@@ -54,6 +55,9 @@
     the MLP) against its weights + 10 MiB, and the RSS after 1,000
     load/unload cycles of a small ONNX model against after the first
     (bench/memory.py).
+14. The llamacpp backend against llama.cpp's own llama-server on a tiny GGUF:
+    tokens/s and time to first token at 1 and 8 concurrent streams
+    (bench/llamacpp.py), when scripts/install-llamacpp.sh built llama.cpp.
 
 Everything runs on this machine: the load tools take CPU from the server.
 """
@@ -81,6 +85,7 @@ from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
 from tracing import section_tracing
+from llamacpp import section_llamacpp
 
 CONCURRENCIES = (1, 16, 64)
 
@@ -458,7 +463,9 @@ def sections(build, args):
             (args.skip_tracing,
              lambda: section_tracing(build, args, Inferd, write_model, loadgen)),
             (args.skip_memory_budget,
-             lambda: section_memory_budget(build, args, Inferd))]
+             lambda: section_memory_budget(build, args, Inferd)),
+            (args.skip_llamacpp,
+             lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT))]
 
 
 def main():
@@ -481,6 +488,7 @@ def main():
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-tracing", action="store_true")
     parser.add_argument("--skip-memory-budget", action="store_true")
+    parser.add_argument("--skip-llamacpp", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,

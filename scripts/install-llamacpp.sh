@@ -16,9 +16,25 @@ LLAMACPP_PY_URL=https://files.pythonhosted.org/packages/ec/e9/e7de2b0463ea3ffbf0
 CACHE=${INFERD_CACHE:-$HOME/.cache/inferd}
 dir=$CACHE/llamacpp-$LLAMACPP_PY_VERSION
 if [ "${1:-}" = --print-dir ]; then echo "$dir"; exit 0; fi
-if [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
+# llama.cpp's own minimal greedy generator (examples/simple, one file on the
+# libraries): the tests' reference beside llama-server, and quick to build.
+build_simple() {
+  c++ -std=c++17 -O2 "$dir/src/examples/simple/simple.cpp" -I"$dir/src/include" \
+    -I"$dir/src/ggml/include" -L"$dir/build/bin" -lllama -lggml -lggml-base \
+    -Wl,-rpath,"$dir/build/bin" -o "$dir/build/bin/llama-simple"
+}
+if [ -f "$dir/DONE" ]; then
+  [ -x "$dir/build/bin/llama-simple" ] || build_simple
+  echo "$dir"
+  exit 0
+fi
 
 mkdir -p "$CACHE"
+# One build at a time (several checkouts share the cache): a second caller waits
+# for the first and then finds DONE.
+exec 9>"$dir.lock"
+flock 9
+if [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
 if [ ! -f "$dir/src/CMakeLists.txt" ]; then
   echo "install-llamacpp: llama-cpp-python $LLAMACPP_PY_VERSION sdist (vendored llama.cpp) into $dir/src" >&2
   tmp=$(mktemp -d)
@@ -47,6 +63,7 @@ cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF >&2
 # The libraries first: the backend builds on them while llama-server (tests, bench) compiles.
 cmake --build "$dir/build" --target llama ggml >&2
+build_simple
 cmake --build "$dir/build" --target llama-server >&2
 echo "install-llamacpp: built in $((SECONDS - start)) s" >&2
 echo "$LLAMACPP_PY_VERSION" > "$dir/DONE"

@@ -17,7 +17,6 @@ DecodeLoop::DecodeLoop(const llama_model* model, llama_context* ctx, int paralle
     : vocab_(llama_model_get_vocab(model)),
       ctx_(ctx),
       memory_(llama_get_memory(ctx)),
-      parallel_(parallel),
       batch_capacity_(std::max(batch_size, parallel)),
       context_per_sequence_(static_cast<int>(llama_n_ctx_seq(ctx))),
       stats_(stats),
@@ -55,7 +54,10 @@ void DecodeLoop::Submit(std::unique_ptr<Sequence> sequence) {
 void DecodeLoop::Run() {
   while (Admit()) {
     DropCancelled();
-    if (!BuildBatch()) continue;
+    if (!BuildBatch()) {
+      PublishStats();  // every sequence was cancelled: the loop goes idle
+      continue;
+    }
     const int32_t status = llama_decode(ctx_, batch_);
     if (status != 0) {
       FailAll("llama_decode failed (status " + std::to_string(status) + ")");
@@ -78,14 +80,18 @@ bool DecodeLoop::Admit() {
     if (stats_) stats_->PromptTokens(sequence->prompt_tokens());
     active_.push_back(std::move(sequence));
   }
-  if (stats_) stats_->Sequences(static_cast<double>(active_.size()), static_cast<double>(queued_.size()));
   return true;
 }
 
 void DecodeLoop::DropCancelled() {
   for (size_t i = active_.size(); i-- > 0;) {
-    if (!active_[i]->Cancelled()) continue;
-    active_[i]->Fail(INFERD_ERROR_CANCELLED, "the request was cancelled");
+    Sequence& sequence = *active_[i];
+    if (!sequence.Cancelled()) continue;
+    sequence.Fail(INFERD_ERROR_CANCELLED, "the request was cancelled");
+    if (stats_ && sequence.generated() > 0) {
+      stats_->SequenceEnded(sequence.generated(),
+                            Seconds(sequence.last_token_at - sequence.first_token_at));
+    }
     Release(i);
   }
 }
@@ -163,6 +169,12 @@ void DecodeLoop::Release(size_t index) {
 
 void DecodeLoop::PublishStats() {
   if (!stats_) return;
+  size_t queued = 0;
+  {
+    MutexLock lock(&mu_);
+    queued = queued_.size();
+  }
+  stats_->Sequences(static_cast<double>(active_.size()), static_cast<double>(queued));
   double used = 0;
   for (const auto& sequence : active_) used += sequence->position();
   stats_->KvCache(used, llama_n_ctx(ctx_));

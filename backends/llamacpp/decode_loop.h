@@ -56,12 +56,12 @@ class DecodeLoop {
   // Fails every active sequence with `message` (llama_decode refused the batch).
   void FailAll(const std::string& message);
   void Release(size_t index);
-  void PublishStats();
+  // The gauges: sequences running and queued, KV cache cells in use.
+  void PublishStats() EXCLUDES(mu_);
 
   const llama_vocab* vocab_;
   llama_context* ctx_;  // owned
   llama_memory_t memory_;
-  const int parallel_;
   const int batch_capacity_;
   const int context_per_sequence_;
   GenerationStats* stats_;

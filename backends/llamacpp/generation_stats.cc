@@ -26,7 +26,7 @@ GenerationStats::GenerationStats(INFERD_Model* model) : model_(model) {
   };
   const Spec specs[] = {
       {&ttft_, INFERD_METRIC_KIND_HISTOGRAM, "llamacpp_time_to_first_token_seconds",
-       "Seconds from a request's arrival to its first generated token"},
+       "Seconds from the backend receiving a request to its first generated token"},
       {&itl_, INFERD_METRIC_KIND_HISTOGRAM, "llamacpp_inter_token_latency_seconds",
        "Seconds between two generated tokens of one request"},
       {&prompt_tokens_, INFERD_METRIC_KIND_COUNTER, "llamacpp_prompt_tokens_total",

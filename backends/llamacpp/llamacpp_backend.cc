@@ -96,7 +96,14 @@ std::vector<llama_token> Tokenize(const llama_vocab* vocab, const std::string& t
 INFERD_Error* Start(LlamaModel& model, DecodeLoop& loop, INFERD_Request* request) {
   GenerationRequest generation;
   if (INFERD_Error* err = ReadGenerationRequest(request, &generation)) return err;
-  std::vector<llama_token> prompt = Tokenize(llama_model_get_vocab(model.model), generation.prompt);
+  std::vector<llama_token> prompt;
+  try {
+    prompt = Tokenize(llama_model_get_vocab(model.model), generation.prompt);
+  } catch (const std::exception& e) {  // a vocabulary without byte fallback for a character
+    return MakeError(INFERD_ERROR_INVALID_ARG,
+                     std::string("the model's vocabulary cannot tokenize the prompt (") +
+                         e.what() + ")");
+  }
   if (prompt.empty()) return MakeError(INFERD_ERROR_INVALID_ARG, "the prompt has no tokens");
   if (static_cast<int>(prompt.size()) >= loop.ContextPerSequence()) {
     return MakeError(INFERD_ERROR_INVALID_ARG,
