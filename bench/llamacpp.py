@@ -90,8 +90,9 @@ def section_llamacpp(build, args, Inferd, write_model, free_port, root):
     print("15. llamacpp backend vs llama-server (tiny GGUF, "
           f"{THREADS} threads, {SLOTS} slots, {TOKENS} tokens a stream)")
     backend = os.path.join(build, "backends/llamacpp/libinferd_llamacpp.so")
+    # Builds llama-server on first use (make build builds only the libraries).
     llamacpp_dir = subprocess.run(["bash", os.path.join(root, "scripts/install-llamacpp.sh"),
-                                   "--print-dir"], capture_output=True, text=True).stdout.strip()
+                                   "--with-server"], capture_output=True, text=True).stdout.strip()
     server_bin = os.path.join(llamacpp_dir, "build/bin/llama-server")
     if not (os.path.exists(backend) and os.path.exists(server_bin)):
         print("   skipped: the llamacpp backend or llama-server is not built "

@@ -110,7 +110,7 @@ PY
   echo "$XGB_WHEEL_VERSION" > "$XGB_DIR/VERSION"
 fi
 
-# llama.cpp for the llamacpp backend and the llama-server its tests compare
-# against: built once from the pinned llama-cpp-python sdist into
-# ~/.cache/inferd/llamacpp-<version> (scripts/install-llamacpp.sh).
+# llama.cpp's libraries for the llamacpp backend: built once from the pinned
+# llama-cpp-python sdist into ~/.cache/inferd/llamacpp-<version>
+# (scripts/install-llamacpp.sh; the llamacpp tests build llama-server there too).
 bash scripts/install-llamacpp.sh >/dev/null

@@ -2,11 +2,13 @@
 # llama.cpp for the llamacpp backend (backends/llamacpp) and for the llama-server its
 # tests and bench compare against. Debian 12 does not package llama.cpp; the
 # llama-cpp-python sdist on PyPI vendors a pinned llama.cpp (vendor/llama.cpp), so it is
-# fetched from PyPI, its SHA-256 checked, and only the shared libraries (llama, ggml) and
-# llama-server are built, CPU only, with ccache, once, into ~/.cache/inferd/llamacpp-<ver>
-# (src/ the vendored source, build/ the build tree: build/bin has the libraries and
-# llama-server). Skipped when that folder already holds a finished build. Prints the
-# folder. Usage: scripts/install-llamacpp.sh [--print-dir]
+# fetched from PyPI, its SHA-256 checked, and only the shared libraries (llama, ggml) are
+# built, CPU only, with ccache, once, into ~/.cache/inferd/llamacpp-<ver> (src/ the vendored
+# source, build/ the build tree: build/bin has the libraries). `--with-server` builds
+# llama-server and examples/simple as well: only the tests and bench compare against them,
+# and llama-server is most of the build (`make run` does not wait for it). Skipped when that
+# folder already holds a finished build. Prints the folder.
+# Usage: scripts/install-llamacpp.sh [--print-dir | --with-server]
 set -euo pipefail
 
 LLAMACPP_PY_VERSION=0.3.36
@@ -16,6 +18,11 @@ LLAMACPP_PY_URL=https://files.pythonhosted.org/packages/ec/e9/e7de2b0463ea3ffbf0
 CACHE=${INFERD_CACHE:-$HOME/.cache/inferd}
 dir=$CACHE/llamacpp-$LLAMACPP_PY_VERSION
 if [ "${1:-}" = --print-dir ]; then echo "$dir"; exit 0; fi
+with_server=false
+if [ "${1:-}" = --with-server ]; then with_server=true; fi
+# What this call needs finished: the libraries (LIBS_DONE), or everything (DONE).
+done_file=$dir/LIBS_DONE
+if $with_server; then done_file=$dir/DONE; fi
 # llama.cpp's own minimal greedy generator (examples/simple, one file on the
 # libraries): the tests' reference beside llama-server, and quick to build.
 build_simple() {
@@ -23,8 +30,8 @@ build_simple() {
     -I"$dir/src/ggml/include" -L"$dir/build/bin" -lllama -lggml -lggml-base \
     -Wl,-rpath,"$dir/build/bin" -o "$dir/build/bin/llama-simple"
 }
-if [ -f "$dir/DONE" ]; then
-  [ -x "$dir/build/bin/llama-simple" ] || build_simple
+if [ -f "$done_file" ] || [ -f "$dir/DONE" ]; then
+  if $with_server; then [ -x "$dir/build/bin/llama-simple" ] || build_simple; fi
   echo "$dir"
   exit 0
 fi
@@ -34,7 +41,7 @@ mkdir -p "$CACHE"
 # for the first and then finds DONE.
 exec 9>"$dir.lock"
 flock 9
-if [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
+if [ -f "$done_file" ] || [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
 if [ ! -f "$dir/src/CMakeLists.txt" ]; then
   echo "install-llamacpp: llama-cpp-python $LLAMACPP_PY_VERSION sdist (vendored llama.cpp) into $dir/src" >&2
   tmp=$(mktemp -d)
@@ -54,7 +61,7 @@ fi
 # kernels are faster than OpenBLAS for the small batches of token generation); no OpenSSL
 # or web UI (llama-server only serves localhost tests). Shared libraries so the backend and
 # llama-server use the very same ggml build.
-echo "install-llamacpp: building llama, ggml and llama-server in $dir/build" >&2
+echo "install-llamacpp: building llama and ggml$($with_server && echo ' and llama-server') in $dir/build" >&2
 start=$SECONDS
 cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBUILD_SHARED_LIBS=ON -DGGML_CCACHE=ON -DGGML_BLAS=OFF -DGGML_NATIVE=ON \
@@ -63,8 +70,11 @@ cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF >&2
 # The libraries first: the backend builds on them while llama-server (tests, bench) compiles.
 cmake --build "$dir/build" --target llama ggml >&2
-build_simple
-cmake --build "$dir/build" --target llama-server >&2
+echo "$LLAMACPP_PY_VERSION" > "$dir/LIBS_DONE"
+if $with_server; then
+  build_simple
+  cmake --build "$dir/build" --target llama-server >&2
+  echo "$LLAMACPP_PY_VERSION" > "$dir/DONE"
+fi
 echo "install-llamacpp: built in $((SECONDS - start)) s" >&2
-echo "$LLAMACPP_PY_VERSION" > "$dir/DONE"
 echo "$dir"

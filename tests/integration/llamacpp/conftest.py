@@ -1,6 +1,6 @@
 """Fixtures of the llamacpp backend's tests: the tiny GGUF model, written once
 per session, and the backend built (scripts/install-llamacpp.sh builds
-llama.cpp; without it the backend, and so these tests, are left out)."""
+llama.cpp's libraries at install, llama-server at the first test that needs it)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from util import backend_directory
 @pytest.fixture(scope="session")
 def tiny_gguf(tmp_path_factory) -> Path:
     if not (backend_directory() / "llamacpp" / "libinferd_llamacpp.so").is_file():
-        pytest.skip("the llamacpp backend is not built (run scripts/install-llamacpp.sh, "
-                    "then configure again)")
+        # A fail, not a skip: `make test` builds it, and a skip would pass in silence.
+        pytest.fail("the llamacpp backend is not built (scripts/install-llamacpp.sh builds "
+                    "llama.cpp; then configure again)", pytrace=False)
     return write_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
 
 

@@ -29,6 +29,10 @@ def llamacpp_dir() -> Path:
 
 
 def llama_server_binary() -> Path:
+    """llama.cpp's own server (and examples/simple), built on first use: `make build`
+    builds only the libraries, since only these tests and the bench need the server."""
+    subprocess.run(["bash", str(REPO_ROOT / "scripts/install-llamacpp.sh"), "--with-server"],
+                   check=True, stdout=subprocess.DEVNULL)
     return llamacpp_dir() / "build" / "bin" / "llama-server"
 
 
@@ -36,7 +40,7 @@ def simple_generate(gguf: Path, prompt: str, max_tokens: int) -> str:
     """What llama.cpp's examples/simple generates greedily after `prompt`. It
     echoes "<s>" and the prompt (SentencePiece's leading space before it) and
     prints pieces with printf("%s"), so a NUL byte token prints as nothing."""
-    out = subprocess.run([str(llamacpp_dir() / "build" / "bin" / "llama-simple"), "-m", str(gguf),
+    out = subprocess.run([str(llama_server_binary().parent / "llama-simple"), "-m", str(gguf),
                           "-n", str(max_tokens), prompt], check=True, capture_output=True).stdout
     echo = ("<s> " + prompt).encode()
     assert out.startswith(echo) and out.endswith(b"\n"), out
