@@ -1,4 +1,4 @@
-"""Section 13 of bench.py: a model repository on S3 (issue 42).
+"""Section 16 of bench.py: a model repository on S3 (issue 42).
 
 100 identity models of 5 MB each (config.pbtxt + 1/weights.bin of random bytes)
 in a local folder and, the same files, in a bucket of moto's S3 server (PyPI
@@ -54,7 +54,7 @@ def _store_ceiling(moto, threads=16):
 
 
 def section_cloud_repository(build, args, Inferd, write_model, config_text):
-    print(f"== 13. model repository on S3 (moto, loopback): {MODELS} models of "
+    print(f"== 16. model repository on S3 (moto, loopback): {MODELS} models of "
           f"{MODEL_BYTES >> 20} MB, time to ready ==")
     from pathlib import Path
 
