@@ -76,6 +76,7 @@ import urllib.request
 
 from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, http_get, write_model
 from cache import section_cache
+from cloud_repository import section_cloud_repository
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
@@ -465,7 +466,10 @@ def sections(build, args):
             (args.skip_memory_budget,
              lambda: section_memory_budget(build, args, Inferd)),
             (args.skip_llamacpp,
-             lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT))]
+             lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT)),
+            (args.skip_cloud_repository,
+             lambda: section_cloud_repository(build, args, Inferd, write_model,
+                                              IDENTITY_CONFIG))]
 
 
 def main():
@@ -489,6 +493,8 @@ def main():
     parser.add_argument("--skip-tracing", action="store_true")
     parser.add_argument("--skip-memory-budget", action="store_true")
     parser.add_argument("--skip-llamacpp", action="store_true")
+    parser.add_argument("--skip-cloud-repository", action="store_true",
+                        help="skip section 16 (a repository on moto's S3 server)")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,

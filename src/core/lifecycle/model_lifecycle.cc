@@ -98,6 +98,9 @@ std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
     prepared[key].location = location;
     keys.push_back(std::move(key));
   }
+  std::vector<ModelLocation> locations;
+  for (const std::string& key : keys) locations.push_back(prepared.at(key).location);
+  options_.source->Prefetch(locations);  // an object store's models, all at once
   // Opening a backend takes a while (dlopen, its initialize): one thread at a
   // time does it while the others go on reading configs. A model whose
   // backends were not opened here acquires them when it loads.
@@ -105,6 +108,13 @@ std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
   ForEachParallel(keys, [&](const std::string& name) {
     StartPrep& prep = prepared.at(name);  // each thread writes only its own entry
     prep.fingerprint = options_.source->Fingerprint(prep.location);
+    Status copied = options_.source->Materialize(prep.location);  // an object store's model
+    if (!copied.ok()) {
+      PreparedLoad failed;
+      failed.plan = std::move(copied);
+      prep.load = std::make_shared<const PreparedLoad>(std::move(failed));
+      return;
+    }
     const bool open = !opening.exchange(true, std::memory_order_acquire);
     prep.load = std::make_shared<const PreparedLoad>(loader_.Prepare(prep.location, open));
     if (open) opening.store(false, std::memory_order_release);
