@@ -72,6 +72,7 @@ import urllib.request
 
 from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, http_get, write_model
 from cache import section_cache
+from cloud_repository import section_cloud_repository
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
@@ -446,6 +447,8 @@ def main():
     parser.add_argument("--skip-compute", action="store_true")
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-cloud-repository", action="store_true",
+                        help="skip section 13 (a repository on moto's S3 server)")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,
@@ -480,7 +483,10 @@ def main():
                 (args.skip_cache,
                  lambda: section_cache(build, args, Inferd, write_model, loadgen)),
                 (args.skip_memory,
-                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles))]
+                 lambda: section_memory(build, args, Inferd, ROOT, args.cycles)),
+                (args.skip_cloud_repository,
+                 lambda: section_cloud_repository(build, args, Inferd, write_model,
+                                                  IDENTITY_CONFIG))]
     for skip, section in sections:
         if skip:
             continue

@@ -21,6 +21,13 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsDelete(INFERD_ServerOptions* opt
 // Adds a model repository folder; may be called several times.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsAddModelRepositoryPath(INFERD_ServerOptions* options,
                                                                       const char* path);
+// Where models of object store repositories (s3://, gs://, as:// paths above)
+// are copied (--model-repository-cache-directory; NULL or "": the default,
+// ~/.cache/inferd/model-repositories) and the most bytes the copies may take
+// before the least recently used ones of models no longer current are
+// removed (--model-repository-cache-byte-size; 0: no limit).
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetModelRepositoryCache(
+    INFERD_ServerOptions* options, const char* directory, uint64_t byte_size);
 // The folder holding <backend>/libinferd_<backend>.so.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendDirectory(INFERD_ServerOptions* options,
                                                                    const char* path);

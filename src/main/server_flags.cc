@@ -38,6 +38,12 @@ void AddRepositoryAndHttpFlags(CLI::App& app, Flags& f) {
   // Required, unless Vertex AI's AIP_STORAGE_URI names one (main checks).
   app.add_option("--model-repository,--model-store", f.model_repositories,
                  "Model repository folder; repeat the flag for several");
+  app.add_option("--model-repository-cache-directory", f.model_repository_cache_directory,
+                 "Where models of s3:// gs:// as:// repositories are copied, kept across "
+                 "restarts (default ~/.cache/inferd/model-repositories)");
+  app.add_option("--model-repository-cache-byte-size", f.model_repository_cache_byte_size,
+                 "Most bytes those copies may take; older copies of models no longer current "
+                 "are removed first (default 0: no limit)");
   app.add_option("--backend-directory", f.backend_directory,
                  "Folder holding <backend>/libinferd_<backend>.so (default: <binary dir>/backends)");
   app.add_option("--backend-config", f.backend_configs,

@@ -20,6 +20,9 @@ namespace inferd {
 
 struct Flags {
   std::vector<std::string> model_repositories;
+  // Local copies of s3:// gs:// as:// repositories' models ("": the default folder).
+  std::string model_repository_cache_directory;
+  uint64_t model_repository_cache_byte_size = 0;  // 0: no limit
   std::string backend_directory;
   std::vector<std::string> backend_configs;
   bool allow_http = true;

@@ -199,6 +199,8 @@ void SetModelOptions(INFERD_ServerOptions* options, const Flags& f) {
   for (const std::string& repo : f.model_repositories) {
     INFERD_ErrorDelete(INFERD_ServerOptionsAddModelRepositoryPath(options, repo.c_str()));
   }
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetModelRepositoryCache(
+      options, f.model_repository_cache_directory.c_str(), f.model_repository_cache_byte_size));
   const std::string backends =
       f.backend_directory.empty() ? ExecutableDirectory() + "/backends" : f.backend_directory;
   INFERD_ErrorDelete(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));

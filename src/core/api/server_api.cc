@@ -48,6 +48,15 @@ INFERD_Error* INFERD_ServerOptionsAddModelRepositoryPath(INFERD_ServerOptions* o
   });
 }
 
+INFERD_Error* INFERD_ServerOptionsSetModelRepositoryCache(INFERD_ServerOptions* options,
+                                                         const char* directory,
+                                                         uint64_t byte_size) {
+  return WithOptions(options, [&](inferd::ServerOptions& o) {
+    o.model_cache_directory = directory != nullptr ? directory : "";
+    o.model_cache_bytes = byte_size;
+  });
+}
+
 INFERD_Error* INFERD_ServerOptionsSetBackendDirectory(INFERD_ServerOptions* options,
                                                      const char* path) {
   return GuardedCall([&] {

@@ -170,6 +170,9 @@ HttpResponse CurlTransport::Perform(const HttpRequest& request) {
     response.error = !transfer.file_error.empty() ? transfer.file_error
                      : error_buffer[0] != 0      ? std::string(error_buffer)
                                                  : std::string(curl_easy_strerror(code));
+    // The connection closed before Content-Length bytes came: say so as the
+    // client's own check does (http_client.cc), whichever notices first.
+    if (code == CURLE_PARTIAL_FILE) response.error = "truncated transfer: " + response.error;
     return response;
   }
   response.status = static_cast<int>(status);

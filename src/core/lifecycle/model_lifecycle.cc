@@ -101,6 +101,13 @@ std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
   ForEachParallel(keys, [&](const std::string& name) {
     StartPrep& prep = prepared.at(name);  // each thread writes only its own entry
     prep.fingerprint = options_.source->Fingerprint(prep.location);
+    Status copied = options_.source->Materialize(prep.location);  // an object store's model
+    if (!copied.ok()) {
+      PreparedLoad failed;
+      failed.plan = std::move(copied);
+      prep.load = std::make_shared<const PreparedLoad>(std::move(failed));
+      return;
+    }
     const bool open = !opening.exchange(true, std::memory_order_acquire);
     prep.load = std::make_shared<const PreparedLoad>(loader_.Prepare(prep.location, open));
     if (open) opening.store(false, std::memory_order_release);

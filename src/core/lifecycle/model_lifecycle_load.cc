@@ -58,6 +58,11 @@ Status ModelLifecycle::DoLoad(const std::string& name, ModelLocation location,
 std::shared_ptr<const PreparedLoad> ModelLifecycle::PlanFolder(
     const ModelLocation& location, const LoadOverrides& overrides) const {
   auto prepared = std::make_shared<PreparedLoad>();
+  Status copied = options_.source->Materialize(location);  // an object store's model
+  if (!copied.ok()) {
+    prepared->plan = std::move(copied);
+    return prepared;
+  }
   prepared->plan = PlanModel(location, overrides.config_json, loader_.context().strict_config,
                              loader_.context().config_name);
   return prepared;

@@ -2,8 +2,8 @@
 // and a fingerprint of each one's files that tells when they changed. A source
 // loads nothing and keeps no state about what is loaded; the lifecycle decides
 // what to load, reload or unload from what its source reports. Model folders
-// on local disk are one source; an object store would be another (it would
-// hand out local copies). Implementations are thread-safe.
+// on local disk are one source; object stores are another (repository_source.h:
+// it hands out local copies, made by Materialize). Implementations are thread-safe.
 #ifndef INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
 #define INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
 
@@ -27,6 +27,10 @@ class ModelSource {
   virtual StatusOr<std::vector<ModelLocation>> Find(const std::string& name) const = 0;
   // A summary of `location`'s files; equal summaries mean nothing changed.
   virtual ModelFingerprint Fingerprint(const ModelLocation& location) const = 0;
+  // Makes `location.dir` hold the model's files before a load reads them: a
+  // source handing out local copies (repository_source.h) downloads them
+  // here. Local folders are already there.
+  virtual Status Materialize(const ModelLocation& location) const { return Status::Ok(); }
 };
 
 // The model folders under one or more repository roots (--model-repository).

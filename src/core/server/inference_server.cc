@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "core/cloud/cloud_url.h"
 #include "core/common/copy_workers.h"
 #include "core/common/logging.h"
 #include "core/infer/inference_request.h"
@@ -12,6 +13,7 @@
 #include "core/infer/request_validator.h"
 #include "core/lifecycle/override_folder.h"
 #include "core/model/model_version.h"
+#include "core/repository/repository_source.h"
 #include "core/scheduler/scheduler.h"
 #include "core/server/metadata_json.h"
 #include "core/stats/cpu_metrics.h"
@@ -48,6 +50,26 @@ Status StartupFailures(const std::vector<IndexEntry>& index) {
                             failures);
 }
 
+// Local folders only: FolderSource; with an object store URL among them, the
+// source that lists the stores and copies their models into the cache.
+StatusOr<std::shared_ptr<const ModelSource>> MakeModelSource(const ServerOptions& o) {
+  const bool any_cloud = std::any_of(o.repository_paths.begin(), o.repository_paths.end(),
+                                     [](const std::string& path) { return IsCloudUrl(path); });
+  if (!any_cloud) {
+    return std::shared_ptr<const ModelSource>(std::make_shared<FolderSource>(
+        std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()),
+        o.model_namespacing));
+  }
+  RepositorySourceOptions options;
+  options.repositories = o.repository_paths;
+  options.namespacing = o.model_namespacing;
+  options.mirror.dir = o.model_cache_directory;
+  options.mirror.byte_limit = o.model_cache_bytes;
+  ASSIGN_OR_RETURN(std::shared_ptr<RepositorySource> source,
+                   RepositorySource::Create(std::move(options)));
+  return std::shared_ptr<const ModelSource>(std::move(source));
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions options) {
@@ -60,9 +82,7 @@ StatusOr<std::unique_ptr<InferenceServer>> InferenceServer::Create(ServerOptions
   LifecycleOptions lifecycle;
   lifecycle.mode = o.control_mode;
   lifecycle.policy = o.transition_policy;
-  lifecycle.source = std::make_shared<FolderSource>(
-      std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()),
-      o.model_namespacing);
+  ASSIGN_OR_RETURN(lifecycle.source, MakeModelSource(o));
   lifecycle.namespacing = o.model_namespacing;
   lifecycle.load_threads = o.model_load_threads;
   lifecycle.drain_timeout = std::chrono::seconds(o.exit_timeout_secs);

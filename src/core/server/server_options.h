@@ -24,6 +24,10 @@ inline constexpr uint64_t kDefaultMaxInflightRequests = 1024;
 struct ServerOptions {
   std::string server_id = "triton";  // --id, Triton's default
   std::vector<std::string> repository_paths;
+  // Local copies of object store repositories' models (repository_source.h):
+  // where ("": the default) and how many bytes at most (0: no limit).
+  std::string model_cache_directory;
+  uint64_t model_cache_bytes = 0;
   std::string backend_directory;
   // backend name -> setting -> value (--backend-config)
   std::map<std::string, std::map<std::string, std::string>> backend_settings;

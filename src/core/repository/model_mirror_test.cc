@@ -1,0 +1,127 @@
+#include "core/repository/model_mirror.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/test_util/fake_object_store.h"
+#include "core/test_util/temp_dir.h"
+
+namespace inferd {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<ObjectInfo> ListModel(const FakeObjectStore& store, const std::string& model) {
+  return store.List(model + "/").value();
+}
+
+struct Fixture {
+  explicit Fixture(uint64_t limit = 0, uint64_t range_bytes = 1 << 20)
+      : mirror(MirrorOptions{dir.path() / "cache", limit, FetchOptions{4, range_bytes}}) {
+    EXPECT_TRUE(mirror.Open().ok());
+  }
+  // Materializes `model` as the store holds it now; returns its folder.
+  fs::path Make(const std::string& model) {
+    const auto objects = ListModel(store, model);
+    Status status = mirror.Materialize(store, model, objects);
+    EXPECT_TRUE(status.ok()) << status.ToString();
+    return mirror.FolderFor(store, model, objects);
+  }
+  TempDir dir;
+  FakeObjectStore store;
+  ModelMirror mirror;
+};
+
+TEST(ModelMirrorTest, DownloadsEachObjectOnceAndReusesTheFolder) {
+  Fixture f;
+  f.store.Put("m/config.pbtxt", "name: \"m\"");
+  f.store.Put("m/1/model.bin", "weights");
+  const fs::path folder = f.Make("m");
+  EXPECT_EQ(folder.filename(), "m");
+  EXPECT_EQ(Read(folder / "config.pbtxt"), "name: \"m\"");
+  EXPECT_EQ(Read(folder / "1" / "model.bin"), "weights");
+  EXPECT_EQ(f.Make("m"), folder);
+  EXPECT_EQ(f.store.total_downloads(), 2);
+  // A new mirror on the same folder (a restart) downloads nothing either.
+  ModelMirror restarted(MirrorOptions{f.dir.path() / "cache", 0, FetchOptions{}});
+  ASSERT_TRUE(restarted.Open().ok());
+  ASSERT_TRUE(restarted.Materialize(f.store, "m", ListModel(f.store, "m")).ok());
+  EXPECT_EQ(f.store.total_downloads(), 2);
+}
+
+TEST(ModelMirrorTest, AChangedObjectIsTheOnlyOneFetchedAgain) {
+  Fixture f;
+  f.store.Put("m/config.pbtxt", "one");
+  f.store.Put("m/1/model.bin", "weights");
+  const fs::path first = f.Make("m");
+  f.store.Put("m/config.pbtxt", "two");
+  const fs::path second = f.Make("m");
+  EXPECT_NE(first, second);
+  EXPECT_EQ(Read(second / "config.pbtxt"), "two");
+  EXPECT_EQ(Read(first / "config.pbtxt"), "one");  // what a loaded version reads stays
+  EXPECT_EQ(f.store.downloads("m/config.pbtxt"), 2);
+  EXPECT_EQ(f.store.downloads("m/1/model.bin"), 1);
+}
+
+TEST(ModelMirrorTest, LargeObjectsComeInRanges) {
+  Fixture f(0, /*range_bytes=*/10);
+  std::string big;
+  for (int i = 0; i < 95; ++i) big += static_cast<char>('a' + i % 26);
+  f.store.Put("m/1/big.bin", big);
+  EXPECT_EQ(Read(f.Make("m") / "1" / "big.bin"), big);
+  EXPECT_EQ(f.store.downloads("m/1/big.bin"), 10);
+  EXPECT_EQ(f.mirror.fetched().requests, 10u);
+}
+
+TEST(ModelMirrorTest, AFailedFetchLeavesNothingVisible) {
+  Fixture f;
+  f.store.Put("m/config.pbtxt", "c");
+  f.store.Put("m/1/model.bin", "w");
+  auto objects = ListModel(f.store, "m");
+  f.store.Put("m/1/model.bin", "changed meanwhile");  // the listed version is gone
+  const Status status = f.mirror.Materialize(f.store, "m", objects);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("m/1/model.bin"), std::string::npos);
+  EXPECT_FALSE(fs::exists(f.mirror.FolderFor(f.store, "m", objects)));
+  for (const auto& entry : fs::directory_iterator(f.dir.path() / "cache" / "objects")) {
+    EXPECT_NE(entry.path().filename().string()[0], '.') << entry.path();
+  }
+}
+
+TEST(ModelMirrorTest, KeysLeavingTheModelFolderAreRefused) {
+  Fixture f;
+  const std::vector<ObjectInfo> objects{{"m/../escape", 1, "v", ""}};
+  const Status status = f.mirror.Materialize(f.store, "m", objects);
+  EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
+  EXPECT_NE(status.message().find("m/../escape"), std::string::npos);
+}
+
+TEST(ModelMirrorTest, OverTheLimitOlderCopiesGoFirstAndTheLatestStay) {
+  Fixture f(/*limit=*/25);
+  f.store.Put("a/1/w", std::string(10, 'a'));
+  const fs::path a1 = f.Make("a");
+  f.store.Put("b/1/w", std::string(10, 'b'));
+  const fs::path b1 = f.Make("b");
+  f.store.Put("a/1/w", std::string(10, 'c'));  // a changes: its first copy is no longer current
+  const fs::path a2 = f.Make("a");
+  EXPECT_FALSE(fs::exists(a1));
+  EXPECT_TRUE(fs::exists(b1));
+  EXPECT_TRUE(fs::exists(a2));
+  uint64_t total = 0;
+  for (const auto& entry : fs::directory_iterator(f.dir.path() / "cache" / "objects")) {
+    total += entry.file_size();
+  }
+  EXPECT_EQ(total, 20u);
+}
+
+}  // namespace
+}  // namespace inferd
