@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -92,3 +93,14 @@ class RecordingProxy:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+@contextmanager
+def behind_proxy(emulator):
+    """(emulator, a RecordingProxy in front of it); both stopped on leaving."""
+    proxy = RecordingProxy(emulator.port)
+    try:
+        yield emulator, proxy
+    finally:
+        proxy.stop()
+        emulator.stop()

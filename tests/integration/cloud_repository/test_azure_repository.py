@@ -11,7 +11,7 @@ import pytest
 
 from bucket_models import assert_serves_both, cache_flag, model_py, offset_served, repository_files
 from conftest import run_to_exit
-from recording_proxy import RecordingProxy
+from recording_proxy import RecordingProxy, behind_proxy
 from storage_emulators import Azurite
 from util import wait_until
 
@@ -21,12 +21,9 @@ ACCOUNT = Azurite.ACCOUNT
 
 @pytest.fixture(scope="module")
 def azurite(tmp_path_factory):
-    emulator = Azurite(tmp_path_factory.mktemp("azurite") / "azurite.log")
-    proxy = RecordingProxy(emulator.port)
-    emulator.create_container(CONTAINER)
-    yield emulator, proxy
-    proxy.stop()
-    emulator.stop()
+    with behind_proxy(Azurite(tmp_path_factory.mktemp("azurite") / "azurite.log")) as both:
+        both[0].create_container(CONTAINER)
+        yield both
 
 
 def connection_string(proxy: RecordingProxy, key: str = Azurite.KEY) -> str:

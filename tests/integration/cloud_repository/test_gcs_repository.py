@@ -12,7 +12,7 @@ import pytest
 from bucket_models import assert_serves_both, cache_flag, model_py, offset_served, repository_files
 from conftest import run_to_exit
 from google_token_endpoint import GoogleTokenEndpoint, new_key
-from recording_proxy import RecordingProxy
+from recording_proxy import RecordingProxy, behind_proxy
 from storage_emulators import FakeGcs
 from util import wait_until
 
@@ -21,12 +21,9 @@ BUCKET = "inferd-models"
 
 @pytest.fixture(scope="module")
 def gcs(tmp_path_factory):
-    emulator = FakeGcs(tmp_path_factory.mktemp("gcs") / "fake-gcs-server.log")
-    proxy = RecordingProxy(emulator.port)
-    emulator.create_bucket(BUCKET)
-    yield emulator, proxy
-    proxy.stop()
-    emulator.stop()
+    with behind_proxy(FakeGcs(tmp_path_factory.mktemp("gcs") / "fake-gcs-server.log")) as both:
+        both[0].create_bucket(BUCKET)
+        yield both
 
 
 @pytest.fixture
