@@ -448,7 +448,7 @@ def main():
     parser.add_argument("--skip-cache", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-cloud-repository", action="store_true",
-                        help="skip section 13 (a repository on moto's S3 server)")
+                        help="skip section 16 (a repository on moto's S3 server)")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,

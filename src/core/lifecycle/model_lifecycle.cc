@@ -94,6 +94,9 @@ std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
     prepared[key].location = location;
     keys.push_back(std::move(key));
   }
+  std::vector<ModelLocation> locations;
+  for (const std::string& key : keys) locations.push_back(prepared.at(key).location);
+  options_.source->Prefetch(locations);  // an object store's models, all at once
   // Opening a backend takes a while (dlopen, its initialize): one thread at a
   // time does it while the others go on reading configs. A model whose
   // backends were not opened here acquires them when it loads.

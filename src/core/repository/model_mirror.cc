@@ -92,6 +92,16 @@ fs::path ModelMirror::ObjectPath(const ObjectStore& store, const ObjectInfo& obj
          ShortHash(store.Url() + '\n' + object.key + '\n' + object.version, 40);
 }
 
+Status ModelMirror::Fetch(const ObjectStore& store, const std::vector<ObjectInfo>& objects) {
+  FetchStats stats;
+  Status status = FetchMissing(store, objects, &stats);
+  MutexLock lock(&mu_);
+  fetched_.objects += stats.objects;
+  fetched_.bytes += stats.bytes;
+  fetched_.requests += stats.requests;
+  return status;
+}
+
 FetchStats ModelMirror::fetched() const {
   MutexLock lock(&mu_);
   return fetched_;

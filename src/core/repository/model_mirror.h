@@ -47,6 +47,10 @@ class ModelMirror {
   Status Materialize(const ObjectStore& store, const std::string& model,
                      const std::vector<ObjectInfo>& objects);
 
+  // Fetches the objects of `objects` the cache lacks (no model folder made):
+  // many models' objects in one call download side by side.
+  Status Fetch(const ObjectStore& store, const std::vector<ObjectInfo>& objects);
+
   // Objects fetched by this mirror since it was made (tests, logs).
   FetchStats fetched() const;
 

@@ -31,6 +31,10 @@ class ModelSource {
   // source handing out local copies (repository_source.h) downloads them
   // here. Local folders are already there.
   virtual Status Materialize(const ModelLocation& location) const { return Status::Ok(); }
+  // Starts the copies of many models at once (a start loading them all), so
+  // that their files download side by side rather than a few models at a
+  // time; failures are left for each model's Materialize to report.
+  virtual void Prefetch(const std::vector<ModelLocation>& locations) const {}
 };
 
 // The model folders under one or more repository roots (--model-repository).

@@ -6,6 +6,7 @@
 #include "core/cloud/cloud_url.h"
 #include "core/cloud/curl_transport.h"
 #include "core/cloud/store_registry.h"
+#include "core/common/logging.h"
 
 namespace inferd {
 namespace {
@@ -168,6 +169,23 @@ ModelFingerprint RepositorySource::Fingerprint(const ModelLocation& location) co
     Mix(hash, std::to_string(object.size));
   }
   return fingerprint;
+}
+
+void RepositorySource::Prefetch(const std::vector<ModelLocation>& locations) const {
+  std::map<const Root*, std::vector<ObjectInfo>> by_store;
+  {
+    MutexLock lock(&mu_);
+    for (const ModelLocation& location : locations) {
+      auto it = snapshots_.find(location.dir);
+      if (it == snapshots_.end()) continue;
+      std::vector<ObjectInfo>& objects = by_store[it->second.root];
+      objects.insert(objects.end(), it->second.objects.begin(), it->second.objects.end());
+    }
+  }
+  for (const auto& [root, objects] : by_store) {
+    Status status = mirror_->Fetch(*root->store, objects);
+    if (!status.ok()) LOG_VERBOSE(1, "prefetching {}: {}", root->text, status.message());
+  }
 }
 
 Status RepositorySource::Materialize(const ModelLocation& location) const {

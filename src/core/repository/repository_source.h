@@ -49,6 +49,7 @@ class RepositorySource final : public ModelSource {
   StatusOr<std::vector<ModelLocation>> Find(const std::string& name) const override;
   ModelFingerprint Fingerprint(const ModelLocation& location) const override;
   Status Materialize(const ModelLocation& location) const override;
+  void Prefetch(const std::vector<ModelLocation>& locations) const override;
 
   ModelMirror& mirror() const { return *mirror_; }
 

