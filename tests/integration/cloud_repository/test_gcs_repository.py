@@ -1,0 +1,121 @@
+"""Model repositories on Google Cloud Storage (gs://bucket/path), served from
+fake-gcs-server (storage_emulators.py) through a recording proxy that shows
+what inferd asked for; a service account's JWT is checked by a stand-in token
+endpoint (google_token_endpoint.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bucket_models import assert_serves_both, cache_flag, model_py, offset_served, repository_files
+from conftest import run_to_exit
+from google_token_endpoint import GoogleTokenEndpoint, new_key
+from recording_proxy import RecordingProxy, behind_proxy
+from storage_emulators import FakeGcs
+from util import wait_until
+
+BUCKET = "inferd-models"
+
+
+@pytest.fixture(scope="module")
+def gcs(tmp_path_factory):
+    with behind_proxy(FakeGcs(tmp_path_factory.mktemp("gcs") / "fake-gcs-server.log")) as both:
+        both[0].create_bucket(BUCKET)
+        yield both
+
+
+@pytest.fixture
+def gcs_env(gcs, monkeypatch, tmp_path):
+    """inferd's environment: the emulator (through the proxy), no credentials."""
+    _, proxy = gcs
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", proxy.url)
+    for name in ("GOOGLE_APPLICATION_CREDENTIALS", "TRITON_CLOUD_CREDENTIAL_PATH",
+                 "CLOUD_STORAGE_EMULATOR_ENDPOINT"):
+        monkeypatch.delenv(name, raising=False)
+    proxy.clear()
+    return tmp_path
+
+
+def media_gets(proxy: RecordingProxy) -> list[str]:
+    """The objects downloaded (paths of alt=media GETs), in order."""
+    return [s.path.split("?")[0].split("/o/", 1)[1] for s in proxy.seen()
+            if s.method == "GET" and "alt=media" in s.path]
+
+
+def test_serves_a_python_model_and_an_identity_model_from_a_bucket(gcs, gcs_env, inferd):
+    emulator, proxy = gcs
+    emulator.put_tree(BUCKET, "serve", repository_files(offset=1.0))
+    server = inferd([], extra_args=[f"--model-repository=gs://{BUCKET}/serve",
+                                    cache_flag(gcs_env)])
+    assert_serves_both(server, offset=1.0)
+    # Each object fetched once, anonymously (no credentials: an emulator or a public bucket).
+    assert sorted(media_gets(proxy)) == sorted(
+        f"serve%2F{name.replace('/', '%2F')}" for name in repository_files())
+    assert all("Authorization" not in s.headers for s in proxy.seen())
+
+
+def test_poll_downloads_again_only_the_object_that_changed(gcs, gcs_env, inferd):
+    emulator, proxy = gcs
+    emulator.put_tree(BUCKET, "poll", repository_files(offset=1.0))
+    server = inferd([], extra_args=[f"--model-repository=gs://{BUCKET}/poll", cache_flag(gcs_env),
+                                    "--model-control-mode=poll", "--repository-poll-secs=1"])
+    assert offset_served(server) == 1.0
+    proxy.clear()
+    emulator.put(BUCKET, "poll/add_offset/1/model.py", model_py(2.0))
+    wait_until(lambda: offset_served(server) == 2.0, timeout=30,
+               what="add_offset reloaded with the new model.py")
+    assert media_gets(proxy) == ["poll%2Fadd_offset%2F1%2Fmodel.py"]
+    assert_serves_both(server, offset=2.0)
+
+
+def test_a_service_account_signs_in_with_a_jwt_and_reuses_its_token(gcs, gcs_env, inferd,
+                                                                     monkeypatch):
+    emulator, proxy = gcs
+    emulator.put_tree(BUCKET, "private", repository_files(offset=3.0))
+    key = new_key()
+    endpoint = GoogleTokenEndpoint(registered=key)
+    try:
+        monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(
+            endpoint.service_account_file(gcs_env / "sa.json", key)))
+        server = inferd([], extra_args=[f"--model-repository=gs://{BUCKET}/private",
+                                        cache_flag(gcs_env)])
+        assert_serves_both(server, offset=3.0)
+    finally:
+        endpoint.stop()
+    assert len(endpoint.claims) == 1, "one token for every request"
+    claims = endpoint.claims[0]
+    assert claims["iss"] == "loader@inferd-test.iam.gserviceaccount.com"
+    assert claims["scope"] == "https://www.googleapis.com/auth/devstorage.read_only"
+    assert claims["exp"] - claims["iat"] == 3600
+    # This repository's requests (the poll test's server still lists its own meanwhile).
+    bucket_requests = [s for s in proxy.seen() if "private%2F" in s.path]
+    assert bucket_requests and all(s.headers.get("Authorization") == "Bearer tok-1"
+                                   for s in bucket_requests)
+
+
+def test_a_wrong_key_is_refused_with_googles_error(gcs, gcs_env, monkeypatch):
+    emulator, _ = gcs
+    emulator.put_tree(BUCKET, "denied", repository_files())
+    endpoint = GoogleTokenEndpoint(registered=new_key())
+    try:
+        # TRITON_CLOUD_CREDENTIAL_PATH's entry for the bucket: a key Google does not know.
+        wrong = endpoint.service_account_file(gcs_env / "wrong.json", new_key())
+        (gcs_env / "creds.json").write_text(json.dumps({"gs": {f"gs://{BUCKET}": str(wrong)}}))
+        monkeypatch.setenv("TRITON_CLOUD_CREDENTIAL_PATH", str(gcs_env / "creds.json"))
+        run = run_to_exit([f"--model-repository=gs://{BUCKET}/denied", cache_flag(gcs_env)])
+    finally:
+        endpoint.stop()
+    out = run.stdout + run.stderr
+    assert run.returncode != 0 and endpoint.refused >= 1
+    expected = (f"gs://{BUCKET}/denied: OAuth2 token endpoint {endpoint.uri}: "
+                "invalid_grant (HTTP 400): Invalid JWT Signature.")
+    assert expected in out, out
+
+
+def test_a_missing_bucket_is_named_with_googles_reason(gcs, gcs_env):
+    run = run_to_exit(["--model-repository=gs://no-such-bucket/models", cache_flag(gcs_env)])
+    out = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert "gs://no-such-bucket/models: notFound (HTTP 404)" in out, out
