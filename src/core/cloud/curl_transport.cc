@@ -130,6 +130,21 @@ void CurlTransport::ReturnHandle(void* handle) {
   idle_.push_back(handle);
 }
 
+namespace {
+
+// Why a transfer failed: writing the body file, else curl's own words.
+std::string TransferError(CURLcode code, const Transfer& transfer, const char* error_buffer) {
+  std::string error = !transfer.file_error.empty() ? transfer.file_error
+                      : error_buffer[0] != 0      ? std::string(error_buffer)
+                                                  : std::string(curl_easy_strerror(code));
+  // The connection closed before Content-Length bytes came: say so as the
+  // client's own check does (http_client.cc), whichever notices first.
+  if (code == CURLE_PARTIAL_FILE) error = "truncated transfer: " + error;
+  return error;
+}
+
+}  // namespace
+
 HttpResponse CurlTransport::Perform(const HttpRequest& request) {
   HttpResponse response;
   CURL* curl = static_cast<CURL*>(TakeHandle());
@@ -138,7 +153,9 @@ HttpResponse CurlTransport::Perform(const HttpRequest& request) {
     return response;
   }
   curl_easy_reset(curl);  // keeps the connection cache
-  Transfer transfer{&request, &response};
+  Transfer transfer;
+  transfer.request = &request;
+  transfer.response = &response;
   curl_slist* headers = BuildHeaders(request);
   char error_buffer[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -167,18 +184,15 @@ HttpResponse CurlTransport::Perform(const HttpRequest& request) {
   ReturnHandle(curl);
   if (code != CURLE_OK) {
     response.status = 0;
-    response.error = !transfer.file_error.empty() ? transfer.file_error
-                     : error_buffer[0] != 0      ? std::string(error_buffer)
-                                                 : std::string(curl_easy_strerror(code));
-    // The connection closed before Content-Length bytes came: say so as the
-    // client's own check does (http_client.cc), whichever notices first.
-    if (code == CURLE_PARTIAL_FILE) response.error = "truncated transfer: " + response.error;
+    response.error = TransferError(code, transfer, error_buffer);
     return response;
   }
   response.status = static_cast<int>(status);
   if (response.ok() && request.body_file && request.body_file->truncate && transfer.fd < 0) {
     // An empty object: no body byte ever opened the file.
-    Transfer empty{&request, &response};
+    Transfer empty;
+    empty.request = &request;
+    empty.response = &response;
     if (!OpenBodyFile(&empty)) {
       response.status = 0;
       response.error = empty.file_error;
