@@ -86,8 +86,11 @@ std::string SuggestForParseError(std::string_view parser_message) {
   const std::string message(parser_message);
   std::smatch match;
   if (std::regex_search(message, match, kNoField)) {
+    // Through ModelConfig's own pool: asking generated_pool() by name alone
+    // finds nothing until something has touched the file's descriptors (a
+    // process that parsed no configuration yet, as `ctest` runs one test).
     const auto* type =
-        google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(match[1]);
+        inference::ModelConfig::descriptor()->file()->pool()->FindMessageTypeByName(match[1]);
     if (type == nullptr) return "";
     const std::string name = ClosestName(match[2].str(), FieldNames(*type));
     return name.empty() ? "" : "did you mean '" + name + "'?";
