@@ -28,7 +28,7 @@ struct ConfigContext {
   bool allow_incomplete_io = false;
   //! Where the config's text set each field, so errors point at file:line:col;
   //! null when the config did not come from text (a load request's JSON).
-  std::shared_ptr<const ConfigLocations> locations;
+  std::shared_ptr<const ConfigLocations> locations = nullptr;
 };
 
 }  // namespace inferd
