@@ -43,6 +43,7 @@ StatusOr<std::shared_ptr<BackendLibrary>> BackendManager::Acquire(
     std::shared_ptr<BackendLibrary> shared = std::move(library).value();
     open_[key] = shared;
     found_at_[candidate] = shared;
+    if (keep_open_) kept_.push_back(shared);
     return shared;
   }
   std::string searched;
@@ -50,6 +51,14 @@ StatusOr<std::shared_ptr<BackendLibrary>> BackendManager::Acquire(
     searched += (searched.empty() ? "" : ", ") + candidate.string();
   }
   return Status::Unavailable("backend '" + name + "' not found (looked for " + searched + ")");
+}
+
+void BackendManager::KeepLibrariesOpen() {
+  MutexLock lock(&mu_);
+  keep_open_ = true;
+  for (const auto& [path, library] : open_) {
+    if (std::shared_ptr<BackendLibrary> open = library.lock()) kept_.push_back(std::move(open));
+  }
 }
 
 }  // namespace inferd

@@ -28,6 +28,14 @@ class BackendManager {
                                                     const std::filesystem::path& model_dir,
                                                     int64_t version) EXCLUDES(mu_);
 
+  // From now on every library opened stays open until the manager goes,
+  // however many models use it. The memory budget needs this: a backend's own
+  // set-up (ONNX Runtime's environment and thread pools) would otherwise be
+  // made again, and charged to whichever model loads next, each time the last
+  // model of that backend is evicted; and whether the library had closed yet
+  // depended on when the unload finished.
+  void KeepLibrariesOpen() EXCLUDES(mu_);
+
   // Where Acquire would look, in order (for tests and error messages).
   std::vector<std::filesystem::path> Candidates(const std::string& name,
                                                 const std::filesystem::path& model_dir,
@@ -44,6 +52,8 @@ class BackendManager {
   // there skips canonicalizing (a readlink per path component) while it is
   // open: 100 models of one backend, a thousand syscalls.
   std::map<std::filesystem::path, std::weak_ptr<BackendLibrary>> found_at_ GUARDED_BY(mu_);
+  bool keep_open_ GUARDED_BY(mu_) = false;
+  std::vector<std::shared_ptr<BackendLibrary>> kept_ GUARDED_BY(mu_);  // KeepLibrariesOpen
 };
 
 }  // namespace inferd

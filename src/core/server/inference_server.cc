@@ -113,6 +113,7 @@ Status InferenceServer::CreateServices() {
   const ServerOptions& o = options_;
   ASSIGN_OR_RETURN(tracer_, TraceManager::Create(o.trace));
   backends_ = std::make_unique<BackendManager>(o.backend_directory, o.backend_settings);
+  if (o.model_memory_budget_bytes > 0) backends_->KeepLibrariesOpen();
   copy_workers_ = std::make_unique<CopyWorkers>(o.buffer_manager_threads);
   if (o.rate_limit) rate_limiter_ = std::make_unique<RateLimiter>(o.rate_limit_resources);
   if (o.response_cache) {
