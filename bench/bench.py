@@ -74,7 +74,7 @@ import tempfile
 import time
 import urllib.request
 
-from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, http_get, write_model
+from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, write_model
 from cache import section_cache
 from cloud_repository import section_cloud_repository
 from ensembles import section_ensembles
@@ -86,6 +86,7 @@ from sequences import section_sequences
 from python_tax import section_python
 from streaming import section_streaming
 from tracing import section_tracing
+from wrk_tools import run_wrk, start_nginx, wrk_microseconds
 from llamacpp import section_llamacpp
 
 CONCURRENCIES = (1, 16, 64)
@@ -140,70 +141,6 @@ def section_loadgen(build, args):
         server.stop()
         shutil.rmtree(repo, ignore_errors=True)
     return results
-
-
-def wrk_microseconds(text):
-    """wrk's latency text ("86.00us", "1.20ms", "2.00s") in microseconds."""
-    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
-    if not match:
-        return None
-    return float(match.group(1)) * {"us": 1, "ms": 1e3, "s": 1e6}[match.group(2)]
-
-
-def run_wrk(url, script=None, connections=16, seconds=5):
-    """wrk's requests/s and its p50 and p99 latency text."""
-    threads = min(2, connections)
-    command = ["wrk", f"-c{connections}", f"-t{threads}", f"-d{seconds}s", "--latency"]
-    if script:
-        command += ["-s", script]
-    output = subprocess.run(command + [url], capture_output=True, text=True).stdout
-    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
-    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
-    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.M)
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    if not rate:
-        print(f"   wrk failed:\n{output[-1000:]}")
-        return None
-    return (float(rate.group(1)), p50.group(1) if p50 else "?", p99.group(1) if p99 else "?",
-            int(non2xx.group(1)) if non2xx else 0)
-
-
-def start_nginx(workdir, body):
-    """nginx serving `body` at /body on a free loopback port; returns (process, url)."""
-    os.chmod(workdir, 0o755)  # nginx workers run as an unprivileged user when started as root
-    www = os.path.join(workdir, "www")
-    os.makedirs(www)
-    with open(os.path.join(www, "body"), "wb") as f:
-        f.write(body)
-    os.chmod(os.path.join(www, "body"), 0o644)
-    port = free_port()
-    config = os.path.join(workdir, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""daemon off;
-worker_processes auto;
-pid {workdir}/nginx.pid;
-error_log {workdir}/error.log;
-events {{ worker_connections 1024; }}
-http {{
-  access_log off;
-  keepalive_requests 1000000;
-  open_file_cache max=16;
-  default_type application/json;
-  server {{
-    listen 127.0.0.1:{port};
-    root {www};
-  }}
-}}
-""")
-    process = subprocess.Popen(["nginx", "-c", config, "-p", workdir],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/body"
-    for _ in range(500):
-        if http_get(url) == 200:
-            return process, url
-        time.sleep(0.01)
-    process.kill()
-    return None, url
 
 
 def section_wrk(build, args, loadgen_results):
@@ -436,6 +373,11 @@ def section_compute(build):
     print()
 
 
+SECTION_NAMES = ["loadgen", "wrk", "perf-analyzer", "perf-analyzer-ensemble", "startup",
+                 "streaming", "sequences", "python", "ensembles", "grpc-ceiling", "compute",
+                 "cache", "memory", "tracing", "memory-budget", "llamacpp", "cloud-repository"]
+
+
 def sections(build, args):
     """(skip it?, run it) for each section, in order."""
     results = {}
@@ -477,24 +419,9 @@ def main():
     parser.add_argument("--build-dir", default=os.environ.get("INFERD_BUILD_DIR", os.path.join(ROOT, "build")))
     parser.add_argument("--duration", type=float, default=5, help="measured seconds per loadgen step")
     parser.add_argument("--warmup", type=float, default=1, help="warm-up seconds per loadgen step")
-    parser.add_argument("--skip-loadgen", action="store_true")
-    parser.add_argument("--skip-wrk", action="store_true")
-    parser.add_argument("--skip-perf-analyzer", action="store_true")
-    parser.add_argument("--skip-perf-analyzer-ensemble", action="store_true")
-    parser.add_argument("--skip-startup", action="store_true")
-    parser.add_argument("--skip-streaming", action="store_true")
-    parser.add_argument("--skip-sequences", action="store_true")
-    parser.add_argument("--skip-python", action="store_true")
-    parser.add_argument("--skip-ensembles", action="store_true")
-    parser.add_argument("--skip-grpc-ceiling", action="store_true")
-    parser.add_argument("--skip-compute", action="store_true")
-    parser.add_argument("--skip-cache", action="store_true")
-    parser.add_argument("--skip-memory", action="store_true")
-    parser.add_argument("--skip-tracing", action="store_true")
-    parser.add_argument("--skip-memory-budget", action="store_true")
-    parser.add_argument("--skip-llamacpp", action="store_true")
-    parser.add_argument("--skip-cloud-repository", action="store_true",
-                        help="skip section 16 (a repository on moto's S3 server)")
+    # One --skip-<name> per section, in the order they run.
+    for name in SECTION_NAMES:
+        parser.add_argument(f"--skip-{name}", action="store_true")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts per start-up figure (the median is printed)")
     parser.add_argument("--cycles", type=int, default=1000,
