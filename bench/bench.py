@@ -77,6 +77,7 @@ import urllib.request
 from bench_kit import IDENTITY_CONFIG, ROOT, Inferd, free_port, write_model
 from cache import section_cache
 from cloud_repository import section_cloud_repository
+from cpu_per_request import section_cpu_per_request
 from ensembles import section_ensembles
 from grpc_ceiling import section_grpc_ceiling
 from memory import section_memory
@@ -91,12 +92,15 @@ from llamacpp import section_llamacpp
 
 CONCURRENCIES = (1, 16, 64)
 
-def loadgen(build, args, server, model, protocol, binary, concurrency):
-    """One inferd-loadgen step; returns its CSV row as a dict (or None)."""
+def loadgen(build, args, server, model, protocol, binary, concurrency, rate=None):
+    """One inferd-loadgen step, closed loop at `concurrency` or, given `rate`,
+    open loop at that many requests per second; its CSV row as a dict (or None)."""
     with tempfile.NamedTemporaryFile(suffix=".csv") as out:
         port = server.http_port if protocol == "http" else server.grpc_port
         command = [os.path.join(build, "tools", "inferd-loadgen"), "-q", "-u", f"127.0.0.1:{port}",
-                   "-i", protocol, "-m", model, "--concurrency-range", str(concurrency),
+                   "-i", protocol, "-m", model,
+                   *(["--request-rate", str(rate)] if rate else
+                     ["--concurrency-range", str(concurrency)]),
                    "--duration-secs", str(args.duration), "--warmup-secs", str(args.warmup),
                    "--csv", out.name] + (["--binary"] if binary else [])
         result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -375,7 +379,8 @@ def section_compute(build):
 
 SECTION_NAMES = ["loadgen", "wrk", "perf-analyzer", "perf-analyzer-ensemble", "startup",
                  "streaming", "sequences", "python", "ensembles", "grpc-ceiling", "compute",
-                 "cache", "memory", "tracing", "memory-budget", "llamacpp", "cloud-repository"]
+                 "cache", "memory", "tracing", "memory-budget", "llamacpp", "cloud-repository",
+                 "cpu-per-request"]
 
 
 def sections(build, args):
@@ -411,7 +416,10 @@ def sections(build, args):
              lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT)),
             (args.skip_cloud_repository,
              lambda: section_cloud_repository(build, args, Inferd, write_model,
-                                              IDENTITY_CONFIG))]
+                                              IDENTITY_CONFIG)),
+            (args.skip_cpu_per_request,
+             lambda: section_cpu_per_request(build, args, Inferd, write_model, IDENTITY_CONFIG,
+                                             loadgen, free_port))]
 
 
 def main():
