@@ -1,6 +1,8 @@
 """Section 15 of bench.py: the llamacpp backend against llama.cpp's own
-llama-server (the same build from scripts/install-llamacpp.sh, the same tiny
-GGUF of tests/integration/llamacpp/tiny_gguf.py, the same threads and slots).
+llama-server (the same llama.cpp release: the backend on its prebuilt
+libraries, llama-server compiled from that release's source for this machine
+by scripts/install-llamacpp.sh --with-server; the same tiny GGUF of
+tests/integration/llamacpp/tiny_gguf.py, the same threads and slots).
 
 1 and 8 concurrent streams of TOKENS tokens each (greedy, ignore_eos), both
 over HTTP Server-Sent Events (inferd's /generate_stream, llama-server's
@@ -90,10 +92,10 @@ def section_llamacpp(build, args, Inferd, write_model, free_port, root):
     print("15. llamacpp backend vs llama-server (tiny GGUF, "
           f"{THREADS} threads, {SLOTS} slots, {TOKENS} tokens a stream)")
     backend = os.path.join(build, "backends/llamacpp/libinferd_llamacpp.so")
-    # Builds llama-server on first use (make build builds only the libraries).
+    # Builds llama-server on first use (minutes: llama.cpp as a whole, from source).
     llamacpp_dir = subprocess.run(["bash", os.path.join(root, "scripts/install-llamacpp.sh"),
                                    "--with-server"], capture_output=True, text=True).stdout.strip()
-    server_bin = os.path.join(llamacpp_dir, "build/bin/llama-server")
+    server_bin = os.path.join(llamacpp_dir, "build-server/bin/llama-server")
     if not (os.path.exists(backend) and os.path.exists(server_bin)):
         print("   skipped: the llamacpp backend or llama-server is not built "
               "(scripts/install-llamacpp.sh)\n")

@@ -110,7 +110,7 @@ PY
   echo "$XGB_WHEEL_VERSION" > "$XGB_DIR/VERSION"
 fi
 
-# llama.cpp's libraries for the llamacpp backend: built once from the pinned
-# llama-cpp-python sdist into ~/.cache/inferd/llamacpp-<version>
-# (scripts/install-llamacpp.sh; the llamacpp tests build llama-server there too).
+# llama.cpp's libraries and headers for the llamacpp backend: prebuilt, from npm,
+# into ~/.cache/inferd/llamacpp-<release> (scripts/install-llamacpp.sh; the
+# llamacpp tests compile two of llama.cpp's programs there too).
 bash scripts/install-llamacpp.sh >/dev/null

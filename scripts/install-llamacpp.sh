@@ -1,80 +1,102 @@
 #!/usr/bin/env bash
-# llama.cpp for the llamacpp backend (backends/llamacpp) and for the llama-server its
-# tests and bench compare against. Debian 12 does not package llama.cpp; the
-# llama-cpp-python sdist on PyPI vendors a pinned llama.cpp (vendor/llama.cpp), so it is
-# fetched from PyPI, its SHA-256 checked, and only the shared libraries (llama, ggml) are
-# built, CPU only, with ccache, once, into ~/.cache/inferd/llamacpp-<ver> (src/ the vendored
-# source, build/ the build tree: build/bin has the libraries). `--with-server` builds
-# llama-server and examples/simple as well: only the tests and bench compare against them,
-# and llama-server is most of the build (`make run` does not wait for it). Skipped when that
-# folder already holds a finished build. Prints the folder.
-# Usage: scripts/install-llamacpp.sh [--print-dir | --with-server]
+# llama.cpp for the llamacpp backend (backends/llamacpp), and the llama.cpp programs its
+# tests and bench compare against. Debian 12 does not package llama.cpp. The npm package
+# @node-llama-cpp/linux-x64 carries a CPU build of one llama.cpp release as shared
+# libraries (libllama, libggml, libggml-base, libllama-common, and one libggml-cpu-<arch>.so
+# per x86-64 CPU generation, of which ggml loads the best the machine runs), and
+# node-llama-cpp carries that release's source as a git bundle (headers, examples, tools).
+# Both are fetched with `npm pack`, their integrity checked, into
+# ~/.cache/inferd/llamacpp-<release>: src/ the source, build/bin/ the libraries. Nothing is
+# compiled for the backend, and the same libraries run on any x86-64 machine.
+#   --with-tools   also builds llama.cpp's examples/simple (a greedy generator) and
+#                  tools/tokenize on those libraries (seconds): the tests' references.
+#   --with-server  also builds llama-server from the source, with the whole of llama.cpp
+#                  (minutes; only the bench compares against it), into build-server/.
+# Skipped when the folder already holds what was asked. Prints the folder.
+# Usage: scripts/install-llamacpp.sh [--print-dir | --with-tools | --with-server]
 set -euo pipefail
 
-LLAMACPP_PY_VERSION=0.3.36
-LLAMACPP_PY_SHA256=832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e
-LLAMACPP_PY_URL=https://files.pythonhosted.org/packages/ec/e9/e7de2b0463ea3ffbf0ede6cb21b58c1258a8f6521aae45ca773a59fe7cf3/llama_cpp_python-$LLAMACPP_PY_VERSION.tar.gz
+NLC_VERSION=3.22.1      # node-llama-cpp, which pins llama.cpp's release:
+LLAMACPP_RELEASE=v0.5.0
+NLC_LIBS_INTEGRITY=sha512-5uCCDNqWCNfaAm8aR/Uzxbo4HBpKgNF91kCHPepKhgMgV2OAmatoefbOlMihsqCiH2Od35E/eUHQCFbfRBJuOg==
+NLC_SOURCE_INTEGRITY=sha512-bltIipuWmc123H7tMIgDGKSsSrhmhlQYeVUC48XTjVW7XGJJiJJyCdlTMzQ/LiWoPkGDpcL4FviDpgw7qfTiDw==
 
 CACHE=${INFERD_CACHE:-$HOME/.cache/inferd}
-dir=$CACHE/llamacpp-$LLAMACPP_PY_VERSION
-if [ "${1:-}" = --print-dir ]; then echo "$dir"; exit 0; fi
-with_server=false
-if [ "${1:-}" = --with-server ]; then with_server=true; fi
-# What this call needs finished: the libraries (LIBS_DONE), or everything (DONE).
-done_file=$dir/LIBS_DONE
-if $with_server; then done_file=$dir/DONE; fi
-# llama.cpp's own minimal greedy generator (examples/simple, one file on the
-# libraries): the tests' reference beside llama-server, and quick to build.
-build_simple() {
-  c++ -std=c++17 -O2 "$dir/src/examples/simple/simple.cpp" -I"$dir/src/include" \
-    -I"$dir/src/ggml/include" -L"$dir/build/bin" -lllama -lggml -lggml-base \
-    -Wl,-rpath,"$dir/build/bin" -o "$dir/build/bin/llama-simple"
-}
-if [ -f "$done_file" ] || [ -f "$dir/DONE" ]; then
-  if $with_server; then [ -x "$dir/build/bin/llama-simple" ] || build_simple; fi
-  echo "$dir"
-  exit 0
-fi
+dir=$CACHE/llamacpp-$LLAMACPP_RELEASE
+mode=${1:-}
+if [ "$mode" = --print-dir ]; then echo "$dir"; exit 0; fi
+bin=$dir/build/bin
 
-mkdir -p "$CACHE"
-# One build at a time (several checkouts share the cache): a second caller waits
-# for the first and then finds DONE.
-exec 9>"$dir.lock"
-flock 9
-if [ -f "$done_file" ] || [ -f "$dir/DONE" ]; then echo "$dir"; exit 0; fi
-if [ ! -f "$dir/src/CMakeLists.txt" ]; then
-  echo "install-llamacpp: llama-cpp-python $LLAMACPP_PY_VERSION sdist (vendored llama.cpp) into $dir/src" >&2
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  curl -fsSL --retry 3 -o "$tmp/sdist.tar.gz" "$LLAMACPP_PY_URL"
-  if [ "$(sha256sum "$tmp/sdist.tar.gz" | cut -d' ' -f1)" != "$LLAMACPP_PY_SHA256" ]; then
-    echo "install-llamacpp: $LLAMACPP_PY_URL does not have the pinned SHA-256 $LLAMACPP_PY_SHA256" >&2
+# `npm pack PACKAGE` into $2, checked against the pinned integrity $3.
+npm_pack() {
+  (cd "$2" && npm pack --silent "$1" >/dev/null)
+  local tgz got
+  tgz=$(ls "$2"/*.tgz)
+  got=sha512-$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)
+  if [ "$got" != "$3" ]; then
+    echo "install-llamacpp: $1 does not have the pinned integrity $3" >&2
     exit 1
   fi
-  tar -xzf "$tmp/sdist.tar.gz" -C "$tmp" "llama_cpp_python-$LLAMACPP_PY_VERSION/vendor/llama.cpp"
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  mv "$tmp/llama_cpp_python-$LLAMACPP_PY_VERSION/vendor/llama.cpp" "$dir/src"
-fi
+  tar -xzf "$tgz" -C "$2"
+  rm "$tgz"
+}
 
-# CPU only: no CUDA/Metal/Vulkan (their defaults are off on Linux); no BLAS (ggml's own
-# kernels are faster than OpenBLAS for the small batches of token generation); no OpenSSL
-# or web UI (llama-server only serves localhost tests). Shared libraries so the backend and
-# llama-server use the very same ggml build.
-echo "install-llamacpp: building llama and ggml$($with_server && echo ' and llama-server') in $dir/build" >&2
-start=$SECONDS
-cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBUILD_SHARED_LIBS=ON -DGGML_CCACHE=ON -DGGML_BLAS=OFF -DGGML_NATIVE=ON \
-  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=ON \
-  -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
-  -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF >&2
-# The libraries first: the backend builds on them while llama-server (tests, bench) compiles.
-cmake --build "$dir/build" --target llama ggml >&2
-echo "$LLAMACPP_PY_VERSION" > "$dir/LIBS_DONE"
-if $with_server; then
-  build_simple
-  cmake --build "$dir/build" --target llama-server >&2
-  echo "$LLAMACPP_PY_VERSION" > "$dir/DONE"
-fi
-echo "install-llamacpp: built in $((SECONDS - start)) s" >&2
+install_libraries() {
+  echo "install-llamacpp: npm pack @node-llama-cpp/linux-x64@$NLC_VERSION and node-llama-cpp@$NLC_VERSION (llama.cpp $LLAMACPP_RELEASE) into $dir" >&2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir "$tmp/libs" "$tmp/source"
+  npm_pack "@node-llama-cpp/linux-x64@$NLC_VERSION" "$tmp/libs" "$NLC_LIBS_INTEGRITY"
+  npm_pack "node-llama-cpp@$NLC_VERSION" "$tmp/source" "$NLC_SOURCE_INTEGRITY"
+  rm -rf "$dir"
+  mkdir -p "$bin"
+  git clone -q "$tmp/source/package/llama/gitRelease.bundle" "$dir/src" 2>/dev/null
+  cp "$tmp/libs/package/bins/linux-x64/"*.so "$tmp/libs/package/LICENSE" "$bin/"
+  # The libraries' SONAMEs carry the release; the backend links the plain names.
+  ln -s "libllama.$LLAMACPP_RELEASE.so" "$bin/libllama.so"
+  ln -s "libggml.$LLAMACPP_RELEASE.so" "$bin/libggml.so"
+  echo "$LLAMACPP_RELEASE" > "$dir/LIBS_DONE"
+}
+
+# llama.cpp's own one-file programs on the installed libraries.
+build_tools() {
+  local flags=(-std=c++17 -O2 -I"$dir/src/include" -I"$dir/src/ggml/include" -L"$bin"
+               -Wl,-rpath,"$bin")
+  c++ "${flags[@]}" "$dir/src/examples/simple/simple.cpp" -lllama -lggml -lggml-base \
+    -o "$bin/llama-simple"
+  c++ "${flags[@]}" -I"$dir/src/common" -I"$dir/src/vendor" "$dir/src/tools/tokenize/tokenize.cpp" \
+    -lllama-common -lllama -lggml -lggml-base -o "$bin/llama-tokenize"
+  echo "$LLAMACPP_RELEASE" > "$dir/TOOLS_DONE"
+}
+
+# llama-server compiled from the release's source as a whole (CPU only, no UI or
+# OpenSSL: it only serves the bench on localhost).
+build_server() {
+  echo "install-llamacpp: building llama-server in $dir/build-server" >&2
+  local start=$SECONDS
+  cmake -S "$dir/src" -B "$dir/build-server" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DBUILD_SHARED_LIBS=ON -DGGML_CCACHE=ON -DGGML_BLAS=OFF -DGGML_NATIVE=ON \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=ON \
+    -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
+    -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF >&2
+  cmake --build "$dir/build-server" --target llama-server >&2
+  echo "$LLAMACPP_RELEASE" > "$dir/SERVER_DONE"
+  echo "install-llamacpp: llama-server built in $((SECONDS - start)) s" >&2
+}
+
+case "$mode" in
+  --with-tools) want=TOOLS_DONE ;;
+  --with-server) want=SERVER_DONE ;;
+  "") want=LIBS_DONE ;;
+  *) echo "usage: scripts/install-llamacpp.sh [--print-dir | --with-tools | --with-server]" >&2; exit 2 ;;
+esac
+if [ -f "$dir/$want" ] && [ -f "$dir/LIBS_DONE" ]; then echo "$dir"; exit 0; fi
+mkdir -p "$CACHE"
+# One install at a time (several checkouts share the cache): a second caller waits
+# for the first and then finds it done.
+exec 9>"$dir.lock"
+flock 9
+[ -f "$dir/LIBS_DONE" ] || install_libraries
+if [ "$want" = TOOLS_DONE ] && [ ! -f "$dir/TOOLS_DONE" ]; then build_tools; fi
+if [ "$want" = SERVER_DONE ] && [ ! -f "$dir/SERVER_DONE" ]; then build_server; fi
 echo "$dir"

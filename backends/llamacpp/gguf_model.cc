@@ -1,5 +1,8 @@
 #include "gguf_model.h"
 
+#include <dlfcn.h>
+#include <ggml-backend.h>
+
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -28,10 +31,26 @@ std::string OneLine(std::string log) {
   return log;
 }
 
+// The folder libllama was loaded from.
+std::string LlamaLibraryFolder() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&llama_backend_init), &info) == 0 || info.dli_fname == nullptr) {
+    return ".";
+  }
+  const std::string path = info.dli_fname;
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
 }  // namespace
 
 void InitializeLlama() {
   llama_log_set(LogToStderr, nullptr);
+  // llama.cpp's portable builds keep the CPU kernels in one library per CPU
+  // generation (libggml-cpu-<arch>.so) beside libllama, and ggml loads the best
+  // one the machine runs only when asked; it would look beside the executable.
+  // A build with the kernels linked in finds nothing to load here.
+  ggml_backend_load_all_from_path(LlamaLibraryFolder().c_str());
   llama_backend_init();
 }
 

@@ -1,6 +1,7 @@
 """Fixtures of the llamacpp backend's tests: the tiny GGUF model, written once
-per session, and the backend built (scripts/install-llamacpp.sh builds
-llama.cpp's libraries at install, llama-server at the first test that needs it)."""
+per session, and the backend built (scripts/install-llamacpp.sh installs
+llama.cpp's libraries at install, and its reference programs at the first test
+that needs them)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from llamacpp_util import llama_server_binary, write_tiny_gguf
+from llamacpp_util import write_tiny_gguf
 from util import backend_directory
 
 
@@ -19,12 +20,3 @@ def tiny_gguf(tmp_path_factory) -> Path:
         pytest.fail("the llamacpp backend is not built (scripts/install-llamacpp.sh builds "
                     "llama.cpp; then configure again)", pytrace=False)
     return write_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
-
-
-@pytest.fixture(scope="session")
-def llama_server_path() -> Path:
-    path = llama_server_binary()
-    if not path.is_file():
-        pytest.fail(f"llama-server not found at {path} (scripts/install-llamacpp.sh builds it)",
-                    pytrace=False)
-    return path

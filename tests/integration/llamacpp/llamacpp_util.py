@@ -1,21 +1,21 @@
 """What the llamacpp tests share: the tiny GGUF model in a model repository,
-llama.cpp's own llama-server (built by scripts/install-llamacpp.sh from the
-same source) on the same file, and the OpenAI tensor convention's requests."""
+llama.cpp's own programs on the same libraries as the backend (its
+examples/simple greedy generator and tools/tokenize, built by
+scripts/install-llamacpp.sh --with-tools), and the OpenAI tensor convention's
+requests."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
-import requests
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tiny_gguf import write_tiny_gguf  # noqa: E402
-from util import REPO_ROOT, wait_until  # noqa: E402
+from tiny_gguf import write_tiny_gguf  # noqa: E402,F401 (the fixtures' import)
+from util import REPO_ROOT  # noqa: E402
 
 # One llama.cpp thread: on a loaded 2-core box, two threads meeting at each
 # op's barrier wait for each other's time slice, and a token can take seconds.
@@ -28,23 +28,41 @@ def llamacpp_dir() -> Path:
     return Path(out)
 
 
-def llama_server_binary() -> Path:
-    """llama.cpp's own server (and examples/simple), built on first use: `make build`
-    builds only the libraries, since only these tests and the bench need the server."""
-    subprocess.run(["bash", str(REPO_ROOT / "scripts/install-llamacpp.sh"), "--with-server"],
+def llamacpp_program(name: str) -> Path:
+    """One of llama.cpp's programs (llama-simple, llama-tokenize), built on the
+    backend's llama.cpp libraries on first use (seconds)."""
+    subprocess.run(["bash", str(REPO_ROOT / "scripts/install-llamacpp.sh"), "--with-tools"],
                    check=True, stdout=subprocess.DEVNULL)
-    return llamacpp_dir() / "build" / "bin" / "llama-server"
+    return llamacpp_dir() / "build" / "bin" / name
+
+
+def simple_run(gguf: Path, prompt: str, max_tokens: int) -> tuple[str, int]:
+    """What llama.cpp's examples/simple generates greedily after `prompt`, and
+    how many tokens it generated. It echoes "<s>" and the prompt (SentencePiece's
+    leading space before it), prints pieces with printf("%s"), so a NUL byte
+    token prints as nothing, and reports "decoded N tokens" on stderr."""
+    run = subprocess.run([str(llamacpp_program("llama-simple")), "-m", str(gguf),
+                          "-n", str(max_tokens), prompt], check=True, capture_output=True)
+    echo = ("<s> " + prompt).encode()
+    out = run.stdout
+    assert out.startswith(echo) and out.endswith(b"\n"), out
+    decoded = re.search(rb"decoded (\d+) tokens", run.stderr)
+    assert decoded, run.stderr[-500:]
+    return out[len(echo):-1].decode(), int(decoded.group(1))
 
 
 def simple_generate(gguf: Path, prompt: str, max_tokens: int) -> str:
-    """What llama.cpp's examples/simple generates greedily after `prompt`. It
-    echoes "<s>" and the prompt (SentencePiece's leading space before it) and
-    prints pieces with printf("%s"), so a NUL byte token prints as nothing."""
-    out = subprocess.run([str(llama_server_binary().parent / "llama-simple"), "-m", str(gguf),
-                          "-n", str(max_tokens), prompt], check=True, capture_output=True).stdout
-    echo = ("<s> " + prompt).encode()
-    assert out.startswith(echo) and out.endswith(b"\n"), out
-    return out[len(echo):-1].decode()
+    return simple_run(gguf, prompt, max_tokens)[0]
+
+
+def prompt_tokens(gguf: Path, prompt: str) -> int:
+    """How many tokens llama.cpp's tools/tokenize makes of `prompt` (with the
+    beginning-of-sequence token, as a completion evaluates it)."""
+    run = subprocess.run([str(llamacpp_program("llama-tokenize")), "-m", str(gguf), "-p", prompt,
+                          "--show-count", "--log-disable"], check=True, capture_output=True)
+    count = re.search(rb"Total number of tokens: (\d+)", run.stdout)
+    assert count, run.stdout[-500:]
+    return int(count.group(1))
 
 
 def tiny_config(name: str, parallel: int = 8, context_size: int = 4096,
@@ -92,44 +110,3 @@ def generate_body(prompt: str, max_tokens: int, stream: bool = False, **extra) -
             "stream": stream, "exclude_input_in_output": True,
             "return_finish_reason": True, "return_num_output_tokens": True,
             "return_num_input_tokens": True}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class LlamaServer:
-    """llama.cpp's own server on `gguf`: one slot, the same threads."""
-
-    def __init__(self, gguf: Path, log_path: Path, context: int = 512):
-        self.port = free_port()
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen(
-            [str(llama_server_binary()), "-m", str(gguf), "--host", "127.0.0.1",
-             "--port", str(self.port), "-np", "1", "-c", str(context), "-t", str(THREADS),
-             "--no-warmup"], stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        wait_until(self._healthy, timeout=120)
-
-    def _healthy(self) -> bool:
-        assert self.process.poll() is None, "llama-server exited; see its log"
-        try:
-            return requests.get(f"http://127.0.0.1:{self.port}/health", timeout=5).ok
-        except requests.ConnectionError:
-            return False
-
-    def complete(self, prompt: str, max_tokens: int, **extra) -> dict:
-        body = {"prompt": prompt, "n_predict": max_tokens, "temperature": 0,
-                "cache_prompt": False, "seed": 0, **extra}
-        resp = requests.post(f"http://127.0.0.1:{self.port}/completion", json=body, timeout=120)
-        resp.raise_for_status()
-        return resp.json()
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
