@@ -1,6 +1,7 @@
 // The report page of html_report.h.
 #include "tune/html_report.h"
 
+#include <cctype>
 #include <cstdio>
 
 #include "tune/config_override.h"
@@ -27,7 +28,9 @@ std::string Header(const TuneResult& r) {
                      " s" + (r.interrupted ? " (interrupted)" : "") + "; p99 latency target " +
                      FormatFixed(r.latency_target_ms, 2) + " ms. Original setting: " +
                      XmlEscape(r.original.Describe()) + ".</p>\n";
-  html += std::string("<p") + (r.restored ? "" : " class=\"warn\"") + ">" + XmlEscape(r.restore_note) + ".</p>\n";
+  std::string note = r.restore_note;
+  if (!note.empty()) note[0] = char(std::toupper(static_cast<unsigned char>(note[0])));
+  html += std::string("<p") + (r.restored ? "" : " class=\"warn\"") + ">" + XmlEscape(note) + ".</p>\n";
   return html;
 }
 
@@ -51,7 +54,7 @@ std::string LatencyPlot(const TuneResult& r) {
     if (point.steps.empty()) continue;
     Series s{point.setting.Short(), {}, r.has_recommendation && i == r.best};
     for (const StepMeasurement& step : point.steps) {
-      s.points.push_back({step.throughput, step.p99_ms,
+      s.points.push_back({step.throughput, step.p99_ms, "c" + std::to_string(step.concurrency),
                           "concurrency " + std::to_string(step.concurrency) + ", " +
                               FormatFixed(step.throughput, 1) + " infer/s, p99 " + FormatFixed(step.p99_ms, 2) + " ms"});
     }
@@ -104,7 +107,8 @@ std::string Table(const TuneResult& r, const std::vector<size_t>& ranked) {
 constexpr const char* kReading = R"(<h2>Reading the report</h2>
 <p>Each setting was loaded through the repository API with a configuration override, warmed up,
 and measured with a closed-loop load: each mark of the first plot is one concurrency (requests
-in flight), its throughput across and its 99th-percentile latency up. A line that climbs steeply
+in flight), its throughput across and its 99th-percentile latency up; the recommended setting's
+line is thick, its marks labelled with their concurrency (c8: 8 requests in flight). A line that climbs steeply
 has reached its throughput ceiling; more load only queues. The recommendation is the setting
 whose best step within the target has the highest throughput; its row in the table names that
 step. Points far above the target sit on the top edge of the plot (their tooltips give the

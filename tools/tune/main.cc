@@ -5,7 +5,8 @@
 //
 // Exit status: 0 with a recommendation, 1 when no setting kept the target,
 // 2 on a bad flag, a server or model that cannot be tuned, a failure that
-// stopped the run, or an original configuration that could not be restored.
+// stopped the run, or an original configuration that could not be restored;
+// 130 when interrupted (SIGINT or SIGTERM) and restored.
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -79,6 +80,7 @@ int Report(const TuneOptions& o, const TuneResult& result, const std::string& fa
   std::fflush(stdout);
   if (!fatal.empty()) std::fprintf(stderr, "inferd tune: stopped: %s\n", fatal.c_str());
   if (!fatal.empty() || !written || (!result.restored && !o.keep_best)) return 2;
+  if (result.interrupted) return 130;  // as a shell reports SIGINT
   return result.has_recommendation ? 0 : 1;
 }
 

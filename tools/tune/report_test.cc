@@ -81,7 +81,7 @@ TEST(ReportTest, WithoutARecommendationTheReportSaysSo) {
   r.restore_note = "the original configuration was NOT restored: gone";
   const std::string html = HtmlReport(r);
   EXPECT_NE(html.find("No setting kept p99 within 20.00 ms"), std::string::npos);
-  EXPECT_NE(html.find("<p class=\"warn\">the original configuration was NOT restored: gone.</p>"),
+  EXPECT_NE(html.find("<p class=\"warn\">The original configuration was NOT restored: gone.</p>"),
             std::string::npos);
   EXPECT_EQ(html.find("id=\"recommendation\""), std::string::npos);
 }
@@ -123,7 +123,7 @@ TEST(SvgPlotTest, TicksAreRoundAndCoverTheRange) {
 
 TEST(SvgPlotTest, PointsFarOverTheReferenceSitOnTheTopEdge) {
   const std::string svg = LineChartSvg({"t", "x", "y", 10.0, "target"},
-                                       {{"s", {{1, 5, "low"}, {2, 1000, "far over"}}, false}});
+                                       {{"s", {{1, 5, "", "low"}, {2, 1000, "", "far over"}}, false}});
   // The plot's top edge is y=40: the far point is drawn there, its tooltip keeps the value.
   EXPECT_NE(svg.find("cy=\"40.0\""), std::string::npos) << svg;
   EXPECT_NE(svg.find("<title>s: far over</title>"), std::string::npos);

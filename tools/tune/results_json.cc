@@ -4,54 +4,65 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <cstdint>
+
 namespace inferd::tune {
 namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
+// "key": value, for each kind of value the file has.
+void Field(Writer& w, const char* key, int64_t value) {
+  w.Key(key);
+  w.Int64(value);
+}
+void Field(Writer& w, const char* key, uint64_t value) {
+  w.Key(key);
+  w.Uint64(value);
+}
+void Field(Writer& w, const char* key, double value) {
+  w.Key(key);
+  w.Double(value);
+}
+void Field(Writer& w, const char* key, bool value) {
+  w.Key(key);
+  w.Bool(value);
+}
+void Field(Writer& w, const char* key, const std::string& value) {
+  w.Key(key);
+  w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
 void WriteSettingFields(const Setting& s, Writer& w) {
-  w.Key("max_batch_size");
-  w.Int64(s.max_batch_size);
-  w.Key("queue_delay_us");
-  w.Int64(s.queue_delay_us);
-  w.Key("instances");
-  w.Int64(s.instances);
+  Field(w, "max_batch_size", s.max_batch_size);
+  Field(w, "queue_delay_us", s.queue_delay_us);
+  Field(w, "instances", s.instances);
 }
 
 void WriteStep(const StepMeasurement& step, Writer& w) {
   w.StartObject();
-  w.Key("concurrency");
-  w.Int64(step.concurrency);
-  w.Key("throughput");
-  w.Double(step.throughput);
-  w.Key("p50_ms");
-  w.Double(step.p50_ms);
-  w.Key("p99_ms");
-  w.Double(step.p99_ms);
-  w.Key("requests");
-  w.Uint64(step.requests);
-  w.Key("errors");
-  w.Uint64(step.errors);
+  Field(w, "concurrency", step.concurrency);
+  Field(w, "throughput", step.throughput);
+  Field(w, "p50_ms", step.p50_ms);
+  Field(w, "p99_ms", step.p99_ms);
+  Field(w, "requests", uint64_t(step.requests));
+  Field(w, "errors", uint64_t(step.errors));
   w.EndObject();
 }
 
 void WritePoint(const PointResult& point, Writer& w) {
   w.StartObject();
   WriteSettingFields(point.setting, w);
-  w.Key("feasible");
-  w.Bool(point.score.feasible);
-  w.Key("throughput");
-  w.Double(point.score.throughput);
+  Field(w, "feasible", point.score.feasible);
+  Field(w, "throughput", point.score.throughput);
   w.Key("p99_ms");
   if (point.best_step < point.steps.size()) w.Double(point.steps[point.best_step].p99_ms);
   else w.Null();
   w.Key("best_concurrency");
   if (point.best_step < point.steps.size()) w.Int64(point.steps[point.best_step].concurrency);
   else w.Null();
-  w.Key("load_secs");
-  w.Double(point.load_secs);
-  w.Key("error");
-  w.String(point.error.c_str());
+  Field(w, "load_secs", point.load_secs);
+  Field(w, "error", point.error);
   w.Key("steps");
   w.StartArray();
   for (const StepMeasurement& step : point.steps) WriteStep(step, w);
@@ -60,24 +71,15 @@ void WritePoint(const PointResult& point, Writer& w) {
 }
 
 void WriteRunFields(const TuneResult& r, Writer& w) {
-  w.Key("model");
-  w.String(r.model.c_str());
-  w.Key("server");
-  w.String(r.server.c_str());
-  w.Key("mode");
-  w.String(r.mode.c_str());
-  w.Key("latency_target_ms");
-  w.Double(r.latency_target_ms);
-  w.Key("grid_size");
-  w.Uint64(r.grid_size);
-  w.Key("seconds");
-  w.Double(r.seconds);
-  w.Key("interrupted");
-  w.Bool(r.interrupted);
-  w.Key("restored");
-  w.Bool(r.restored);
-  w.Key("restore_note");
-  w.String(r.restore_note.c_str());
+  Field(w, "model", r.model);
+  Field(w, "server", r.server);
+  Field(w, "mode", r.mode);
+  Field(w, "latency_target_ms", r.latency_target_ms);
+  Field(w, "grid_size", uint64_t(r.grid_size));
+  Field(w, "seconds", r.seconds);
+  Field(w, "interrupted", r.interrupted);
+  Field(w, "restored", r.restored);
+  Field(w, "restore_note", r.restore_note);
 }
 
 }  // namespace

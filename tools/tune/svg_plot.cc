@@ -76,6 +76,7 @@ std::string DrawSeries(const Series& s, size_t index, double x_max, double y_max
     svg += Num(px) + "," + Num(py) + " ";
     marks += "<circle cx=\"" + Num(px) + "\" cy=\"" + Num(py) + "\" r=\"" + (s.highlight ? "5" : "3.5") +
              "\" fill=\"" + color + "\"><title>" + XmlEscape(s.label + ": " + p.tip) + "</title></circle>\n";
+    if (s.highlight && !p.tag.empty()) marks += Text(px + 7, py - 6, p.tag, " font-size=\"11\"");
   }
   svg += "\"/>\n" + marks + "</g>\n";
   const double ly = kTop + kLegendRow * double(index) + 8;

@@ -16,6 +16,7 @@ namespace inferd::tune {
 struct PlotPoint {
   double x = 0;
   double y = 0;
+  std::string tag;  // written beside the mark of a highlighted series
   std::string tip;  // the point's tooltip
 };
 

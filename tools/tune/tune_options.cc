@@ -150,7 +150,8 @@ std::optional<TuneOptions> ParseTuneOptions(int argc, char** argv, int* exit_cod
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    *exit_code = app.exit(e);
+    // CLI11's own codes (106 for a missing flag, ...) become the tool's 2.
+    *exit_code = app.exit(e) == 0 ? 0 : 2;
     return std::nullopt;
   }
   o.batch_values_given = app.count("--max-batch-sizes") > 0 || app.count("--queue-delays-us") > 0;

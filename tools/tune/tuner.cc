@@ -1,6 +1,8 @@
 // The measuring loop of tuner.h.
 #include "tune/tuner.h"
 
+#include <unistd.h>
+
 #include <chrono>
 
 #include "loadgen/load_driver.h"
@@ -83,7 +85,8 @@ void Tuner::Sweep(PointResult* point) {
     plan.value = double(*concurrency);
     plan.warmup_secs = options_.warmup_secs;
     plan.duration_secs = options_.duration_secs;
-    plan.progress = !options_.quiet;
+    // The load generator's line is rewritten in place: only for a terminal.
+    plan.progress = !options_.quiet && ::isatty(STDERR_FILENO);
     const loadgen::StepResult step = loadgen::RunStep(client_, plan);
     const loadgen::LatencySummary& s = step.summary;
     StepMeasurement m{*concurrency, s.requests_per_second * options_.batch_size, s.p50_ns / 1e6,
