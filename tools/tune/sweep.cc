@@ -19,11 +19,16 @@ std::optional<int64_t> NextConcurrency(const SweepRule& rule,
   const StepMeasurement& last = done.back();
   // More load only adds latency once the target is missed or requests fail.
   if (!last.Within(rule.latency_target_ms)) return std::nullopt;
-  double best_before = 0;
-  for (size_t i = 0; i + 1 < done.size(); ++i) best_before = std::max(best_before, done[i].throughput);
-  if (done.size() >= 2 && last.throughput < best_before * (1 + rule.saturation_gain)) {
-    return std::nullopt;  // saturated: twice the load did not buy throughput
+  // Saturated: the last two doublings each failed to beat every step before
+  // them. One flat step is not enough; a busy machine makes those by itself.
+  int flat = 0;
+  for (size_t i = done.size(); i-- > 1 && flat < 2;) {
+    double best_before = 0;
+    for (size_t j = 0; j < i; ++j) best_before = std::max(best_before, done[j].throughput);
+    if (done[i].throughput >= best_before * (1 + rule.saturation_gain)) break;
+    ++flat;
   }
+  if (flat >= 2) return std::nullopt;
   if (last.concurrency >= rule.max_concurrency) return std::nullopt;
   return std::min(last.concurrency * 2, rule.max_concurrency);
 }

@@ -1,7 +1,7 @@
 // The load inferd tune puts on one setting: a closed-loop concurrency sweep.
 // By default it doubles the requests in flight from 1 until the p99 passes the
-// latency target, the throughput stops growing (saturated) or the cap is
-// reached; a fixed list (--concurrency 8,32) measures each value instead. The
+// latency target, the throughput stops growing (two doublings in a row without
+// gain: saturated) or the cap is reached; a fixed list (--concurrency 8,32) measures each value instead. The
 // setting's Score is the best throughput of a step within the target. Pure
 // logic, unit-tested on made-up steps.
 #ifndef INFERD_TOOLS_TUNE_SWEEP_H_
@@ -34,7 +34,7 @@ struct SweepRule {
   std::vector<int64_t> fixed;      // the concurrencies to measure; empty = doubling
   int64_t max_concurrency = 128;   // doubling stops here
   double latency_target_ms = 100;
-  double saturation_gain = 0.05;   // doubling stops below this gain over the best so far
+  double saturation_gain = 0.05;   // a doubling that gains less over the best before it is flat
 };
 
 // The next concurrency to measure after `done`, or nullopt when the sweep is over.

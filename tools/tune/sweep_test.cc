@@ -30,10 +30,23 @@ TEST(SweepTest, DoublesUntilPastTheTarget) {
 TEST(SweepTest, StopsWhenThroughputStopsGrowing) {
   SweepRule rule;
   rule.latency_target_ms = 1000;
-  // Saturates at 8: 16 gains nothing.
+  // Saturates at 8: 16 and 32 gain nothing.
   const auto steps = Walk(rule, [](int64_t c) { return 100.0 * double(std::min<int64_t>(c, 8)); },
                           [](int64_t c) { return double(c); });
-  EXPECT_EQ(steps, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(steps, (std::vector<int64_t>{1, 2, 4, 8, 16, 32}));
+}
+
+TEST(SweepTest, OneFlatStepDoesNotEndTheSweep) {
+  SweepRule rule;
+  rule.latency_target_ms = 1000;
+  // A noisy dip at 2, then growth again up to 16.
+  std::vector<StepMeasurement> done{Step(1, 150, 1), Step(2, 150, 1)};
+  EXPECT_EQ(NextConcurrency(rule, done), 4);
+  done.push_back(Step(4, 600, 1));
+  done.push_back(Step(8, 590, 1));
+  EXPECT_EQ(NextConcurrency(rule, done), 16);
+  done.push_back(Step(16, 610, 1));  // +1.7% over 600: flat again, the second in a row
+  EXPECT_EQ(NextConcurrency(rule, done), std::nullopt);
 }
 
 TEST(SweepTest, StopsAtTheCapIncludingIt) {
