@@ -69,12 +69,14 @@ std::string ThroughputPlot(const TuneResult& r, const std::vector<size_t>& ranke
   std::vector<Bar> bars;
   for (size_t i : ranked) {
     const PointResult& point = r.points[i];
-    Bar bar{point.setting.Short(), point.score.throughput, point.setting.Describe() + ": " +
+    // A setting that misses the target shows its lowest-latency step's throughput, greyed.
+    const double value = point.best_step < point.steps.size() ? point.steps[point.best_step].throughput : 0;
+    Bar bar{point.setting.Short(), value, point.setting.Describe() + ": " +
             DescribeScore(point, r.latency_target_ms), r.has_recommendation && i == r.best, !point.score.feasible};
     bars.push_back(std::move(bar));
   }
   return BarChartSvg("Best throughput within the target, per setting (max_batch_size/delay us/instances)",
-                     "throughput (infer/s); grey: misses the target or failed", bars);
+                     "throughput (infer/s); grey: misses the target (its lowest-p99 step) or failed", bars);
 }
 
 std::string PointRow(const TuneResult& r, size_t i, size_t rank) {

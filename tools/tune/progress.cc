@@ -48,6 +48,10 @@ void Progress::PointFailed(const PointResult& point) {
   else Print("failed: " + point.error);
 }
 
+void Progress::PointStopped() {
+  if (!quiet_) Print("stopped");
+}
+
 void Progress::Step(const StepMeasurement& step, double target_ms) {
   if (quiet_) return;
   std::string line = "    concurrency " + std::to_string(step.concurrency) + ": " +

@@ -22,6 +22,8 @@ class Progress {
   void PointStart(size_t n, size_t grid_size, bool exhaustive, const Setting& setting);
   void PointLoaded(const PointResult& point);
   void PointFailed(const PointResult& point);
+  // The run stops at this point (the error is reported once, at the end).
+  void PointStopped();
   void Step(const StepMeasurement& step, double target_ms);
   void PointDone(const PointResult& point, double target_ms);
 

@@ -8,10 +8,10 @@
 namespace inferd::tune {
 namespace {
 
-// Colour-blind-safe categories (Okabe-Ito, then Tol's muted); series past
-// them repeat the colours dashed.
+// Colour-blind-safe categories (Okabe-Ito with black for its yellow, which
+// vanishes on white, then Tol's muted); series past them repeat the colours dashed.
 constexpr const char* kColors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
-                                   "#D55E00", "#F0E442", "#332288", "#882255", "#44AA99",
+                                   "#D55E00", "#000000", "#332288", "#882255", "#44AA99",
                                    "#999933", "#AA4499"};
 constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
 

@@ -4,6 +4,8 @@
 #ifndef INFERD_TOOLS_TUNE_TUNE_OPTIONS_H_
 #define INFERD_TOOLS_TUNE_TUNE_OPTIONS_H_
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>

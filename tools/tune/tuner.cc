@@ -58,6 +58,7 @@ std::optional<Score> Tuner::Measure(const Setting& setting) {
   if (error.empty()) load = control_.Load(override_json, &point.load_secs);
   if (load.fatal) {
     fatal_error_ = load.message;
+    progress_.PointStopped();
     return std::nullopt;
   }
   if (load.message.empty()) {
