@@ -17,7 +17,7 @@ struct Subcommand {
   std::string_view tool;  // the executable's file name
 };
 
-constexpr Subcommand kSubcommands[] = {{"check", "inferd-check-config"}};
+constexpr Subcommand kSubcommands[] = {{"check", "inferd-check-config"}, {"tune", "inferd-tune"}};
 
 }  // namespace
 

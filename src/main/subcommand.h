@@ -1,5 +1,5 @@
 // `inferd check ...`: the binary's subcommands are the tools built next to it
-// (build/tools/inferd-check-config for `check`), run in its place, so one
+// (build/tools/inferd-check-config for `check`, inferd-tune for `tune`), run in its place, so one
 // name on the PATH reaches them. Anything else is the server's command line.
 #ifndef INFERD_MAIN_SUBCOMMAND_H_
 #define INFERD_MAIN_SUBCOMMAND_H_

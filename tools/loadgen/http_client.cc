@@ -1,9 +1,6 @@
 // HttpClient: the connection pool, one Connection's write-read cycle, and the
-// blocking GET used for metadata.
+// metadata GETs (blocking_http.h).
 #include "loadgen/http_client.h"
-
-#include <sys/socket.h>
-#include <sys/time.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
@@ -13,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "loadgen/blocking_http.h"
 #include "loadgen/http_request.h"
 
 namespace inferd::loadgen {
@@ -126,25 +124,11 @@ std::string HttpClient::Resolve() {
 }
 
 std::string HttpClient::Get(const std::string& target, int* status, std::string* body) {
+  // The pool's connections use the address resolved here.
   if (std::string error = Resolve(); !error.empty()) return error;
-  asio::io_context io;
-  tcp::socket socket(io);
-  error_code ec;
-  asio::connect(socket, endpoints_, ec);
-  if (ec) return "GET " + url_ + target + ": " + ec.message();
-  const timeval timeout{10, 0};
-  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  setsockopt(socket.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
-  http::request<http::empty_body> request(http::verb::get, target, 11);
-  request.set(http::field::host, options_.host);
-  http::write(socket, request, ec);
-  boost::beast::flat_buffer buffer;
-  http::response<http::string_body> response;
-  if (!ec) http::read(socket, buffer, response, ec);
-  if (ec) return "GET " + url_ + target + ": " + ec.message();
-  *status = response.result_int();
-  *body = std::move(response.body());
-  return "";
+  HttpExchange exchange;
+  exchange.target = target;
+  return BlockingHttp(options_.host, options_.port, exchange, status, body);
 }
 
 std::string HttpClient::FetchModelInfo(ModelInfo* info) {

@@ -10,9 +10,7 @@
 #include <thread>
 
 namespace inferd::loadgen {
-namespace {
 
-// "NAME:d1,d2,..." into shapes[NAME].
 std::string ParseShape(const std::string& text, std::map<std::string, std::vector<int64_t>>* shapes) {
   const size_t colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0) return "--shape '" + text + "': expected NAME:d1,d2";
@@ -30,25 +28,22 @@ std::string ParseShape(const std::string& text, std::map<std::string, std::vecto
   return "";
 }
 
-// "host:port", "http://host:port" or "host" into host and port.
-std::string ParseUrl(std::string url, LoadgenOptions* options) {
+std::string ParseHostPort(std::string url, std::string* host, uint16_t* port) {
   for (const char* scheme : {"http://", "https://", "grpc://"}) {
     if (url.rfind(scheme, 0) == 0) url = url.substr(std::string(scheme).size());
   }
   if (const size_t slash = url.find('/'); slash != std::string::npos) url.resize(slash);
   const size_t colon = url.rfind(':');
   if (colon == std::string::npos) {
-    options->host = url;
+    *host = url;
     return "";
   }
-  const int port = std::atoi(url.c_str() + colon + 1);
-  if (port <= 0 || port > 65535) return "--url '" + url + "': bad port";
-  options->host = url.substr(0, colon);
-  options->port = static_cast<uint16_t>(port);
+  const int number = std::atoi(url.c_str() + colon + 1);
+  if (number <= 0 || number > 65535) return "'" + url + "': bad port";
+  *host = url.substr(0, colon);
+  *port = static_cast<uint16_t>(number);
   return "";
 }
-
-}  // namespace
 
 std::string ParseRange(const std::string& text, double default_step, double* start, double* end,
                        double* step) {
@@ -151,7 +146,9 @@ std::string ResolveTextFlags(const TextFlags& t, LoadgenOptions* o) {
   if (t.protocol == "http") o->protocol = Protocol::kHttp;
   else if (t.protocol == "grpc") o->protocol = Protocol::kGrpc;
   else return "--protocol '" + t.protocol + "': expected http or grpc";
-  if (!t.url.empty() && !(error = ParseUrl(t.url, o)).empty()) return error;
+  if (!t.url.empty() && !(error = ParseHostPort(t.url, &o->host, &o->port)).empty()) {
+    return "--url " + error;
+  }
   if (o->port == 0) o->port = o->protocol == Protocol::kHttp ? 8000 : 8001;
   for (const std::string& shape : t.shapes) {
     if (!(error = ParseShape(shape, &o->shapes)).empty()) return error;

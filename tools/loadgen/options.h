@@ -51,6 +51,13 @@ struct LoadgenOptions {
 // flag) and sets *exit_code: 0 after --help, 2 after a bad flag.
 std::optional<LoadgenOptions> ParseOptions(int argc, char** argv, int* exit_code);
 
+// "host:port", "http://host:port" or "host" into *host and (when the text
+// has one) *port. Returns "" or an error quoting the text.
+std::string ParseHostPort(std::string url, std::string* host, uint16_t* port);
+
+// "NAME:d1,d2,..." (a --shape flag) into (*shapes)[NAME]. Returns "" or an error.
+std::string ParseShape(const std::string& text, std::map<std::string, std::vector<int64_t>>* shapes);
+
 // "a:b:c", "a:b" or "a" into start, end and step (end defaults to start,
 // step to `default_step`). Returns "" or an error naming the text.
 std::string ParseRange(const std::string& text, double default_step, double* start, double* end,
