@@ -27,6 +27,7 @@
 #include "common/header_forward.h"
 #include "common/output_allocator.h"
 #include "http/http_session.h"
+#include "http/idle_look.h"
 #include "http/https_module.h"
 #if INFERD_HTTP_TLS
 #include "http/tls_context.h"
@@ -57,27 +58,29 @@ std::string ConnectionRefusal(size_t limit) {
          std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
-// How long an I/O thread keeps looking for work after its last handler
-// before it sleeps (in epoll_wait, or on the io_context's condition variable).
-// A client that sends its next request within that time finds the thread
-// awake instead of waking a sleeping one: at one connection on the 2-core
-// bench box, 38 -> 30 us p50 and 21k -> 30k requests/s. Each look yields the
-// core first, so a runnable thread (the client, an instance) is not kept
-// waiting, and an idle server sleeps after 50 us.
-constexpr std::chrono::microseconds kLookBeforeSleep{50};
-
-// Runs `io` until it stops (no work left), looking for more work for
-// kLookBeforeSleep after each burst of handlers before sleeping.
+// Runs `io` until it stops. After each burst of handlers the thread looks for
+// more work for IdleLookPolicy::kWindow before sleeping, while looking has been
+// paying off (see idle_look.h). Each look yields the core first, so a runnable
+// thread (the client, an instance) is not kept waiting.
 void RunIoThread(asio::io_context& io) {
+  IdleLookPolicy policy;
   while (!io.stopped()) {
     if (io.poll() > 0) continue;
-    const auto until = std::chrono::steady_clock::now() + kLookBeforeSleep;
-    size_t ran = 0;
-    while (ran == 0 && !io.stopped() && std::chrono::steady_clock::now() < until) {
-      sched_yield();
-      ran = io.poll();
+    const auto idle_since = std::chrono::steady_clock::now();
+    if (policy.ShouldLook()) {
+      const auto until = idle_since + IdleLookPolicy::kWindow;
+      size_t ran = 0;
+      while (ran == 0 && !io.stopped() && std::chrono::steady_clock::now() < until) {
+        sched_yield();
+        ran = io.poll();
+      }
+      policy.OnLook(ran > 0);
+      if (ran > 0 || io.stopped()) continue;
+      io.run_one();
+      continue;
     }
-    if (ran == 0 && !io.stopped()) io.run_one();
+    io.run_one();
+    policy.OnSleep(std::chrono::steady_clock::now() - idle_since);
   }
 }
 
