@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "common/server_error.h"
+#include "http/access_check.h"
 #include "http/beast_views.h"
 #include "http/binary_section.h"
 #include "http/endpoint_category.h"
@@ -227,6 +228,10 @@ void BasicHttpSession<Transport>::Dispatch() {
       return WriteError(e);
     }
   }
+  if (shared_.access != nullptr) {
+    access_ = CheckAccess(*shared_.access, route, headers);
+    if (!access_.allowed()) return WriteError(AccessError(access_));
+  }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
   if (IsOpenAiEndpoint(route.endpoint)) return StartOpenAi(route);
   if (route.endpoint == Endpoint::kModelGenerate ||
@@ -242,6 +247,9 @@ void BasicHttpSession<Transport>::Dispatch() {
           : HandleEndpoint(shared_.server, route, request.body());
   if (route.endpoint == Endpoint::kMetrics && answer.ok() && shared_.openai_metrics != nullptr) {
     answer->body += shared_.openai_metrics->Render();
+  }
+  if (route.endpoint == Endpoint::kMetrics && answer.ok() && shared_.access != nullptr) {
+    answer->body += shared_.access->RenderMetrics();
   }
   WriteAnswer(std::move(answer));
 }
@@ -305,6 +313,9 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   context->set_forwarded_headers(std::move(forwarded));
   SetTraceContext(*context);
   context->set_execute_on_caller(shared_.execute_on_io_threads);
+  if (access_.key != nullptr && access_.key->priority) {
+    context->set_default_priority(*access_.key->priority);
+  }
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
       !s.ok()) {
