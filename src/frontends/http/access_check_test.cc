@@ -9,18 +9,10 @@
 #include <map>
 #include <string>
 
+#include "common/auth/hex_hash_for_tests.h"
+
 namespace inferd::http {
 namespace {
-
-std::string HexHash(std::string_view key) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char byte : auth::HashKey(key)) {
-    hex.push_back(kDigits[byte >> 4]);
-    hex.push_back(kDigits[byte & 15]);
-  }
-  return hex;
-}
 
 class Headers final : public RequestHeaders {
  public:
@@ -41,7 +33,7 @@ class AccessCheckTest : public ::testing::Test {
     ASSERT_GE(fd, 0);
     close(fd);
     path_ = path;
-    std::ofstream(path_) << "{\"keys\": [{\"name\": \"ci\", \"sha256\": \"" << HexHash("s")
+    std::ofstream(path_) << "{\"keys\": [{\"name\": \"ci\", \"sha256\": \"" << auth::HexHash("s")
                          << "\", \"scopes\": [\"infer\"], \"models\": [\"fraud_*\"], "
                             "\"rate_limit_rps\": 0.001, \"burst\": 2}]}";
     auto opened = auth::AccessControl::Open(path_);

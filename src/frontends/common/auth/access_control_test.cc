@@ -8,18 +8,10 @@
 #include <fstream>
 #include <string>
 
+#include "common/auth/hex_hash_for_tests.h"
+
 namespace inferd::auth {
 namespace {
-
-std::string HexHash(std::string_view key) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char byte : HashKey(key)) {
-    hex.push_back(kDigits[byte >> 4]);
-    hex.push_back(kDigits[byte & 15]);
-  }
-  return hex;
-}
 
 std::string Key(const std::string& name, const std::string& secret, const std::string& scopes,
                 const std::string& extra = "") {

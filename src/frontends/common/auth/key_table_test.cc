@@ -5,19 +5,10 @@
 
 #include <string>
 
+#include "common/auth/hex_hash_for_tests.h"
+
 namespace inferd::auth {
 namespace {
-
-// The SHA-256 of `key`, as the auth file holds it.
-std::string HexHash(std::string_view key) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char byte : HashKey(key)) {
-    hex.push_back(kDigits[byte >> 4]);
-    hex.push_back(kDigits[byte & 15]);
-  }
-  return hex;
-}
 
 std::string TwoKeys() {
   return "{\"keys\": [\n"
