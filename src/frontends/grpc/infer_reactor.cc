@@ -1,6 +1,7 @@
 // A unary ModelInfer call driven by server callbacks.
 #include "grpc/infer_reactor.h"
 
+#include "common/auth/credential_headers.h"
 #include "common/server_error.h"
 #include "grpc/access_check.h"
 #include "grpc/grpc_status.h"
@@ -40,6 +41,7 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
       !s.ok()) {
     return s;
   }
+  if (service.access != nullptr) auth::DropCredentialHeaders(&forwarded_);
   const uint32_t priority = service.access == nullptr
                                 ? 0
                                 : service.access->PriorityOf(

@@ -1,6 +1,7 @@
 // The ModelStreamInfer reactor: reads, submits, writes, finishes.
 #include "grpc/stream_reactor.h"
 
+#include "common/auth/credential_headers.h"
 #include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
 
@@ -21,6 +22,7 @@ StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
       !s.ok()) {
     return s;
   }
+  if (service.access != nullptr) auth::DropCredentialHeaders(&forwarded);
   return forwarded;
 }
 

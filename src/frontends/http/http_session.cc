@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "common/server_error.h"
+#include "common/auth/credential_headers.h"
 #include "http/access_check.h"
 #include "http/beast_views.h"
 #include "http/binary_section.h"
@@ -261,6 +262,7 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
     RETURN_IF_ERROR(shared_.header_forwarder->Collect(View(field.name_string()),
                                                       View(field.value()), out));
   }
+  if (shared_.access != nullptr) auth::DropCredentialHeaders(out);
   return Status::Ok();
 }
 
