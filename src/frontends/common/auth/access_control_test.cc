@@ -141,6 +141,19 @@ TEST_F(AccessControlTest, MetricsNameKeysNeverSecrets) {
   EXPECT_EQ(metrics.find(HexHash("ci-secret")), std::string::npos);
 }
 
+TEST_F(AccessControlTest, PriorityOfIsTheKeysAndCountsNothing) {
+  Write(Key("batch", "batch-secret", "\"infer\"", ", \"priority\": 3") + "," +
+        Key("plain", "plain-secret", "\"infer\""));
+  auto access = Open();
+  EXPECT_EQ(access->PriorityOf("Bearer batch-secret"), 3u);
+  EXPECT_EQ(access->PriorityOf("Bearer plain-secret"), 0u);
+  EXPECT_EQ(access->PriorityOf("Bearer unknown"), 0u);
+  EXPECT_EQ(access->PriorityOf(""), 0u);
+  EXPECT_NE(access->RenderMetrics().find("key=\"batch\",result=\"allowed\"} 0\n"),
+            std::string::npos);
+  EXPECT_NE(access->RenderMetrics().find("result=\"unauthenticated\"} 0\n"), std::string::npos);
+}
+
 TEST(BearerTokenTest, TakesTheTokenOfTheBearerSchemeOnly) {
   EXPECT_EQ(BearerToken("Bearer abc"), "abc");
   EXPECT_EQ(BearerToken("BEARER abc "), "abc");
