@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "auth_file.h"
 #include "cloud/sagemaker_frontend.h"
 #include "cloud/vertex_ai_frontend.h"
 #include "cloud_flags.h"
@@ -68,12 +69,18 @@ class ServerFrontends {
   // Frontend::Stop on each started frontend.
   void Stop();
 
+  // SIGHUP: the auth file and each frontend's files (TLS) are re-read soon.
+  void ReloadFiles();
+
   // Deletes the frontends (their destructors stop them), the HTTP ones first
   // and metrics last, so metrics can be read to the end. Before the server
   // is deleted.
   void Close();
 
  private:
+  // --auth-file: reads the API keys the frontends then check; false (logged)
+  // when the file is malformed.
+  bool OpenAuthFile(const Flags& flags);
   bool StartHttp(const Flags& flags);
   bool StartMetrics(const Flags& flags);
   bool StartCloud(const Flags& flags);
@@ -85,6 +92,8 @@ class ServerFrontends {
   SharedMemoryRegistry* const shared_memory_;
   // Recorded by the HTTP port's OpenAI API, read by the metrics port; outlives both.
   http::openai::OpenAiMetrics openai_metrics_;
+  std::unique_ptr<AuthFile> auth_;  // --auth-file; null: no keys needed. Outlives the frontends.
+  const auth::AccessControl* access_ = nullptr;  // auth_'s, for the frontends' options
   std::unique_ptr<Frontend> http_;
   std::unique_ptr<Frontend> sagemaker_;
   std::unique_ptr<Frontend> vertex_ai_;
@@ -121,9 +130,28 @@ bool StartCloudEndpoint(INFERD_Server* server, Options options,
 }
 
 bool ServerFrontends::Start(const Flags& flags) {
-  return (!flags.allow_http || StartHttp(flags)) &&
+  return OpenAuthFile(flags) && (!flags.allow_http || StartHttp(flags)) &&
          (!flags.allow_metrics || StartMetrics(flags)) && StartCloud(flags) &&
          (!flags.allow_grpc || StartGrpc(flags));
+}
+
+bool ServerFrontends::OpenAuthFile(const Flags& flags) {
+  if (flags.auth_file.empty()) return true;
+  StatusOr<std::unique_ptr<AuthFile>> opened = AuthFile::Open(flags.auth_file);
+  if (!opened.ok()) {
+    SPDLOG_ERROR("--auth-file: {}", opened.status().message());
+    return false;
+  }
+  auth_ = std::move(opened).value();
+  access_ = &auth_->access();
+  return true;
+}
+
+void ServerFrontends::ReloadFiles() {
+  if (auth_ != nullptr) auth_->ReloadSoon();
+  for (Frontend* frontend : InStopOrder()) {
+    if (frontend != nullptr) frontend->ReloadFiles();
+  }
 }
 
 // The binary's own HTTP frontend, or for HTTPS the module's
@@ -142,6 +170,7 @@ bool ServerFrontends::StartHttp(const Flags& flags) {
   options.openai_api = flags.allow_openai;
   options.openai_timeout = std::chrono::seconds(flags.openai_timeout_secs);
   options.openai_metrics = &openai_metrics_;
+  options.access = access_;
   if (flags.http_tls.enabled()) {
     StatusOr<std::unique_ptr<Frontend>> loaded =
         LoadHttpsFrontend(ExecutableDirectory(), server_, options);
@@ -170,6 +199,7 @@ bool ServerFrontends::StartMetrics(const Flags& flags) {
   options.thread_count = 1;
   options.metrics_only = true;
   options.openai_metrics = &openai_metrics_;
+  options.access = access_;
   metrics_ = std::make_unique<http::HttpServer>(server_, options);
   return StartFrontend(*metrics_, "Metrics Service", "metrics service", flags.metrics_address,
                        flags.metrics_port);
@@ -194,6 +224,7 @@ bool ServerFrontends::StartCloud(const Flags& flags) {
 bool ServerFrontends::StartGrpc(const Flags& flags) {
   grpc_frontend::GrpcOptions options = flags.grpc;
   options.shared_memory = shared_memory_;
+  options.access = access_;
   if (flags.grpc_load_on_first_connection && CanLoadGrpcLazily(options)) {
     grpc_ = std::make_unique<LazyGrpcFrontend>(ExecutableDirectory(), server_, options);
   } else {
@@ -287,12 +318,17 @@ std::optional<int> ReadFlags(int argc, char** argv, inferd::Flags& flags) {
 }
 
 // Blocks SIGINT and SIGTERM, to be taken synchronously by sigwait; every
-// thread started from here on inherits the blocked mask.
-sigset_t BlockExitSignals() {
+// thread started from here on inherits the blocked mask. SIGHUP too when
+// there are files to re-read (--auth-file, TLS); else it keeps its default.
+sigset_t BlockExitSignals(const inferd::Flags& flags) {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
+  if (!flags.auth_file.empty() || flags.http_tls.enabled() || flags.grpc.use_ssl ||
+      flags.grpc.use_mutual_ssl) {
+    sigaddset(&signals, SIGHUP);
+  }
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   return signals;
 }
@@ -305,6 +341,7 @@ bool SignalBefore(const sigset_t& signals, std::chrono::steady_clock::time_point
     const auto left_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
     const timespec timeout{.tv_sec = left_ns / 1'000'000'000, .tv_nsec = left_ns % 1'000'000'000};
     const int signal_number = sigtimedwait(&signals, nullptr, &timeout);
+    if (signal_number == SIGHUP) continue;  // no reload while the exit is under way
     if (signal_number > 0) {
       SPDLOG_INFO("received signal {} during the grace period; stopping now", signal_number);
       return true;
@@ -344,7 +381,11 @@ bool ServeUntilSignal(const sigset_t& signals, const inferd::Flags& flags, INFER
                       inferd::ServerFrontends& frontends) {
   const int exit_timeout_secs = flags.exit_timeout_secs;
   int signal_number = 0;
-  sigwait(&signals, &signal_number);
+  for (sigwait(&signals, &signal_number); signal_number == SIGHUP;
+       sigwait(&signals, &signal_number)) {
+    SPDLOG_INFO("received SIGHUP: re-reading the auth file and TLS certificates");
+    frontends.ReloadFiles();
+  }
   SPDLOG_INFO("received signal {}", signal_number);
   ServeThroughGrace(signals, flags, server, frontends);
   SPDLOG_INFO("waiting up to {}s for in-flight requests", exit_timeout_secs);
@@ -380,7 +421,7 @@ int main(int argc, char** argv) {
   if (std::optional<int> exit_status = inferd::RunSubcommand(argc, argv)) return *exit_status;
   inferd::Flags flags;
   if (std::optional<int> exit_status = ReadFlags(argc, argv, flags)) return *exit_status;
-  const sigset_t signals = BlockExitSignals();
+  const sigset_t signals = BlockExitSignals(flags);
   INFERD_Server* server = inferd::CreateServer(flags);
   if (server == nullptr) return 1;
   for (const std::string& flag : flags.inert_flags_given) {

@@ -80,6 +80,10 @@ void AddRepositoryAndHttpFlags(CLI::App& app, Flags& f) {
                  "Seconds an OpenAI API request may take; past them its generation is "
                  "cancelled and it is answered 504 (not a Triton flag; default 0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--auth-file", f.auth_file,
+                 "JSON file of API keys with scopes (docs/security.md): every request but health "
+                 "checks then needs 'Authorization: Bearer <key>'; re-read on change and on "
+                 "SIGHUP (not a Triton flag; default: no keys needed)");
   AddRestrictionFlag(app, "--http-restricted-api", "", f.http_restrictions,
                      "<category>[,<category>...]:<key>=<value>: those endpoint categories answer "
                      "only requests with header <key>: <value> (403 otherwise); repeatable, one "

@@ -35,6 +35,7 @@ struct Flags {
   bool allow_openai = true;           // --allow-openai: the /v1 routes on the HTTP port
   int openai_timeout_secs = 0;        // --openai-timeout-secs; 0: no limit
   http::HttpTlsOptions http_tls;      // --http-use-ssl and friends (beyond Triton)
+  std::string auth_file;              // --auth-file: API keys (docs/security.md); empty: none
   // --http-max-input-size and the other HTTP limits (docs/limits.md).
   http::HttpLimits http_limits;
   uint64_t model_max_inflight_requests = 1024;  // --model-max-inflight-requests; 0: none

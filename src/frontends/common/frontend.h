@@ -53,6 +53,11 @@ class Frontend {
   // runs. The default does nothing: the connection closing as the process
   // exits is the error the client sees (gRPC: UNAVAILABLE).
   virtual void AnswerInFlightAtExit(const std::string& why) { (void)why; }
+
+  // SIGHUP: re-read the files the frontend serves from (TLS certificates)
+  // soon, changed or not; connections stay open. Any thread. The default
+  // has none.
+  virtual void ReloadFiles() {}
 };
 
 }  // namespace inferd

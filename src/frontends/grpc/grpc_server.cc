@@ -97,6 +97,7 @@ class GrpcServer::Impl {
     context_.worker = &worker_;
     context_.shared_memory = options_.shared_memory;
     context_.restrictions = options_.restrictions;
+    context_.access = options_.access;
     context_.infer_compression = ToGrpcLevel(options_.infer_response_compression);
     context_.streams = &streams_;
   }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "common/api_restrictions.h"
+#include "common/auth/access_control.h"
 #include "common/connection_frontend.h"
 #include "common/shared_memory_registry.h"
 #include "inferd/base/status.h"
@@ -42,6 +43,9 @@ struct GrpcOptions {
   // RPC categories that need a metadata key (--grpc-restricted-protocol,
   // keys already prefixed triton-grpc-protocol-); empty: every RPC is open.
   ApiRestrictions restrictions;
+  // API keys (--auth-file, common/auth/access_control.h); null: none needed.
+  // Not owned; must outlive the server.
+  const auth::AccessControl* access = nullptr;
   // TLS: the server's certificate chain and key (PEM files); mutual TLS also
   // requires clients to present a certificate signed by root_cert.
   bool use_ssl = false;

@@ -1,7 +1,9 @@
 // A unary ModelInfer call driven by server callbacks.
 #include "grpc/infer_reactor.h"
 
+#include "common/auth/credential_headers.h"
 #include "common/server_error.h"
+#include "grpc/access_check.h"
 #include "grpc/grpc_status.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
@@ -39,8 +41,13 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
       !s.ok()) {
     return s;
   }
+  if (service.access != nullptr) auth::DropCredentialHeaders(&forwarded_);
+  const uint32_t priority = service.access == nullptr
+                                ? 0
+                                : service.access->PriorityOf(
+                                      AuthorizationOf(context->client_metadata()));
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
-                           &forwarded_, &context->client_metadata()};
+                           &forwarded_, &context->client_metadata(), priority};
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
   // rather than cut short to its first response. The reactor takes its
   // response inside Submit too (pending_), so a short model may run on this

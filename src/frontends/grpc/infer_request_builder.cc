@@ -333,7 +333,12 @@ Status BuildInferRequest(const BuildContext& build, const ModelInferRequest& mes
       !s.ok()) {
     return s;
   }
-  Status s = Fill(build, created, message);
+  // Before Fill, whose "priority" parameter overrides it.
+  Status s = build.default_priority == 0
+                 ? Status::Ok()
+                 : StatusFromServerError(
+                       INFERD_InferenceRequestSetPriority(created, build.default_priority));
+  if (s.ok()) s = Fill(build, created, message);
   if (s.ok() && build.metadata != nullptr) s = SetTraceContext(*build.metadata, created);
   if (!s.ok()) {
     DiscardServerError(INFERD_InferenceRequestDelete(created));

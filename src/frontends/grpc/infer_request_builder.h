@@ -43,6 +43,9 @@ struct BuildContext {
   // The call's metadata, whose traceparent and tracestate become the
   // request's trace context; null: none.
   const std::multimap<grpc::string_ref, grpc::string_ref>* metadata = nullptr;
+  // The priority of a request whose parameters name none (its API key's,
+  // --auth-file); 0: the model's default.
+  uint32_t default_priority = 0;
 };
 
 // The entries of a call's `metadata` that `forwarder` selects (none when it

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "grpc/access_check.h"
 #include "grpc/grpc_status.h"
 #include "grpc/infer_reactor.h"
 #include "grpc/log_settings_handler.h"
@@ -25,13 +26,23 @@ Unary* Answer(grpc::CallbackServerContext* context, const Status& status) {
   return reactor;
 }
 
-// The call answered UNAVAILABLE when its category is restricted and its
-// metadata lack the key; null when it may run. One test when nothing is
-// restricted.
+// The call's refusal: UNAVAILABLE when its category is restricted and its
+// metadata lack the header, an API key's refusal (access_check.h) with
+// --auth-file; OK when it may run. Two tests when neither is on.
+grpc::Status Refusal(const ServiceContext& service, grpc::CallbackServerContext* context,
+                     ApiCategory category, std::optional<std::string_view> model) {
+  if (!service.restrictions.empty()) {
+    grpc::Status status = CheckRestriction(service.restrictions, category, *context);
+    if (!status.ok()) return status;
+  }
+  if (service.access == nullptr) return grpc::Status::OK;
+  return CheckAccess(*service.access, category, model, *context);
+}
+
+// The call answered with its refusal, if any; null when it may run.
 Unary* Refused(const ServiceContext& service, grpc::CallbackServerContext* context,
-               ApiCategory category) {
-  if (service.restrictions.empty()) return nullptr;
-  grpc::Status status = CheckRestriction(service.restrictions, category, *context);
+               ApiCategory category, std::optional<std::string_view> model = std::nullopt) {
+  grpc::Status status = Refusal(service, context, category, model);
   if (status.ok()) return nullptr;
   Unary* reactor = context->DefaultReactor();
   reactor->Finish(std::move(status));
@@ -92,16 +103,18 @@ Unary* InferenceService::ModelMetadata(Context* context,
 Unary* InferenceService::ModelInfer(Context* context, const inference::ModelInferRequest* request,
                                     inference::ModelInferResponse* response) {
   constexpr ApiCategory kCategory = CategoryOfMethod("ModelInfer");
-  if (Unary* refused = Refused(context_, context, kCategory)) return refused;
+  if (Unary* refused = Refused(context_, context, kCategory, request->model_name())) {
+    return refused;
+  }
   return InferReactor::Start(context_, context, request, response);
 }
 
 grpc::ServerBidiReactor<inference::ModelInferRequest, inference::ModelStreamInferResponse>*
 InferenceService::ModelStreamInfer(Context* context) {
-  if (!context_.restrictions.empty()) {
-    constexpr ApiCategory kCategory = CategoryOfMethod("ModelStreamInfer");
-    grpc::Status status = CheckRestriction(context_.restrictions, kCategory, *context);
-    if (!status.ok()) return new RefusedStream(std::move(status));
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelStreamInfer");
+  // Each request of the stream is checked against the key's models as it comes.
+  if (grpc::Status status = Refusal(context_, context, kCategory, std::nullopt); !status.ok()) {
+    return new RefusedStream(std::move(status));
   }
   return new StreamReactor(context_, context);
 }

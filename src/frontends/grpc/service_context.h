@@ -8,6 +8,7 @@
 #include <grpc/compression.h>
 
 #include "common/api_restrictions.h"
+#include "common/auth/access_control.h"
 #include "common/shared_memory_registry.h"
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
@@ -26,6 +27,7 @@ struct ServiceContext {
   // Metadata that infer calls forward as request parameters; not owned; null: none.
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --grpc-restricted-protocol; empty: every RPC is open
+  const auth::AccessControl* access = nullptr;  // --auth-file; not owned; null: no key needed
   StreamRegistry* streams = nullptr;  // the open ModelStreamInfer calls; not owned
 };
 

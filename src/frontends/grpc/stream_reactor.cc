@@ -1,6 +1,8 @@
 // The ModelStreamInfer reactor: reads, submits, writes, finishes.
 #include "grpc/stream_reactor.h"
 
+#include "common/auth/credential_headers.h"
+#include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
 
 #include <utility>
@@ -20,6 +22,7 @@ StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
       !s.ok()) {
     return s;
   }
+  if (service.access != nullptr) auth::DropCredentialHeaders(&forwarded);
   return forwarded;
 }
 
@@ -85,8 +88,19 @@ void StreamReactor::OnReadDone(bool ok) {
   ReadNext();
 }
 
+Status StreamReactor::CheckKey(StreamRequest& request) const {
+  if (service_.access == nullptr) return Status::Ok();
+  const auth::AccessDecision decision = service_.access->Check(
+      AuthorizationOf(metadata_), auth::Scope::kInfer, request.message().model_name());
+  if (decision.allowed()) return Status::Ok();
+  return decision.verdict == auth::Verdict::kRateLimited ? Status::Unavailable(decision.message)
+                                                         : Status::InvalidArg(decision.message);
+}
+
 void StreamReactor::Submit(StreamRequest* submitted) {
-  if (const Status status = submitted->Submit(service_); !status.ok()) {
+  Status status = CheckKey(*submitted);
+  if (status.ok()) status = submitted->Submit(service_);
+  if (!status.ok()) {
     Send(submitted->ErrorResponse(status));
     submitted->Unref();  // the server's two references: nothing is in flight
     submitted->Unref();

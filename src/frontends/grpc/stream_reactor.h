@@ -70,6 +70,9 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // Submits a request registered in in_flight_ and drops the submitter's
   // reference; a request that fails is answered with its error.
   void Submit(StreamRequest* request) EXCLUDES(mu_);
+  // With --auth-file: whether the stream's key may infer with the request's
+  // model (and is within its quota); the error its response carries if not.
+  Status CheckKey(StreamRequest& request) const;
   // The next message to write, with the write marked as running; null when a
   // write runs already or nothing is queued. The caller starts the write
   // with `options` once it has released mu_: while more messages wait behind

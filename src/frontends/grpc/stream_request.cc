@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/server_error.h"
+#include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
 #include "grpc/stream_reactor.h"
@@ -34,8 +35,11 @@ Status StreamRequest::Submit(const ServiceContext& service) {
   const auto enable = message_.parameters().find(kEnableEmptyFinal);
   empty_final_response_ = enable != message_.parameters().end() && enable->second.bool_param();
   if (!stream_.forwarded().ok()) return stream_.forwarded().status();
+  const uint32_t priority = service.access == nullptr
+                                ? 0
+                                : service.access->PriorityOf(AuthorizationOf(stream_.metadata()));
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
-                           &stream_.forwarded().value(), &stream_.metadata()};
+                           &stream_.forwarded().value(), &stream_.metadata(), priority};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
   if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
     return s;

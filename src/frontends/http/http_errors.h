@@ -28,6 +28,10 @@ class [[nodiscard]] HttpError {
   // `status` answered with `http_status` instead of the table's.
   HttpError(unsigned http_status, Status status)
       : http_status_(http_status), status_(std::move(status)) {}
+  // The same with header lines of its own, each ending "\r\n"
+  // (WWW-Authenticate, Retry-After).
+  HttpError(unsigned http_status, Status status, std::string headers)
+      : http_status_(http_status), status_(std::move(status)), headers_(std::move(headers)) {}
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
@@ -36,10 +40,12 @@ class [[nodiscard]] HttpError {
   unsigned http_status() const {
     return http_status_ != 0 && !ok() ? http_status_ : HttpStatusFromCode(status_.code());
   }
+  const std::string& headers() const { return headers_; }
 
  private:
   unsigned http_status_ = 0;  // 0: the code table's
   Status status_;
+  std::string headers_;
 };
 
 // {"error":"<message>"}, the message escaped as a JSON string.

@@ -96,6 +96,7 @@ class HttpServer::Impl {
         retry_timer_(acceptor_strand_) {
     shared_.server = server;
     shared_.restrictions = options_.restrictions;
+    shared_.access = options_.access;
     shared_.limits = options_.limits;
     shared_.openai_metrics = options_.openai_metrics;
     shared_.openai_timeout = options_.openai_timeout;
@@ -115,6 +116,12 @@ class HttpServer::Impl {
   }
 
   ~Impl() { Stop(); }
+
+  void ReloadFiles() {
+#if INFERD_HTTP_TLS
+    if (tls_ != nullptr) tls_->ReloadSoon();
+#endif
+  }
 
   Status Start() {
     RETURN_IF_ERROR(PrepareShared());
@@ -147,8 +154,8 @@ class HttpServer::Impl {
     }
     if (options_.tls.enabled()) {
 #if INFERD_HTTP_TLS
-      ASSIGN_OR_RETURN(tls_, MakeTlsContext(options_.tls));
-      shared_.tls = tls_.get();
+      ASSIGN_OR_RETURN(tls_, ReloadingTlsContext::Create(options_.tls));
+      shared_.tls = true;
 #else
       return Status::Internal(std::string("HTTPS is served by ") + kHttpsModuleFile +
                               ", not by the binary's HTTP frontend");
@@ -279,8 +286,8 @@ class HttpServer::Impl {
     }
     socket.set_option(tcp::no_delay(true), ec);
 #if INFERD_HTTP_TLS
-    if (shared_.tls != nullptr) {
-      TlsTransport transport(std::move(socket), *shared_.tls);
+    if (tls_ != nullptr) {
+      TlsTransport transport(std::move(socket), *tls_->current());
       std::make_shared<BasicHttpSession<TlsTransport>>(std::move(transport), shared_)->Start();
       return Accept();
     }
@@ -306,7 +313,7 @@ class HttpServer::Impl {
     }
     const int fd = socket.native_handle();
     // Over TLS there is no session to carry an HTTP answer: the close alone says it.
-    if (shared_.tls == nullptr) {
+    if (!shared_.tls) {
       ::send(fd, refusal_.data(), refusal_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     }
     ::shutdown(fd, SHUT_WR);
@@ -325,7 +332,7 @@ class HttpServer::Impl {
   OutputAllocator<InferContext> allocator_;  // created by Start
   std::unique_ptr<const HeaderForwarder> header_forwarder_;  // created by Start; null: none
 #if INFERD_HTTP_TLS
-  std::unique_ptr<asio::ssl::context> tls_;  // created by Start; null: plain HTTP
+  std::unique_ptr<ReloadingTlsContext> tls_;  // created by Start; null: plain HTTP
 #endif
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
@@ -360,5 +367,7 @@ uint16_t HttpServer::port() const { return impl_->port(); }
 void HttpServer::Stop() { impl_->Stop(); }
 
 void HttpServer::AnswerInFlightAtExit(const std::string& why) { impl_->AnswerInFlightAtExit(why); }
+
+void HttpServer::ReloadFiles() { impl_->ReloadFiles(); }
 
 }  // namespace inferd::http

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/api_restrictions.h"
+#include "common/auth/access_control.h"
 #include "common/frontend.h"
 #include "common/shared_memory_registry.h"
 #include "http/http_limits.h"
@@ -41,6 +42,9 @@ struct HttpOptions {
   // Endpoint categories that need a header (--http-restricted-api); empty:
   // every endpoint is open.
   ApiRestrictions restrictions;
+  // API keys (--auth-file, common/auth/access_control.h); null: none needed.
+  // Not owned; must outlive the server.
+  const auth::AccessControl* access = nullptr;
   // HTTPS (--http-use-ssl and friends); off by default.
   HttpTlsOptions tls;
   int thread_count = 0;  // 0 = hardware concurrency, at least 2
@@ -83,6 +87,9 @@ class HttpServer final : public Frontend {
   void Stop() override;
   // Writes 503 to every connection whose request waits for the server.
   void AnswerInFlightAtExit(const std::string& why) override;
+  // Over HTTPS: the certificate files are re-read soon (they are anyway
+  // when they change); new connections use what they hold.
+  void ReloadFiles() override;
 
  private:
   class Impl;

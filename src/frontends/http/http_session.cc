@@ -16,6 +16,8 @@
 #include <cstdint>
 
 #include "common/server_error.h"
+#include "common/auth/credential_headers.h"
+#include "http/access_check.h"
 #include "http/beast_views.h"
 #include "http/binary_section.h"
 #include "http/endpoint_category.h"
@@ -227,6 +229,10 @@ void BasicHttpSession<Transport>::Dispatch() {
       return WriteError(e);
     }
   }
+  if (shared_.access != nullptr) {
+    access_ = CheckAccess(*shared_.access, route, headers);
+    if (!access_.allowed()) return WriteError(AccessError(access_));
+  }
   if (route.endpoint == Endpoint::kModelInfer) return StartInfer(route);
   if (IsOpenAiEndpoint(route.endpoint)) return StartOpenAi(route);
   if (route.endpoint == Endpoint::kModelGenerate ||
@@ -243,6 +249,9 @@ void BasicHttpSession<Transport>::Dispatch() {
   if (route.endpoint == Endpoint::kMetrics && answer.ok() && shared_.openai_metrics != nullptr) {
     answer->body += shared_.openai_metrics->Render();
   }
+  if (route.endpoint == Endpoint::kMetrics && answer.ok() && shared_.access != nullptr) {
+    answer->body += shared_.access->RenderMetrics();
+  }
   WriteAnswer(std::move(answer));
 }
 
@@ -253,6 +262,7 @@ Status BasicHttpSession<Transport>::CollectForwardedHeaders(ForwardedHeaders* ou
     RETURN_IF_ERROR(shared_.header_forwarder->Collect(View(field.name_string()),
                                                       View(field.value()), out));
   }
+  if (shared_.access != nullptr) auth::DropCredentialHeaders(out);
   return Status::Ok();
 }
 
@@ -305,6 +315,9 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   context->set_forwarded_headers(std::move(forwarded));
   SetTraceContext(*context);
   context->set_execute_on_caller(shared_.execute_on_io_threads);
+  if (access_.key != nullptr && access_.key->priority) {
+    context->set_default_priority(*access_.key->priority);
+  }
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
       !s.ok()) {

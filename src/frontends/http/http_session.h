@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/api_restrictions.h"
+#include "common/auth/access_control.h"
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
 #include "http/response_head.h"
@@ -74,6 +75,8 @@ struct SessionShared {
   // The headers infer requests forward as parameters; null: none. Owned by the server.
   const HeaderForwarder* header_forwarder = nullptr;
   ApiRestrictions restrictions;  // --http-restricted-api; empty: none
+  // The API keys (--auth-file); null: no key needed. Owned by main.
+  const auth::AccessControl* access = nullptr;
   // The OpenAI API's metrics: recorded on the HTTP port, rendered on the
   // metrics port's /metrics; null: none. Owned by main.
   openai::OpenAiMetrics* openai_metrics = nullptr;
@@ -84,9 +87,9 @@ struct SessionShared {
   // turns out long never stalls every connection.
   bool execute_on_io_threads = false;
   SessionRegistry registry;
-  // TLS (--http-use-ssl): the server's context; null serves plain HTTP. Owned
-  // by the server.
-  boost::asio::ssl::context* tls = nullptr;
+  // TLS (--http-use-ssl): the server's context is HttpServer's
+  // (tls_context.h, made again when its files change); false: plain HTTP.
+  bool tls = false;
   // How long a TLS client may take to finish its handshake before the
   // connection is closed, so idle connections cannot pile up.
   std::chrono::milliseconds tls_handshake_timeout{10000};
@@ -228,7 +231,8 @@ class BasicHttpSession final : public HttpSession,
 
   void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
   void WriteBody(unsigned status, std::string body,
-                 std::string_view content_type = kJsonContentType);
+                 std::string_view content_type = kJsonContentType,
+                 std::string_view extra_headers = {});
   // Where a failure becomes an HTTP answer: its status and {"error": ...}.
   void WriteError(const HttpError& error);
   void WriteAnswer(StatusOr<EndpointResponse> answer);
@@ -271,6 +275,7 @@ class BasicHttpSession final : public HttpSession,
   Encoding response_encoding_ = Encoding::kIdentity;
   std::string content_type_;  // a binary response's vendor Content-Type (RouteMap)
   InferContext* inflight_ = nullptr;  // queued in the server, no response yet
+  auth::AccessDecision access_;       // the request's key check (with --auth-file)
 
   bool busy_ = false;      // a request is being handled or its response written
   bool stopping_ = false;  // Shutdown was called

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common/server_error.h"
+#include "http/access_check.h"
 #include "http/http_session.h"
 #include "http/openai/model_list.h"
 #include "http/openai/openai_response.h"
@@ -52,6 +53,10 @@ void BasicHttpSession<Transport>::StartOpenAi(const Route& route) {
   openai::ApiRequest request;
   if (openai::ApiError e = ParseApiRequest(KindOf(route.endpoint), body, &request); !e.ok()) {
     return WriteOpenAiError(e);
+  }
+  if (shared_.access != nullptr) {
+    access_ = shared_.access->FinishModelCheck(std::move(access_), request.model);
+    if (!access_.allowed()) return WriteError(AccessError(access_));
   }
   openai::ModelConvention convention;
   if (Status s = DescribeModel(shared_.server, request.model, &convention); !s.ok()) {
@@ -277,7 +282,7 @@ void BasicHttpSession<Transport>::OnOpenAiTimeout(uint64_t serial) {
   openai_error_ = openai::ApiError{
       504, "the request took longer than --openai-timeout-secs (" +
                std::to_string(shared_.openai_timeout.count()) + " s) allows",
-      "timeout", "", "timeout"};
+      "timeout", "", "timeout", {}};
   // Its FINAL ends the request with the error (FailOpenAi).
   if (inflight_ != nullptr) inflight_->Cancel();
 }
@@ -295,7 +300,8 @@ void BasicHttpSession<Transport>::WriteOpenAiError(const openai::ApiError& error
     JsonWriter writer(json_);
     openai::RenderError(error, &writer);
   }
-  WriteBody(error.http_status, std::string(json_.GetString(), json_.GetSize()));
+  WriteBody(error.http_status, std::string(json_.GetString(), json_.GetSize()), kJsonContentType,
+            error.headers);
 }
 
 #define INFERD_INSTANTIATE_OPENAI(Transport)                                                \

@@ -80,10 +80,12 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
 
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
-                                            std::string_view content_type) {
+                                            std::string_view content_type,
+                                            std::string_view extra_headers) {
   ResponseHead head;
   head.status = status;
   head.content_type = content_type;
+  head.extra_headers = extra_headers;
   head.http_version = http_version_;
   head.keep_alive = KeepAlive();
   head.content_length = body.size();
@@ -98,9 +100,11 @@ void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
   if (openai_errors_) {
-    return WriteOpenAiError(openai::FromStatus(error.status(), error.http_status()));
+    openai::ApiError api_error = openai::FromStatus(error.status(), error.http_status());
+    api_error.headers = error.headers();
+    return WriteOpenAiError(api_error);
   }
-  WriteBody(error.http_status(), ErrorJson(error.message()));
+  WriteBody(error.http_status(), ErrorJson(error.message()), kJsonContentType, error.headers());
 }
 
 template <typename Transport>
@@ -138,7 +142,7 @@ void BasicHttpSession<Transport>::OnWrite(error_code ec) {
   template void BasicHttpSession<Transport>::WriteInferResponse(InferContext&,               \
                                                                 INFERD_InferenceResponse*);  \
   template void BasicHttpSession<Transport>::WriteBody(unsigned, std::string,                \
-                                                       std::string_view);                    \
+                                                       std::string_view, std::string_view);  \
   template void BasicHttpSession<Transport>::WriteError(const HttpError&);                   \
   template void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse>);        \
   template void BasicHttpSession<Transport>::Send();                                         \

@@ -67,6 +67,7 @@ Status InferContext::Submit(std::unique_ptr<InferContext>& context, INFERD_Serve
     return s;
   }
   if (Status s = self.LocateSharedMemory(shared_memory); !s.ok()) return s;
+  if (parsed.priority == 0) parsed.priority = self.default_priority_;
   if (Status s = BuildInferRequest(server, route.model, route.model_version, parsed,
                                    &self.request_);
       !s.ok()) {

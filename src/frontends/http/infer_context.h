@@ -84,6 +84,8 @@ class InferContext {
   // Lets a short model execute this request on the calling I/O thread
   // (server.h INFERD_InferenceRequestSetExecuteOnCaller); /infer only.
   void set_execute_on_caller(bool allowed) { execute_on_caller_ = allowed; }
+  // The priority of a request that names none (its API key's); 0: the model's default.
+  void set_default_priority(uint32_t priority) { default_priority_ = priority; }
 
   // Asks the server to drop the request (best effort). On the strand, before
   // the session's Unref.
@@ -134,6 +136,7 @@ class InferContext {
   std::string traceparent_;  // empty for almost all
   std::string tracestate_;
   bool execute_on_caller_ = false;
+  uint32_t default_priority_ = 0;
   std::vector<SharedMemorySlice> input_slices_;  // keeps input regions mapped
   OutputFormat output_format_;
   SharedMemoryOutputs shared_memory_outputs_;  // constant after Submit

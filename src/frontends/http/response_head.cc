@@ -46,6 +46,10 @@ void SerializeResponseHead(const ResponseHead& head, std::string* out) {
     out->append("\r\ntraceresponse: ");
     out->append(head.traceresponse);
   }
+  if (!head.extra_headers.empty()) {
+    out->append("\r\n");
+    out->append(head.extra_headers.substr(0, head.extra_headers.size() - 2));
+  }
   if (!head.keep_alive) {
     out->append("\r\nConnection: close");
   } else if (head.http_version == 10) {

@@ -39,6 +39,9 @@ struct ResponseHead {
   // The traced request's span as a W3C traceparent, sent back as the
   // `traceresponse` header (Trace Context Level 2); empty: no header.
   std::string_view traceresponse;
+  // More header lines, each ending "\r\n" (an error's WWW-Authenticate or
+  // Retry-After); empty: none.
+  std::string_view extra_headers;
 };
 
 // Replaces *out with the serialized head, ending in the blank line.

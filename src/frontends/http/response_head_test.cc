@@ -29,6 +29,18 @@ TEST(ResponseHeadTest, WritesBinaryExtensionAndEncodingHeaders) {
             "Connection: close\r\n\r\n");
 }
 
+TEST(ResponseHeadTest, WritesAnErrorsOwnHeaders) {
+  ResponseHead head;
+  head.status = 429;
+  head.extra_headers = "Retry-After: 3\r\nX-Other: y\r\n";
+  head.keep_alive = false;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+            "Content-Length: 0\r\nRetry-After: 3\r\nX-Other: y\r\nConnection: close\r\n\r\n");
+}
+
 TEST(ResponseHeadTest, Http10KeepAliveIsExplicit) {
   ResponseHead head;
   head.status = 404;

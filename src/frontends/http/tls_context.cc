@@ -1,8 +1,10 @@
 #include "http/tls_context.h"
 
 #include <openssl/ssl.h>
+#include <spdlog/spdlog.h>
 
 #include <fstream>
+#include <vector>
 
 namespace inferd::http {
 namespace ssl = boost::asio::ssl;
@@ -58,6 +60,36 @@ StatusOr<std::unique_ptr<ssl::context>> MakeTlsContext(const HttpTlsOptions& opt
     context->set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
   }
   return context;
+}
+
+StatusOr<std::unique_ptr<ReloadingTlsContext>> ReloadingTlsContext::Create(
+    const HttpTlsOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ssl::context> first, MakeTlsContext(options));
+  std::unique_ptr<ReloadingTlsContext> reloading(new ReloadingTlsContext(options));
+  reloading->current_.store(std::shared_ptr<ssl::context>(std::move(first)));
+  std::vector<std::string> files = {options.server_cert, options.server_key};
+  if (!options.root_cert.empty()) files.push_back(options.root_cert);
+  ReloadingTlsContext* self = reloading.get();
+  StatusOr<std::unique_ptr<FileWatcher>> watcher =
+      FileWatcher::Start(std::move(files), [self] { self->Reload(); });
+  if (!watcher.ok()) return watcher.status().WithPrefix("--http-server-cert: ");
+  reloading->watcher_ = std::move(watcher).value();
+  return reloading;
+}
+
+ReloadingTlsContext::~ReloadingTlsContext() { watcher_.reset(); }
+
+void ReloadingTlsContext::Reload() {
+  StatusOr<std::unique_ptr<ssl::context>> next = MakeTlsContext(options_);
+  if (!next.ok()) {
+    SPDLOG_WARN("HTTPS: the certificate files changed but make no valid context ({}); new "
+                "connections keep the previous certificate until they do",
+                next.status().message());
+    return;
+  }
+  current_.store(std::shared_ptr<ssl::context>(std::move(next).value()));
+  SPDLOG_INFO("HTTPS: certificate re-read from {}; new connections use it",
+              options_.server_cert);
 }
 
 }  // namespace inferd::http

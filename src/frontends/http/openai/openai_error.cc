@@ -18,7 +18,7 @@ void StringOrNull(const std::string& value, JsonWriter* writer) {
 
 ApiError BadRequest(std::string param, std::string message, std::string code) {
   return ApiError{400, std::move(message), "invalid_request_error", std::move(param),
-                  std::move(code)};
+                  std::move(code), {}};
 }
 
 ApiError WrongType(const std::string& param, std::string_view expected) {
@@ -29,12 +29,12 @@ ApiError WrongType(const std::string& param, std::string_view expected) {
 
 ApiError ModelNotFound(const std::string& model, const std::string& why) {
   return ApiError{404, "The model '" + model + "' does not exist or is not ready: " + why,
-                  "invalid_request_error", "model", "model_not_found"};
+                  "invalid_request_error", "model", "model_not_found", {}};
 }
 
 ApiError FromStatus(const Status& status, unsigned http_status) {
   return ApiError{http_status, status.message(),
-                  http_status >= 500 ? "server_error" : "invalid_request_error", "", ""};
+                  http_status >= 500 ? "server_error" : "invalid_request_error", "", "", {}};
 }
 
 void RenderError(const ApiError& error, JsonWriter* writer) {

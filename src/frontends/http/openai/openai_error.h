@@ -17,6 +17,7 @@ struct ApiError {
   std::string type = "invalid_request_error";
   std::string param;  // the request field at fault; empty: null
   std::string code;   // OpenAI's machine-readable code; empty: null
+  std::string headers;  // header lines of the answer, each ending "\r\n"; empty: none
 
   bool ok() const { return http_status == 0; }
 };
