@@ -1,144 +1,165 @@
 #include "core/trace/otlp_json.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
-#include <array>
 #include <charconv>
+#include <string_view>
+
+#include "core/trace/otel_spans.h"
 
 namespace inferd {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// Appends to one buffer; what it appends is valid JSON text as long as the
+// caller's structure is.
+class JsonOut {
+ public:
+  explicit JsonOut(std::string* out) : out_(*out) {}
 
-void String(Writer& writer, const std::string& text) {
-  writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-}
-
-void Member(Writer& writer, const char* key, const std::string& value) {
-  writer.Key(key);
-  String(writer, value);
-}
-
-// Ids and numbers are written from stack buffers: encoding a span allocates
-// nothing but the output.
-template <size_t N>
-void HexMember(Writer& writer, const char* key, const std::array<uint8_t, N>& id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  char text[2 * N];
-  for (size_t i = 0; i < N; ++i) {
-    text[2 * i] = kDigits[id[i] >> 4];
-    text[2 * i + 1] = kDigits[id[i] & 0xf];
+  JsonOut& Raw(std::string_view text) {
+    out_.append(text);
+    return *this;
   }
-  writer.Key(key);
-  writer.String(text, static_cast<rapidjson::SizeType>(2 * N));
-}
-
-template <typename Integer>
-void DecimalMember(Writer& writer, const char* key, Integer value) {
-  char text[24];
-  const auto end = std::to_chars(text, text + sizeof(text), value).ptr;
-  writer.Key(key);
-  writer.String(text, static_cast<rapidjson::SizeType>(end - text));
-}
-
-// {"key": k, "value": {"stringValue": v} | {"intValue": "n"}}
-void Attribute(Writer& writer, const std::string& key,
-               const std::variant<std::string, int64_t>& value) {
-  writer.StartObject();
-  Member(writer, "key", key);
-  writer.Key("value");
-  writer.StartObject();
-  if (const auto* text = std::get_if<std::string>(&value)) {
-    Member(writer, "stringValue", *text);
-  } else {
-    DecimalMember(writer, "intValue", std::get<int64_t>(value));
+  // A quoted JSON string: quotes, backslashes and control characters escaped.
+  JsonOut& Quoted(std::string_view text) {
+    out_.push_back('"');
+    size_t plain = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      out_.append(text.substr(plain, i - plain));
+      Escape(c);
+      plain = i + 1;
+    }
+    out_.append(text.substr(plain));
+    out_.push_back('"');
+    return *this;
   }
-  writer.EndObject();
-  writer.EndObject();
+  template <size_t N>
+  JsonOut& QuotedHex(const std::array<uint8_t, N>& bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    char text[2 * N + 2];
+    text[0] = text[2 * N + 1] = '"';
+    for (size_t i = 0; i < N; ++i) {
+      text[1 + 2 * i] = kDigits[bytes[i] >> 4];
+      text[2 + 2 * i] = kDigits[bytes[i] & 0xf];
+    }
+    out_.append(text, sizeof(text));
+    return *this;
+  }
+  template <typename Integer>
+  JsonOut& Number(Integer value) {
+    char text[24];
+    out_.append(text, std::to_chars(text, text + sizeof(text), value).ptr);
+    return *this;
+  }
+  template <typename Integer>
+  JsonOut& QuotedNumber(Integer value) {
+    out_.push_back('"');
+    Number(value);
+    out_.push_back('"');
+    return *this;
+  }
+
+ private:
+  void Escape(unsigned char c) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    if (c == '"' || c == '\\') {
+      const char escaped[2] = {'\\', static_cast<char>(c)};
+      out_.append(escaped, 2);
+      return;
+    }
+    const char escaped[6] = {'\\', 'u', '0', '0', kDigits[c >> 4], kDigits[c & 0xf]};
+    out_.append(escaped, 6);
+  }
+
+  std::string& out_;
+};
+
+void StringAttribute(JsonOut& out, std::string_view key, std::string_view value) {
+  out.Raw("{\"key\":").Quoted(key).Raw(",\"value\":{\"stringValue\":").Quoted(value).Raw("}}");
 }
 
-bool IsRoot(const SpanId& id) {
+// `key` needs no escaping (ours).
+void IntAttribute(JsonOut& out, std::string_view key, int64_t value) {
+  out.Raw("{\"key\":\"").Raw(key).Raw("\",\"value\":{\"intValue\":").QuotedNumber(value).Raw("}}");
+}
+
+void RootAttributes(JsonOut& out, const SpanRecord& record) {
+  StringAttribute(out, "model_name", record.model_name);
+  out.Raw(",");
+  IntAttribute(out, "model_version", record.model_version);
+  out.Raw(",");
+  if (record.kind == SpanRecord::Kind::kBatch) {
+    IntAttribute(out, "batch_size", record.batch_size);
+    return;
+  }
+  IntAttribute(out, "inferd.trace_id", static_cast<int64_t>(record.trace_number));
+  if (!record.request_id.empty()) {
+    out.Raw(",");
+    StringAttribute(out, "request_id", record.request_id);
+  }
+  if (record.parent_number != 0) {
+    out.Raw(",");
+    IntAttribute(out, "parent_id", static_cast<int64_t>(record.parent_number));
+  }
+}
+
+void Links(JsonOut& out, const SpanRecord& record) {
+  out.Raw(",\"links\":[");
+  for (size_t i = 0; i < record.link_count; ++i) {
+    const SpanLink& link = record.Link(i);
+    out.Raw(i == 0 ? "{\"traceId\":" : ",{\"traceId\":").QuotedHex(link.trace_id);
+    out.Raw(",\"spanId\":").QuotedHex(link.span_id).Raw("}");
+  }
+  out.Raw("]");
+}
+
+bool IsZero(const SpanId& id) {
   for (uint8_t byte : id) {
     if (byte != 0) return false;
   }
   return true;
 }
 
-void Links(Writer& writer, const std::vector<SpanLink>& links) {
-  writer.Key("links");
-  writer.StartArray();
-  for (const SpanLink& link : links) {
-    writer.StartObject();
-    HexMember(writer, "traceId", link.trace_id);
-    HexMember(writer, "spanId", link.span_id);
-    writer.EndObject();
-  }
-  writer.EndArray();
-}
-
-void Span(Writer& writer, const OtelSpan& span) {
-  writer.StartObject();
-  HexMember(writer, "traceId", span.trace_id);
-  HexMember(writer, "spanId", span.span_id);
-  if (!IsRoot(span.parent_span_id)) HexMember(writer, "parentSpanId", span.parent_span_id);
-  if (!span.trace_state.empty()) Member(writer, "traceState", span.trace_state);
-  Member(writer, "name", span.name);
-  writer.Key("kind");
-  writer.Int(static_cast<int>(span.kind));
-  DecimalMember(writer, "startTimeUnixNano", span.start_unix_ns);
-  DecimalMember(writer, "endTimeUnixNano", span.end_unix_ns);
-  writer.Key("attributes");
-  writer.StartArray();
-  for (const SpanAttribute& attribute : span.attributes) {
-    Attribute(writer, attribute.key, attribute.value);
-  }
-  writer.EndArray();
-  if (!span.links.empty()) Links(writer, span.links);
-  if (!span.error.empty()) {
-    writer.Key("status");
-    writer.StartObject();
-    Member(writer, "message", span.error);
-    writer.Key("code");
-    writer.Int(2);  // STATUS_CODE_ERROR
-    writer.EndObject();
-  }
-  writer.EndObject();
+void Span(JsonOut& out, const SpanRecord& record, const SpanView& span, int64_t offset) {
+  out.Raw("{\"traceId\":").QuotedHex(record.trace_id).Raw(",\"spanId\":").QuotedHex(span.span_id);
+  if (!IsZero(span.parent_span_id)) out.Raw(",\"parentSpanId\":").QuotedHex(span.parent_span_id);
+  if (!record.trace_state.empty()) out.Raw(",\"traceState\":").Quoted(record.trace_state);
+  out.Raw(",\"name\":").Quoted(span.name).Raw(",\"kind\":").Number(static_cast<int>(span.kind));
+  out.Raw(",\"startTimeUnixNano\":").QuotedNumber(span.start_ns + offset);
+  out.Raw(",\"endTimeUnixNano\":").QuotedNumber(span.end_ns + offset).Raw(",\"attributes\":[");
+  if (span.root) RootAttributes(out, record);
+  out.Raw("]");
+  if (span.root && record.link_count > 0) Links(out, record);
+  out.Raw("}");
 }
 
 }  // namespace
 
-std::string EncodeOtlpJson(const ResourceAttributes& resource, const std::vector<OtelSpan>& spans) {
-  rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
-  writer.StartObject();
-  writer.Key("resourceSpans");
-  writer.StartArray();
-  writer.StartObject();
-  writer.Key("resource");
-  writer.StartObject();
-  writer.Key("attributes");
-  writer.StartArray();
-  for (const auto& [key, value] : resource) Attribute(writer, key, value);
-  writer.EndArray();
-  writer.EndObject();
-  writer.Key("scopeSpans");
-  writer.StartArray();
-  writer.StartObject();
-  writer.Key("scope");
-  writer.StartObject();
-  Member(writer, "name", "inferd");
-  writer.EndObject();
-  writer.Key("spans");
-  writer.StartArray();
-  for (const OtelSpan& span : spans) Span(writer, span);
-  writer.EndArray();
-  writer.EndObject();
-  writer.EndArray();
-  writer.EndObject();
-  writer.EndArray();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+OtlpJsonEncoder::OtlpJsonEncoder(const ResourceAttributes& resource) {
+  JsonOut out(&head_);
+  out.Raw("{\"resourceSpans\":[{\"resource\":{\"attributes\":[");
+  for (size_t i = 0; i < resource.size(); ++i) {
+    if (i > 0) out.Raw(",");
+    StringAttribute(out, resource[i].first, resource[i].second);
+  }
+  out.Raw("]},\"scopeSpans\":[{\"scope\":{\"name\":\"inferd\"},\"spans\":[");
+}
+
+size_t OtlpJsonEncoder::Encode(const SpanRecord* records, size_t count,
+                               int64_t unix_minus_steady_ns, std::string* body) const {
+  body->assign(head_);
+  JsonOut out(body);
+  size_t spans = 0;
+  for (size_t r = 0; r < count; ++r) {
+    const SpanRecord& record = records[r];
+    for (uint32_t slots = SpanSlots(record); slots != 0; slots &= slots - 1) {
+      const auto slot = static_cast<size_t>(__builtin_ctz(slots));
+      if (spans++ > 0) out.Raw(",");
+      Span(out, record, SpanAt(record, slot), unix_minus_steady_ns);
+    }
+  }
+  out.Raw("]}]}]}");
+  return spans;
 }
 
 }  // namespace inferd
