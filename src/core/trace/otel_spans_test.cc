@@ -27,9 +27,10 @@ SpanRecord Request(std::initializer_list<std::pair<TracePoint, uint64_t>> points
 // The encoded spans of `records`, by name (the JSON values live in `doc`).
 std::map<std::string, const rapidjson::Value*> Encode(const std::vector<SpanRecord>& records,
                                                       int64_t offset, rapidjson::Document* doc) {
-  std::string body;
+  std::string buffer;
+  size_t count = 0;
   OtlpJsonEncoder encoder(ResourceAttributes{{"service.name", "inferd"}});
-  const size_t count = encoder.Encode(records.data(), records.size(), offset, &body);
+  const std::string body(encoder.Encode(records.data(), records.size(), offset, &buffer, &count));
   doc->Parse(body.c_str());
   EXPECT_FALSE(doc->HasParseError()) << body;
   std::map<std::string, const rapidjson::Value*> named;
@@ -136,8 +137,10 @@ TEST(OtelSpansTest, BatchSpanLinksItsRequests) {
 TEST(OtlpJsonTest, EncodesResourceScopeAndEscapesNames) {
   SpanRecord record = Request({{TracePoint::kRequestStart, 1}, {TracePoint::kRequestEnd, 2}});
   record.model_name = "q\"uo\\te\n";
-  std::string body;
-  OtlpJsonEncoder(ResourceAttributes{{"service.name", "inferd"}, {"k", "v"}}).Encode(&record, 1, 0, &body);
+  std::string buffer;
+  size_t count = 0;
+  const std::string body(OtlpJsonEncoder(ResourceAttributes{{"service.name", "inferd"}, {"k", "v"}})
+                             .Encode(&record, 1, 0, &buffer, &count));
   for (const char* part :
        {R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"inferd"}},{"key":"k","value":{"stringValue":"v"}}]})",
         R"("scope":{"name":"inferd"})", R"("name":"q\"uo\\te\u000a","kind":2)"}) {
@@ -148,6 +151,26 @@ TEST(OtlpJsonTest, EncodesResourceScopeAndEscapesNames) {
   ASSERT_FALSE(doc.HasParseError()) << body;
   EXPECT_EQ(std::string(doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["name"].GetString()),
             record.model_name);
+}
+
+TEST(OtlpJsonTest, StringsThatAllNeedEscapingStillFitTheBuffer) {
+  // Every byte escaped to \u00XX: the most a record's strings can take.
+  const std::string worst(300, '\x01');
+  SpanRecord record = Request({{TracePoint::kRequestStart, 1}, {TracePoint::kQueueStart, 2},
+                               {TracePoint::kComputeStart, 3}, {TracePoint::kComputeInputEnd, 4},
+                               {TracePoint::kComputeOutputStart, 5}, {TracePoint::kComputeEnd, 6},
+                               {TracePoint::kRequestEnd, 7}});
+  record.model_name = record.request_id = record.trace_state = worst;
+  record.parent_number = 3;
+  SpanRecord batch = Request({{TracePoint::kRequestStart, 1}, {TracePoint::kRequestEnd, 2}});
+  batch.kind = SpanRecord::Kind::kBatch;
+  batch.model_name = worst;
+  for (int i = 0; i < 100; ++i) batch.AddLink({NewTraceId(), NewSpanId()});
+  rapidjson::Document doc;
+  auto named = Encode({record, batch, record}, -1, &doc);
+  ASSERT_EQ(named.count(worst), 1u);
+  EXPECT_EQ(Field(named.at(worst), "traceState"), worst);
+  EXPECT_EQ((*named.at("batch"))["links"].Size(), 100u);
 }
 
 }  // namespace

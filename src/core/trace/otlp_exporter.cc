@@ -109,8 +109,9 @@ void OtlpExporter::Send(const std::vector<SpanRecord>& batch, size_t spans) {
     dropped_.fetch_add(spans, std::memory_order_relaxed);  // not even encoded
     return;
   }
-  encoder_.Encode(batch.data(), batch.size(), UnixMinusSteadyNs(), &body_);
-  const Status status = transport_->Send(body_);
+  size_t encoded = 0;
+  const Status status = transport_->Send(
+      encoder_.Encode(batch.data(), batch.size(), UnixMinusSteadyNs(), &buffer_, &encoded));
   if (status.ok()) {
     exported_.fetch_add(spans, std::memory_order_relaxed);
     return;

@@ -71,9 +71,9 @@ class OtlpExporter {
   uint64_t flush_requested_ GUARDED_BY(mu_) = 0;
   uint64_t flush_done_ GUARDED_BY(mu_) = 0;
   bool stopping_ GUARDED_BY(mu_) = false;
-  // Only the thread: the encoded body (reused) and until when the collector
-  // counts as down.
-  std::string body_;
+  // Only the thread: where batches are encoded (reused) and until when the
+  // collector counts as down.
+  std::string buffer_;
   uint64_t down_until_ns_ = 0;
   std::atomic<uint64_t> exported_{0};
   std::atomic<uint64_t> dropped_{0};

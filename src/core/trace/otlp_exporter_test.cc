@@ -25,9 +25,9 @@ class FakeTransport final : public SpanTransport {
     int sending GUARDED_BY(mu) = 0;
   };
   explicit FakeTransport(State* state) : state_(state) {}
-  Status Send(const std::string& body) override {
+  Status Send(std::string_view body) override {
     rapidjson::Document doc;
-    doc.Parse(body.c_str());
+    doc.Parse(body.data(), body.size());
     EXPECT_FALSE(doc.HasParseError()) << body;
     const size_t spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"].Size();
     MutexLock lock(&state_->mu);

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,11 +32,12 @@ class OtlpJsonEncoder {
   // "inferd".
   explicit OtlpJsonEncoder(const ResourceAttributes& resource);
 
-  // Replaces `*body` with one ExportTraceServiceRequest holding the spans of
-  // `records` (steady times moved by `unix_minus_steady_ns`); returns how
-  // many spans it holds.
-  size_t Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
-                std::string* body) const;
+  // One ExportTraceServiceRequest holding the spans of `records` (steady
+  // times moved by `unix_minus_steady_ns`), written at the start of
+  // `*buffer`, which only grows (so it is seldom zero-filled); the view is
+  // into it. `*spans`: how many spans it holds.
+  std::string_view Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
+                          std::string* buffer, size_t* spans) const;
 
  private:
   std::string head_;  // everything before the first span
