@@ -85,7 +85,7 @@ class RequestTrace {
     span_ = std::move(span);
   }
   // span() as a W3C traceparent; "" in triton mode.
-  const std::string& traceparent() const { return traceparent_; }
+  const Traceparent& traceparent() const { return traceparent_; }
   const std::string& model_name() const { return model_name_; }
   int64_t model_version() const { return model_version_; }
   const std::string& request_id() const { return request_id_; }
@@ -111,7 +111,7 @@ class RequestTrace {
   std::atomic<bool> discarded_{false};
   uint64_t parent_id_ = 0;  // set before the trace is shared
   SpanIdentity span_;
-  std::string traceparent_;
+  Traceparent traceparent_;
 };
 
 // Records `point` now on `trace` when the request is traced.

@@ -32,7 +32,7 @@ TEST(TraceManagerOtelTest, ACallersSampledContextIsTracedAtRateZeroAndJoinsItsTr
   ASSERT_NE(trace, nullptr);
   EXPECT_EQ(trace->span().trace_id, caller.trace_id);
   EXPECT_EQ(trace->span().parent_span_id, caller.span_id);
-  EXPECT_EQ(trace->traceparent().substr(0, 36), "00-4bf92f3577b34da6a3ce929d0e0e4736-");
+  EXPECT_EQ(trace->traceparent().view().substr(0, 36), "00-4bf92f3577b34da6a3ce929d0e0e4736-");
   TraceContext unsampled = caller;
   unsampled.sampled = false;
   EXPECT_EQ(manager->MaybeTrace(entry, "m", 1, "", unsampled), nullptr);
