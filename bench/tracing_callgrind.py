@@ -17,6 +17,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,11 +77,14 @@ def _dump_ir(path):
 def measure(build, repo, extra, requests, annotate):
     work = tempfile.mkdtemp(prefix="inferd-cg-")
     out = os.path.join(work, "cg.out")
+    # Inferd picks the ports and builds the command line; its own process is
+    # replaced by the same command under callgrind. Names uncompressed: with
+    # compression the dump after a zeroing names only some functions.
     server = Inferd(build, repo, extra_args=extra)
     server.process.kill()
     server.process.wait()
-    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no", "--compress-strings=no",
-               "--collect-atstart=yes", server.process.args[0], *server.process.args[1:]]
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no",
+               "--compress-strings=no", *server.process.args]
     server.process = subprocess.Popen(command, stdout=server.log, stderr=subprocess.STDOUT)
     server.started = time.monotonic()
     try:
@@ -98,11 +102,16 @@ def measure(build, repo, extra, requests, annotate):
     finally:
         server.stop()
     dump = out + ".1"  # what callgrind_control -d wrote: the measured requests only
-    if annotate:
-        report = subprocess.run(["callgrind_annotate", "--threshold=95", dump],
+    if annotate:  # the tracing functions, inclusive, per request
+        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump],
                                 capture_output=True, text=True).stdout
-        print("\n".join(report.splitlines()[20:80]))
-    return _dump_ir(dump) / requests
+        tracing = re.compile(r"inferd::\S*(Trace|Otlp|Span|Export)")
+        for row in [line.strip() for line in report.splitlines() if tracing.search(line)][:25]:
+            count, name = row.split(" ", 1)[0], row.split("???:", 1)[-1]
+            print(f"   {int(count.replace(',', '')) / requests:9.0f}  {name[:110]}")
+    total = _dump_ir(dump) / requests
+    shutil.rmtree(work, ignore_errors=True)
+    return total
 
 
 def main():
