@@ -15,6 +15,7 @@
 #include "inferd/base/status.h"
 #include "core/infer/inference_request.h"
 #include "core/infer/response_sender.h"
+#include "core/trace/trace_context.h"
 #include "inferd/server.h"
 
 namespace inferd {
@@ -81,7 +82,7 @@ class InferenceResponse {
   int64_t model_version() const { return model_version_; }
   // The request's span as a W3C traceparent; "" unless traced in
   // opentelemetry mode.
-  const std::string& traceparent() const { return traceparent_; }
+  const Traceparent& traceparent() const { return traceparent_; }
   const std::vector<std::unique_ptr<OutputTensor>>& outputs() const { return outputs_; }
   uint64_t order_number() const { return order_number_; }
   const ResponseRoute& client_route() const { return client_route_; }
@@ -106,7 +107,7 @@ class InferenceResponse {
   const std::string id_;
   const std::string model_name_;
   const int64_t model_version_;
-  std::string traceparent_;
+  Traceparent traceparent_;
   const std::shared_ptr<const std::vector<std::string>> wanted_outputs_;
   const uint64_t order_number_;
   const ResponseRoute client_route_;

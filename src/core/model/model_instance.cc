@@ -147,13 +147,17 @@ void ExportBatchSpan(const ModelVersion& model, const std::vector<std::shared_pt
   OtlpExporter* exporter = traces.front()->collector() ? traces.front()->collector()->exporter()
                                                        : nullptr;
   if (exporter == nullptr) return;  // triton mode: the file has no batches
-  std::vector<SpanLink> members;
-  members.reserve(traces.size());
-  for (const auto& trace : traces) members.push_back({trace->span().trace_id, trace->span().span_id});
-  std::vector<OtelSpan> spans;
-  spans.push_back(BatchSpan(model.name(), model.version(), start_ns, end_ns, batch_size,
-                            std::move(members), UnixMinusSteadyNs()));
-  exporter->Export(std::move(spans));
+  SpanRecord record;
+  record.kind = SpanRecord::Kind::kBatch;
+  record.trace_id = NewTraceId();
+  record.span_id = NewSpanId();
+  record.ns[static_cast<size_t>(TracePoint::kRequestStart)] = start_ns;
+  record.ns[static_cast<size_t>(TracePoint::kRequestEnd)] = end_ns;
+  record.model_version = model.version();
+  record.batch_size = static_cast<uint32_t>(batch_size);
+  record.model_name = model.name();
+  for (const auto& trace : traces) record.AddLink({trace->span().trace_id, trace->span().span_id});
+  exporter->Export(std::move(record));
 }
 
 }  // namespace

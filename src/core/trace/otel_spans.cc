@@ -5,48 +5,82 @@
 namespace inferd {
 namespace {
 
-bool IsZero(const SpanId& id) {
-  for (uint8_t byte : id) {
-    if (byte != 0) return false;
-  }
-  return true;
-}
-
-class SpanBuilder {
- public:
-  SpanBuilder(const RequestTrace& trace, int64_t offset, std::vector<OtelSpan>* out)
-      : trace_(trace), offset_(offset), out_(out) {}
-
-  // A span from `from` to `to` under `parent`; its id, or zeros when a point
-  // is missing (then its children are left out too).
-  SpanId Add(const char* name, TracePoint from, TracePoint to, const SpanId& parent) {
-    const uint64_t start = trace_.At(from);
-    const uint64_t end = trace_.At(to);
-    if (start == 0 || end == 0 || end < start || IsZero(parent)) return SpanId{};
-    OtelSpan span = Base(name, start, end);
-    span.span_id = NewSpanId();
-    span.parent_span_id = parent;
-    out_->push_back(std::move(span));
-    return out_->back().span_id;
-  }
-
-  OtelSpan Base(const char* name, uint64_t start, uint64_t end) const {
-    OtelSpan span;
-    span.trace_id = trace_.span().trace_id;
-    span.trace_state = trace_.span().trace_state;
-    span.name = name;
-    span.start_unix_ns = start + offset_;
-    span.end_unix_ns = end + offset_;
-    return span;
-  }
-
- private:
-  const RequestTrace& trace_;
-  const int64_t offset_;
-  std::vector<OtelSpan>* out_;
+struct SpanPlan {
+  std::string_view name;  // empty: the request span, named after its model
+  TracePoint from;
+  TracePoint to;
+  int parent;  // slot; -1: the record's parent
 };
 
+constexpr SpanPlan kPlan[kRequestSpanSlots] = {
+    {"", TracePoint::kRequestStart, TracePoint::kRequestEnd, -1},
+    {"cache_lookup", TracePoint::kCacheLookupStart, TracePoint::kCacheLookupEnd, 0},
+    // Ends at COMPUTE_START, or at REQUEST_END for a request never computed.
+    {"queue", TracePoint::kQueueStart, TracePoint::kComputeStart, 0},
+    {"rate_limiter_wait", TracePoint::kRateLimitStart, TracePoint::kRateLimitEnd, 2},
+    {"compute", TracePoint::kComputeStart, TracePoint::kComputeEnd, 0},
+    {"compute_input", TracePoint::kComputeStart, TracePoint::kComputeInputEnd, 4},
+    {"compute_infer", TracePoint::kComputeInputEnd, TracePoint::kComputeOutputStart, 4},
+    {"compute_output", TracePoint::kComputeOutputStart, TracePoint::kComputeEnd, 4},
+};
+
+uint64_t EndOf(const SpanRecord& record, size_t slot) {
+  const uint64_t end = record.At(kPlan[slot].to);
+  if (slot == 2 && end == 0) return record.At(TracePoint::kRequestEnd);
+  return end;
+}
+
+// splitmix64's finalizer: distinct inputs give distinct, well-spread outputs.
+uint64_t Mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+SpanId ChildId(const SpanId& root, size_t slot) {
+  uint64_t word = 0;
+  for (uint8_t byte : root) word = word << 8 | byte;
+  uint64_t child = Mix(word + slot * 0x9e3779b97f4a7c15ull);
+  if (child == 0) child = slot;  // ids are never all zero
+  SpanId id{};
+  for (size_t i = id.size(); i-- > 0; child >>= 8) id[i] = static_cast<uint8_t>(child);
+  return id;
+}
+
 }  // namespace
+
+uint32_t SpanSlots(const SpanRecord& record) {
+  if (record.kind == SpanRecord::Kind::kBatch) return 1;
+  uint32_t slots = 0;
+  for (size_t slot = 0; slot < kRequestSpanSlots; ++slot) {
+    const uint64_t start = record.At(kPlan[slot].from);
+    const uint64_t end = EndOf(record, slot);
+    const int parent = kPlan[slot].parent;
+    if (start == 0 || end < start || (parent >= 0 && (slots & (1u << parent)) == 0)) continue;
+    slots |= 1u << slot;
+  }
+  return slots;
+}
+
+SpanView SpanAt(const SpanRecord& record, size_t slot) {
+  SpanView view;
+  view.start_ns = record.At(kPlan[slot].from);
+  view.end_ns = EndOf(record, slot);
+  if (slot == 0) {
+    view.root = true;
+    view.span_id = record.span_id;
+    view.parent_span_id = record.parent_span_id;
+    const bool batch = record.kind == SpanRecord::Kind::kBatch;
+    view.name = batch ? std::string_view("batch") : std::string_view(record.model_name);
+    view.kind = batch || record.parent_number != 0 ? SpanKind::kInternal : SpanKind::kServer;
+    return view;
+  }
+  view.name = kPlan[slot].name;
+  view.span_id = ChildId(record.span_id, slot);
+  const int parent = kPlan[slot].parent;
+  view.parent_span_id = parent == 0 ? record.span_id : ChildId(record.span_id, parent);
+  return view;
+}
 
 int64_t UnixMinusSteadyNs() {
   const auto unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -54,57 +88,6 @@ int64_t UnixMinusSteadyNs() {
   const auto steady_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now().time_since_epoch());
   return static_cast<int64_t>(unix_ns.count() - steady_ns.count());
-}
-
-std::vector<OtelSpan> RequestSpans(const RequestTrace& trace, int64_t unix_minus_steady_ns) {
-  std::vector<OtelSpan> spans;
-  const uint64_t start = trace.At(TracePoint::kRequestStart);
-  const uint64_t end = trace.At(TracePoint::kRequestEnd);
-  if (start == 0 || end < start) return spans;
-  spans.reserve(8);
-  SpanBuilder builder(trace, unix_minus_steady_ns, &spans);
-  OtelSpan request = builder.Base(trace.model_name().c_str(), start, end);
-  request.span_id = trace.span().span_id;
-  request.parent_span_id = trace.span().parent_span_id;
-  request.kind = trace.parent_id() == 0 ? SpanKind::kServer : SpanKind::kInternal;
-  request.attributes = {{"model_name", trace.model_name()},
-                        {"model_version", trace.model_version()},
-                        {"inferd.trace_id", static_cast<int64_t>(trace.id())}};
-  if (!trace.request_id().empty()) request.attributes.push_back({"request_id", trace.request_id()});
-  if (trace.parent_id() != 0) {
-    request.attributes.push_back({"parent_id", static_cast<int64_t>(trace.parent_id())});
-  }
-  const SpanId root = request.span_id;
-  spans.push_back(std::move(request));
-
-  builder.Add("cache_lookup", TracePoint::kCacheLookupStart, TracePoint::kCacheLookupEnd, root);
-  const TracePoint queue_end =
-      trace.At(TracePoint::kComputeStart) != 0 ? TracePoint::kComputeStart : TracePoint::kRequestEnd;
-  const SpanId queue = builder.Add("queue", TracePoint::kQueueStart, queue_end, root);
-  builder.Add("rate_limiter_wait", TracePoint::kRateLimitStart, TracePoint::kRateLimitEnd, queue);
-  const SpanId compute =
-      builder.Add("compute", TracePoint::kComputeStart, TracePoint::kComputeEnd, root);
-  builder.Add("compute_input", TracePoint::kComputeStart, TracePoint::kComputeInputEnd, compute);
-  builder.Add("compute_infer", TracePoint::kComputeInputEnd, TracePoint::kComputeOutputStart,
-              compute);
-  builder.Add("compute_output", TracePoint::kComputeOutputStart, TracePoint::kComputeEnd, compute);
-  return spans;
-}
-
-OtelSpan BatchSpan(const std::string& model_name, int64_t model_version, uint64_t start_ns,
-                   uint64_t end_ns, size_t batch_size, std::vector<SpanLink> members,
-                   int64_t unix_minus_steady_ns) {
-  OtelSpan span;
-  span.trace_id = NewTraceId();
-  span.span_id = NewSpanId();
-  span.name = "batch";
-  span.start_unix_ns = start_ns + unix_minus_steady_ns;
-  span.end_unix_ns = end_ns + unix_minus_steady_ns;
-  span.attributes = {{"model_name", model_name},
-                     {"model_version", model_version},
-                     {"batch_size", static_cast<int64_t>(batch_size)}};
-  span.links = std::move(members);
-  return span;
 }
 
 }  // namespace inferd

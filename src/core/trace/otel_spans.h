@@ -1,6 +1,5 @@
-// The spans of a finished request trace (opentelemetry mode), built from
-// its timestamps when the trace finishes, so the request path records only
-// what triton mode records:
+// The spans of a finished request trace (opentelemetry mode), built from its
+// record (span_record.h) in the exporter's thread:
 //
 //   <model name>            REQUEST_START .. REQUEST_END (kind SERVER when its
 //   |                       parent is the caller's span or none; else INTERNAL)
@@ -14,32 +13,49 @@
 //
 // Ensemble steps and BLS calls are requests of their own whose request span
 // is a child of their parent request's. A span whose points were not both
-// recorded is left out.
+// recorded is left out, and so are its children. A batch record is one span,
+// "batch", the root of a trace of its own, linked to the request span of
+// each traced member: OpenTelemetry's model of work done for many requests.
 #ifndef INFERD_CORE_TRACE_OTEL_SPANS_H_
 #define INFERD_CORE_TRACE_OTEL_SPANS_H_
 
 #include <cstdint>
-#include <vector>
+#include <string_view>
 
-#include "core/trace/otel_span.h"
-#include "core/trace/request_trace.h"
+#include "core/trace/span_record.h"
 
 namespace inferd {
+
+// OTLP's SpanKind numbers.
+enum class SpanKind { kInternal = 1, kServer = 2, kClient = 3 };
+
+// The spans a request record can hold, in the order above.
+inline constexpr size_t kRequestSpanSlots = 8;
+
+// One span of a record, as the encoder writes it (times steady, ns).
+struct SpanView {
+  std::string_view name;
+  SpanId span_id{};
+  SpanId parent_span_id{};
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  SpanKind kind = SpanKind::kInternal;
+  bool root = false;  // the record's own span (the request's or the batch's)
+};
+
+// Bit i set: slot i of the order above is a span of `record` (a batch: bit 0).
+uint32_t SpanSlots(const SpanRecord& record);
+// How many spans `record` holds.
+inline size_t SpanCount(const SpanRecord& record) {
+  return static_cast<size_t>(__builtin_popcount(SpanSlots(record)));
+}
+// Slot `slot` of `record` (one of SpanSlots). Children's span ids are derived
+// from the record's, so building a span draws no random number.
+SpanView SpanAt(const SpanRecord& record, size_t slot);
 
 // The system clock minus the steady clock now, in ns: what turns the steady
 // timestamps of a trace into the Unix times OTLP carries.
 int64_t UnixMinusSteadyNs();
-
-// `trace`'s spans, in the order above.
-std::vector<OtelSpan> RequestSpans(const RequestTrace& trace, int64_t unix_minus_steady_ns);
-
-// A span for one execution of a batch that held traced requests: a root span
-// of its own trace ("batch", from `start_ns` to `end_ns` steady) linked to
-// the request span of each traced member, as OpenTelemetry models work done
-// for many requests at once.
-OtelSpan BatchSpan(const std::string& model_name, int64_t model_version, uint64_t start_ns,
-                   uint64_t end_ns, size_t batch_size, std::vector<SpanLink> members,
-                   int64_t unix_minus_steady_ns);
 
 }  // namespace inferd
 

@@ -25,9 +25,9 @@ class FakeTransport final : public SpanTransport {
     int sending GUARDED_BY(mu) = 0;
   };
   explicit FakeTransport(State* state) : state_(state) {}
-  Status Send(const std::string& body) override {
+  Status Send(std::string_view body) override {
     rapidjson::Document doc;
-    doc.Parse(body.c_str());
+    doc.Parse(body.data(), body.size());
     EXPECT_FALSE(doc.HasParseError()) << body;
     const size_t spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"].Size();
     MutexLock lock(&state_->mu);
@@ -44,14 +44,21 @@ class FakeTransport final : public SpanTransport {
   State* state_;
 };
 
-std::vector<OtelSpan> Spans(size_t count) {
-  std::vector<OtelSpan> spans(count);
-  for (OtelSpan& span : spans) {
-    span.trace_id = NewTraceId();
-    span.span_id = NewSpanId();
-    span.name = "s";
+// Records of one span each (a request and its end).
+std::vector<SpanRecord> Spans(size_t count) {
+  std::vector<SpanRecord> records(count);
+  for (SpanRecord& record : records) {
+    record.trace_id = NewTraceId();
+    record.span_id = NewSpanId();
+    record.model_name = "s";
+    record.ns[static_cast<size_t>(TracePoint::kRequestStart)] = 1;
+    record.ns[static_cast<size_t>(TracePoint::kRequestEnd)] = 2;
   }
-  return spans;
+  return records;
+}
+
+void Export(OtlpExporter& exporter, std::vector<SpanRecord> records) {
+  for (SpanRecord& record : records) exporter.Export(std::move(record));
 }
 
 class OtlpExporterTest : public ::testing::Test {
@@ -79,7 +86,7 @@ class OtlpExporterTest : public ::testing::Test {
 TEST_F(OtlpExporterTest, SendsAFullBatchAtOnceAndTheRestAfterTheDelay) {
   auto exporter = Make({/*max_queue_size=*/100, /*schedule_delay_ms=*/5000,
                         /*max_export_batch_size=*/4});
-  exporter->Export(Spans(6));
+  Export(*exporter, Spans(6));
   AwaitBatches(1);
   EXPECT_EQ(Batches(), std::vector<size_t>({4}));
   // The two left wait for the delay, in simulated time.
@@ -94,7 +101,7 @@ TEST_F(OtlpExporterTest, SendsAFullBatchAtOnceAndTheRestAfterTheDelay) {
 
 TEST_F(OtlpExporterTest, ALoneSpanIsSentAfterTheDelay) {
   auto exporter = Make({100, /*schedule_delay_ms=*/50, 10});
-  exporter->Export(Spans(1));
+  Export(*exporter, Spans(1));
   clock_.Advance(milliseconds(50));
   AwaitBatches(1);
   EXPECT_EQ(Batches(), std::vector<size_t>({1}));
@@ -102,7 +109,7 @@ TEST_F(OtlpExporterTest, ALoneSpanIsSentAfterTheDelay) {
 
 TEST_F(OtlpExporterTest, FlushSendsWhatWaits) {
   auto exporter = Make({100, 5000, 50});
-  exporter->Export(Spans(3));
+  Export(*exporter, Spans(3));
   exporter->Flush();
   EXPECT_EQ(Batches(), std::vector<size_t>({3}));
 }
@@ -113,12 +120,12 @@ TEST_F(OtlpExporterTest, AFullQueueDropsAndCountsWithoutWaiting) {
     MutexLock lock(&state_.mu);
     state_.held = true;  // the collector hangs
   }
-  exporter->Export(Spans(2));  // a full batch: taken by the thread, which hangs
+  Export(*exporter, Spans(2));  // a full batch: taken by the thread, which hangs
   {
     MutexLock lock(&state_.mu);
     while (state_.sending == 0) state_.changed.Wait(&state_.mu);
   }
-  exporter->Export(Spans(7));  // 4 fit in the queue, 3 are dropped, at once
+  Export(*exporter, Spans(7));  // 4 fit in the queue, 3 are dropped, at once
   EXPECT_EQ(exporter->dropped(), 3u);
   {
     MutexLock lock(&state_.mu);
@@ -135,10 +142,36 @@ TEST_F(OtlpExporterTest, BatchesTheCollectorRefusesAreDroppedAndCounted) {
     MutexLock lock(&state_.mu);
     state_.failing = true;
   }
-  exporter->Export(Spans(5));
+  Export(*exporter, Spans(5));
   exporter->Flush();
   EXPECT_EQ(exporter->dropped(), 5u);
   EXPECT_EQ(exporter->exported(), 0u);
+}
+
+TEST_F(OtlpExporterTest, ACollectorThatFailedIsLeftAloneForAWhileAndDropsAreCounted) {
+  auto exporter = Make({100, 5000, 10});
+  {
+    MutexLock lock(&state_.mu);
+    state_.failing = true;
+  }
+  Export(*exporter, Spans(5));
+  exporter->Flush();
+  ASSERT_EQ(Batches().size(), 1u);
+  // Down: what comes next is dropped without being encoded or sent.
+  Export(*exporter, Spans(3));
+  exporter->Flush();
+  EXPECT_EQ(Batches().size(), 1u);
+  EXPECT_EQ(exporter->dropped(), 8u);
+  {
+    MutexLock lock(&state_.mu);
+    state_.failing = false;
+  }
+  clock_.Advance(milliseconds(OtlpExporter::kRetryAfterMs));
+  Export(*exporter, Spans(2));
+  exporter->Flush();
+  EXPECT_EQ(Batches().size(), 2u);
+  EXPECT_EQ(exporter->exported(), 2u);
+  EXPECT_EQ(exporter->dropped(), 8u);
 }
 
 TEST(OtlpHttpTest, ParsesTritonsAndFullUrls) {

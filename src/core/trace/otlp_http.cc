@@ -148,7 +148,7 @@ StatusOr<OtlpEndpoint> ParseOtlpUrl(std::string_view url) {
   return endpoint;
 }
 
-Status OtlpHttpTransport::Send(const std::string& body) {
+Status OtlpHttpTransport::Send(std::string_view body) {
   const SteadyTime deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   int fd = -1;

@@ -30,14 +30,14 @@ class SpanTransport {
   virtual ~SpanTransport() = default;
   // Sends one encoded batch; not OK when it was not accepted (no
   // connection, a timeout, an answer other than 2xx).
-  virtual Status Send(const std::string& body) = 0;
+  virtual Status Send(std::string_view body) = 0;
 };
 
 class OtlpHttpTransport final : public SpanTransport {
  public:
   OtlpHttpTransport(OtlpEndpoint endpoint, uint32_t timeout_ms)
       : endpoint_(std::move(endpoint)), timeout_ms_(timeout_ms) {}
-  Status Send(const std::string& body) override;
+  Status Send(std::string_view body) override;
 
  private:
   const OtlpEndpoint endpoint_;

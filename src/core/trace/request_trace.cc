@@ -5,7 +5,8 @@
 
 #include "core/timing/clock.h"
 #include "core/common/logging.h"
-#include "core/trace/otel_spans.h"
+#include "core/trace/otlp_exporter.h"
+#include "core/trace/span_record.h"
 #include "core/trace/trace_collector.h"
 
 namespace inferd {
@@ -41,14 +42,29 @@ RequestTrace::~RequestTrace() {
     if (discarded_.load(std::memory_order_relaxed)) {
       collector_->Abandon();
     } else if (OtlpExporter* exporter = collector_->exporter()) {
-      exporter->Export(RequestSpans(*this, UnixMinusSteadyNs()));
-      collector_->Abandon();  // finished, with nothing for the file
+      // Nothing for the file, so the collector need not hear of it.
+      ExportTo(*exporter);
     } else {
       collector_->Add(Json());
     }
   } catch (const std::exception& e) {
     LOG_ERROR("trace {} of model '{}' was lost: {}", id_, model_name_, e.what());
   }
+}
+
+void RequestTrace::ExportTo(OtlpExporter& exporter) {
+  SpanRecord record;
+  record.trace_id = span_.trace_id;
+  record.span_id = span_.span_id;
+  record.parent_span_id = span_.parent_span_id;
+  for (size_t i = 0; i < kTracePointCount; ++i) record.ns[i] = ns_[i].load(std::memory_order_acquire);
+  record.trace_number = id_;
+  record.parent_number = parent_id_;
+  record.model_version = model_version_;
+  record.model_name = std::move(model_name_);
+  record.request_id = std::move(request_id_);
+  record.trace_state = std::move(span_.trace_state);
+  exporter.Export(std::move(record));
 }
 
 void RequestTrace::Record(TracePoint point, uint64_t ns) {

@@ -18,6 +18,7 @@
 
 namespace inferd {
 
+class OtlpExporter;
 class TraceCollector;
 
 // Triton's timestamp names, in the order a request passes them, then the
@@ -84,7 +85,7 @@ class RequestTrace {
     span_ = std::move(span);
   }
   // span() as a W3C traceparent; "" in triton mode.
-  const std::string& traceparent() const { return traceparent_; }
+  const Traceparent& traceparent() const { return traceparent_; }
   const std::string& model_name() const { return model_name_; }
   int64_t model_version() const { return model_version_; }
   const std::string& request_id() const { return request_id_; }
@@ -97,16 +98,20 @@ class RequestTrace {
   std::string Json() const;
 
  private:
+  // In opentelemetry mode, what the finished trace hands the exporter; its
+  // strings are moved out (the trace is being destroyed).
+  void ExportTo(OtlpExporter& exporter);
+
   const uint64_t id_;
   const std::shared_ptr<TraceCollector> collector_;
-  const std::string model_name_;
+  std::string model_name_;  // not const: moved out when the trace finishes
   const int64_t model_version_;
-  const std::string request_id_;
+  std::string request_id_;
   std::array<std::atomic<uint64_t>, kTracePointCount> ns_{};
   std::atomic<bool> discarded_{false};
   uint64_t parent_id_ = 0;  // set before the trace is shared
   SpanIdentity span_;
-  std::string traceparent_;
+  Traceparent traceparent_;
 };
 
 // Records `point` now on `trace` when the request is traced.

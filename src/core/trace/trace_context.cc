@@ -30,11 +30,28 @@ bool AllZero(const std::array<uint8_t, N>& bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
 }
 
-std::mt19937_64& Generator() {
-  thread_local std::mt19937_64 generator{[] {
+// splitmix64 (Steele, Lea and Flood): a few instructions per 64 random
+// bits, statistically sound for ids (W3C asks for random, not unguessable,
+// ids); one stream per thread, seeded from the system.
+class SplitMix64 {
+ public:
+  SplitMix64() {
     std::random_device device;
-    return (uint64_t{device()} << 32) ^ device();
-  }()};
+    state_ = (uint64_t{device()} << 32) ^ device();
+  }
+  uint64_t operator()() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+SplitMix64& Generator() {
+  thread_local SplitMix64 generator;
   return generator;
 }
 
@@ -82,8 +99,27 @@ std::string Hex(const uint8_t* bytes, size_t size) {
   return text;
 }
 
-std::string FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled) {
-  return "00-" + Hex(trace_id) + "-" + Hex(span_id) + (sampled ? "-01" : "-00");
+Traceparent FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  Traceparent traceparent;
+  char* out = traceparent.text.data();
+  const auto hex = [&out](const uint8_t* bytes, size_t size) {
+    for (size_t i = 0; i < size; ++i) {
+      *out++ = kDigits[bytes[i] >> 4];
+      *out++ = kDigits[bytes[i] & 0xf];
+    }
+  };
+  *out++ = '0';
+  *out++ = '0';
+  *out++ = '-';
+  hex(trace_id.data(), trace_id.size());
+  *out++ = '-';
+  hex(span_id.data(), span_id.size());
+  *out++ = '-';
+  *out++ = '0';
+  *out++ = sampled ? '1' : '0';
+  *out = '\0';
+  return traceparent;
 }
 
 TraceId NewTraceId() { return RandomBytes<16>(); }

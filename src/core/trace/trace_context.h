@@ -27,8 +27,18 @@ struct TraceContext {
 // specification asks: the request is then traced as if no header came.
 std::optional<TraceContext> ParseTraceparent(std::string_view text);
 
+// A traceparent in a fixed, NUL-terminated buffer (empty until set): a
+// traced request copies it to each response without allocating.
+struct Traceparent {
+  static constexpr size_t kLength = 55;
+  std::array<char, kLength + 1> text{};
+  const char* c_str() const { return text.data(); }
+  std::string_view view() const { return empty() ? std::string_view() : std::string_view(c_str(), kLength); }
+  bool empty() const { return text[0] == '\0'; }
+};
+
 // "00-<trace id>-<span id>-01|00".
-std::string FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled);
+Traceparent FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled);
 
 // Lower-case hex of `bytes`.
 std::string Hex(const uint8_t* bytes, size_t size);

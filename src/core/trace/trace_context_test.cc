@@ -13,7 +13,7 @@ TEST(TraceContextTest, ReadsTheSpecificationsExample) {
   EXPECT_EQ(Hex(context->trace_id), "4bf92f3577b34da6a3ce929d0e0e4736");
   EXPECT_EQ(Hex(context->span_id), "00f067aa0ba902b7");
   EXPECT_TRUE(context->sampled);
-  EXPECT_EQ(FormatTraceparent(context->trace_id, context->span_id, true), kExample);
+  EXPECT_EQ(FormatTraceparent(context->trace_id, context->span_id, true).view(), kExample);
 }
 
 TEST(TraceContextTest, ReadsTheSampledBitOnly) {

@@ -57,12 +57,6 @@ TraceManager::TraceManager(TraceSettings defaults, std::shared_ptr<OtlpExporter>
 
 TraceManager::~TraceManager() { Flush(); }
 
-TraceSampler* TraceManager::SamplerFor(const std::string& model) {
-  auto found = models_.find(model);
-  if (found != models_.end() && !found->second->overrides.empty()) return &found->second->own;
-  return &global_;
-}
-
 std::shared_ptr<RequestTrace> TraceManager::MaybeTrace(TraceEntry* entry,
                                                        const std::string& model_name,
                                                        int64_t model_version,
@@ -72,12 +66,9 @@ std::shared_ptr<RequestTrace> TraceManager::MaybeTrace(TraceEntry* entry,
   if (sampler != nullptr && sampler->Hit()) {
     return Begin(sampler, model_name, model_version, request_id, &context);
   }
-  if (exporter_ == nullptr || !context.sampled) return nullptr;
-  {
-    MutexLock lock(&mu_);
-    sampler = SamplerFor(model_name);
-    if (!sampler->settings_.Traces() || sampler->collector_ == nullptr) return nullptr;
-  }
+  if (!context.sampled) return nullptr;
+  sampler = entry->forced_.load(std::memory_order_acquire);
+  if (sampler == nullptr) return nullptr;  // triton mode, level OFF, count used up
   return Begin(sampler, model_name, model_version, request_id, &context);
 }
 
@@ -240,6 +231,9 @@ void TraceManager::PublishEntry(ModelTrace& trace) {
   TraceSampler* sampler = trace.overrides.empty() ? &global_ : &trace.own;
   const bool sampling = sampler->rate_.load(std::memory_order_relaxed) > 0;
   trace.entry.active_.store(sampling ? sampler : nullptr, std::memory_order_release);
+  const bool forced = exporter_ != nullptr && sampler->settings_.Traces() &&
+                      sampler->collector_ != nullptr && sampler->collector_->remaining() != 0;
+  trace.entry.forced_.store(forced ? sampler : nullptr, std::memory_order_release);
 }
 
 void TraceManager::Flush() {

@@ -54,11 +54,15 @@ class TraceSampler {
 };
 
 // What a model's loaded versions hold: the sampler in force for the model,
-// null while its requests are not traced. Lives as long as its manager.
+// null while its requests are not sampled; and, in opentelemetry mode, the
+// one that traces a request its caller sampled, null while the model's level
+// is OFF or its count is used up (so such a request costs no lock then).
+// Lives as long as its manager.
 class TraceEntry {
  private:
   friend class TraceManager;
   std::atomic<TraceSampler*> active_{nullptr};
+  std::atomic<TraceSampler*> forced_{nullptr};
 };
 
 class TraceManager {
@@ -128,8 +132,6 @@ class TraceManager {
   std::shared_ptr<RequestTrace> Begin(TraceSampler* sampler, const std::string& model_name,
                                       int64_t model_version, const std::string& request_id,
                                       const TraceContext* context = nullptr) EXCLUDES(mu_);
-  // The sampler in force for `model` (its own or the global one).
-  TraceSampler* SamplerFor(const std::string& model) REQUIRES(mu_);
   TraceSettings CurrentOf(const TraceSampler& sampler) const REQUIRES(mu_);
   // Puts `settings` in force on `sampler` with a fresh collector and counter;
   // the old collector goes to `retired`, to be flushed outside the lock.

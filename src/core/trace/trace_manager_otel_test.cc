@@ -9,11 +9,13 @@ namespace {
 
 constexpr const char* kCaller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
-std::unique_ptr<TraceManager> Make(uint32_t rate) {
+std::unique_ptr<TraceManager> Make(uint32_t rate, TraceLevel level = TraceLevel::kTimestamps,
+                                   int32_t count = -1) {
   TraceSettings settings;
   settings.mode = TraceMode::kOpenTelemetry;
-  settings.level = TraceLevel::kTimestamps;
+  settings.level = level;
   settings.rate = rate;
+  settings.count = count;
   // Nothing listens on port 1: every export fails at once.
   settings.opentelemetry.url = "http://127.0.0.1:1/v1/traces";
   auto manager = TraceManager::Create(std::move(settings));
@@ -30,10 +32,20 @@ TEST(TraceManagerOtelTest, ACallersSampledContextIsTracedAtRateZeroAndJoinsItsTr
   ASSERT_NE(trace, nullptr);
   EXPECT_EQ(trace->span().trace_id, caller.trace_id);
   EXPECT_EQ(trace->span().parent_span_id, caller.span_id);
-  EXPECT_EQ(trace->traceparent().substr(0, 36), "00-4bf92f3577b34da6a3ce929d0e0e4736-");
+  EXPECT_EQ(trace->traceparent().view().substr(0, 36), "00-4bf92f3577b34da6a3ce929d0e0e4736-");
   TraceContext unsampled = caller;
   unsampled.sampled = false;
   EXPECT_EQ(manager->MaybeTrace(entry, "m", 1, "", unsampled), nullptr);
+}
+
+TEST(TraceManagerOtelTest, ACallersSampledContextIsNotTracedAtLevelOffNorPastTheCount) {
+  const TraceContext caller = *ParseTraceparent(kCaller);
+  auto off = Make(1, TraceLevel::kOff);
+  EXPECT_EQ(off->MaybeTrace(off->EntryFor("m"), "m", 1, "", caller), nullptr);
+  auto counted = Make(0, TraceLevel::kTimestamps, /*count=*/1);
+  TraceEntry* entry = counted->EntryFor("m");
+  EXPECT_NE(counted->MaybeTrace(entry, "m", 1, "", caller), nullptr);
+  EXPECT_EQ(counted->MaybeTrace(entry, "m", 1, "", caller), nullptr);
 }
 
 TEST(TraceManagerOtelTest, AStepJoinsItsParentsTrace) {

@@ -11,6 +11,7 @@ receives as OTLP/JSON lines the tests read back.
 from __future__ import annotations
 
 import json
+import secrets
 import socket
 import subprocess
 from pathlib import Path
@@ -115,3 +116,43 @@ def attributes(item: dict) -> dict:
         value = attribute["value"]
         values[attribute["key"]] = next(iter(value.values())) if value else None
     return values
+
+
+def otel_args(url: str, *more: str) -> list[str]:
+    return ["--trace-config=mode=opentelemetry", f"--trace-config=opentelemetry,url={url}",
+            "--trace-config=level=TIMESTAMPS", "--trace-config=rate=1",
+            "--trace-config=opentelemetry,bsp_schedule_delay=50",
+            "--trace-config=opentelemetry,resource=deployment.environment=test", *more]
+
+
+def new_caller() -> tuple[str, str, str]:
+    """(traceparent, trace id, span id) of a caller's sampled span."""
+    trace_id, span_id = secrets.token_hex(16), secrets.token_hex(8)
+    return f"00-{trace_id}-{span_id}-01", trace_id, span_id
+
+
+def trace_of(collector: "Collector", trace_id: str, count: int) -> dict[str, list[dict]]:
+    """The spans of trace `trace_id` by name, once `count` have arrived."""
+    spans = collector.wait_for_spans(
+        lambda spans: len([s for s in spans if s["traceId"] == trace_id]) >= count,
+        f"{count} spans of trace {trace_id}")
+    named: dict[str, list[dict]] = {}
+    for span in spans:
+        if span["traceId"] == trace_id:
+            named.setdefault(span["name"], []).append(span)
+    return named
+
+
+def assert_request_spans(named: dict, model: str, parent_span: str) -> dict:
+    """The model's request span is a child of `parent_span`, with queue and
+    compute under it and the compute parts under compute; returns it."""
+    [request] = [s for s in named[model] if s.get("parentSpanId") == parent_span]
+    queue = [s for s in named["queue"] if s["parentSpanId"] == request["spanId"]]
+    compute = [s for s in named["compute"] if s["parentSpanId"] == request["spanId"]]
+    assert len(queue) == 1 and len(compute) == 1, named
+    for part in ("compute_input", "compute_infer", "compute_output"):
+        assert [s for s in named[part] if s["parentSpanId"] == compute[0]["spanId"]], part
+    assert int(request["startTimeUnixNano"]) <= int(queue[0]["startTimeUnixNano"])
+    assert int(compute[0]["endTimeUnixNano"]) <= int(request["endTimeUnixNano"])
+    assert attributes(request)["model_name"] == model
+    return request

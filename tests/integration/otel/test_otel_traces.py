@@ -8,7 +8,6 @@ drop counter on /metrics rises."""
 from __future__ import annotations
 
 import re
-import secrets
 
 import numpy as np
 import pytest
@@ -16,7 +15,8 @@ import requests
 import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 
-from otel_collector import Collector, attributes, collector_binary, free_port
+from otel_collector import (assert_request_spans, attributes, free_port, new_caller, otel_args,
+                            trace_of)
 from util import metrics_text, single_identity, wait_until
 
 DATA = np.arange(4, dtype=np.float32)
@@ -71,29 +71,9 @@ def models():
             "bls": Model(config=BLS_CONFIG, files={"1/model.py": BLS_SOURCE})}
 
 
-def otel_args(url: str, *more: str) -> list[str]:
-    return ["--trace-config=mode=opentelemetry", f"--trace-config=opentelemetry,url={url}",
-            "--trace-config=level=TIMESTAMPS", "--trace-config=rate=1",
-            "--trace-config=opentelemetry,bsp_schedule_delay=50",
-            "--trace-config=opentelemetry,resource=deployment.environment=test", *more]
-
-
-@pytest.fixture(scope="module")
-def collector(tmp_path_factory):
-    running = Collector(collector_binary(), tmp_path_factory.mktemp("otelcol"))
-    yield running
-    running.stop()
-
-
 @pytest.fixture(scope="module")
 def server(inferd, collector):
     return inferd(models(), extra_args=otel_args(collector.url))
-
-
-def new_caller() -> tuple[str, str, str]:
-    """(traceparent, trace id, span id) of a caller's sampled span."""
-    trace_id, span_id = secrets.token_hex(16), secrets.token_hex(8)
-    return f"00-{trace_id}-{span_id}-01", trace_id, span_id
 
 
 def http_infer(server, model: str, traceparent: str) -> None:
@@ -103,33 +83,6 @@ def http_infer(server, model: str, traceparent: str) -> None:
     result = client.infer(model, [inp], headers={"traceparent": traceparent,
                                                  "tracestate": "vendor=1"})
     np.testing.assert_array_equal(result.as_numpy("OUTPUT0" if model != "ens" else "OUT"), DATA)
-
-
-def trace_of(collector: Collector, trace_id: str, count: int) -> dict[str, list[dict]]:
-    """The spans of trace `trace_id` by name, once `count` have arrived."""
-    spans = collector.wait_for_spans(
-        lambda spans: len([s for s in spans if s["traceId"] == trace_id]) >= count,
-        f"{count} spans of trace {trace_id}")
-    named: dict[str, list[dict]] = {}
-    for span in spans:
-        if span["traceId"] == trace_id:
-            named.setdefault(span["name"], []).append(span)
-    return named
-
-
-def assert_request_spans(named: dict, model: str, parent_span: str) -> dict:
-    """The model's request span is a child of `parent_span`, with queue and
-    compute under it and the compute parts under compute; returns it."""
-    [request] = [s for s in named[model] if s.get("parentSpanId") == parent_span]
-    queue = [s for s in named["queue"] if s["parentSpanId"] == request["spanId"]]
-    compute = [s for s in named["compute"] if s["parentSpanId"] == request["spanId"]]
-    assert len(queue) == 1 and len(compute) == 1, named
-    for part in ("compute_input", "compute_infer", "compute_output"):
-        assert [s for s in named[part] if s["parentSpanId"] == compute[0]["spanId"]], part
-    assert int(request["startTimeUnixNano"]) <= int(queue[0]["startTimeUnixNano"])
-    assert int(compute[0]["endTimeUnixNano"]) <= int(request["endTimeUnixNano"])
-    assert attributes(request)["model_name"] == model
-    return request
 
 
 def test_an_http_requests_spans_join_the_callers_trace(server, collector):
