@@ -42,7 +42,7 @@ LOAD = {
 @pytest.fixture(scope="module")
 def server(inferd):
     return inferd(REPO, extra_args=[
-        "--model-control-mode=explicit", "--load-model=*",
+        "--model-control-mode=explicit", "--load-model=*", "--exit-on-error=false",
         f"--cache-config=local,size={CACHE_BYTES}"], wait_for="live")
 
 
@@ -133,6 +133,8 @@ def test_plots_update_every_second_under_load(page, artifacts):
     page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
     assert shot.stat().st_size > 10_000
+    # The first screen alone, as docs/dashboard.png shows it.
+    page.screenshot(path=str(artifacts / "dashboard-first-screen.png"))
 
 
 def test_unload_and_load_buttons_use_the_repository_api(page, server, artifacts):
@@ -169,10 +171,14 @@ def test_data_endpoint_carries_counters_the_page_plots(server, load):
     assert len(busy["compute_buckets"]) == len(bounds) + 1
     assert data["repository_api"] is True
     assert data["process"]["resident_bytes"] > 0
-    later = wait_until(lambda: (lambda d: d if next(
-        m for m in d["models"] if m["name"] == "busy")["stats"]["success"] > busy["success"]
-        else None)(server.get("/dashboard/data").json()))
-    assert later["time_ms"] >= data["time_ms"]
+
+
+    def busy_success():
+        answer = server.get("/dashboard/data").json()
+        return next(m for m in answer["models"] if m["name"] == "busy")["stats"]["success"]
+
+    # Counters: the next answers carry more, under load.
+    wait_until(lambda: busy_success() > busy["success"], what="busy's success count to grow")
     assert server.get("/dashboard/dashboard.js").headers["Content-Type"].startswith(
         "text/javascript")
     assert server.get("/dashboard/nothing.js").status_code == 404

@@ -10,7 +10,9 @@ namespace {
 
 StatusOr<EndpointResponse> File(std::string_view name) {
   const EmbeddedFile* file = FindDashboardFile(name);
-  if (file == nullptr) return Status::NotFound("the dashboard has no file '" + std::string(name) + "'");
+  if (file == nullptr) {
+    return Status::NotFound("the dashboard has no file '" + std::string(name) + "'");
+  }
   return EndpointResponse{200, std::string(file->body), DashboardContentType(file->name)};
 }
 

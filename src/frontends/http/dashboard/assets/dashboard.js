@@ -79,14 +79,26 @@ function plotWidth(container) {
   return Math.max(300, container.clientWidth || 420);
 }
 
+// From 0 to a little above the largest value; 0 to 1 while there is none.
+function fromZero(u, min, max) {
+  return [0, max > 0 ? max * 1.15 : 1];
+}
+
+const TIME_AXIS = {
+  space: 70,
+  incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300],
+  values: (u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
+};
+
 // A time series plot of `series` ([{label, stroke}]) in `container`.
 function timePlot(container, title, yLabel, series) {
   const options = {
     title,
     width: plotWidth(container),
     height: 180,
-    scales: {x: {time: true}, y: {range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.15]}},
-    axes: [{}, {label: yLabel, size: 60}],
+    scales: {x: {time: true}, y: {range: fromZero}},
+    axes: [TIME_AXIS, {label: yLabel, size: 60}],
+    legend: {live: false},
     series: [{}].concat(series.map((s) => ({label: s.label, stroke: s.stroke, width: 1.5,
                                             spanGaps: false}))),
   };
@@ -94,20 +106,26 @@ function timePlot(container, title, yLabel, series) {
   return {uplot: new uPlot(options, data, container), data, container};
 }
 
-// A bar chart: executions per batch size.
+// A bar chart: executions per batch size, one bar per size seen (x is the
+// bar's index, labelled with its size).
 function batchPlot(container) {
+  const plot = {sizes: [1], data: [[0], [0]], container};
   const options = {
     title: "Batch size distribution (executions, last minute)",
     width: plotWidth(container),
     height: 180,
-    scales: {x: {time: false}, y: {range: (u, min, max) => [0, Math.max(max, 1) * 1.15]}},
-    axes: [{label: "batch size"}, {label: "executions", size: 60}],
-    series: [{label: "batch size"},
+    scales: {x: {time: false, range: () => [-0.5, plot.sizes.length - 0.5]},
+             y: {range: fromZero}},
+    axes: [{label: "batch size", splits: () => plot.sizes.map((_, i) => i),
+            values: (u, splits) => splits.map((i) => String(plot.sizes[i] ?? ""))},
+           {label: "executions", size: 60}],
+    legend: {show: false},
+    series: [{},
              {label: "executions", stroke: "#3e63dd", fill: "rgba(62,99,221,0.35)",
-              paths: uPlot.paths.bars({size: [0.6, 60]}), points: {show: false}}],
+              paths: uPlot.paths.bars({size: [0.6, 80]}), points: {show: false}}],
   };
-  const data = [[1], [0]];
-  return {uplot: new uPlot(options, data, container), data, container};
+  plot.uplot = new uPlot(options, plot.data, container);
+  return plot;
 }
 
 function pushPoint(plot, time, values) {
@@ -132,9 +150,8 @@ function serverPanel() {
   const cpu = timePlot(document.getElementById("plot-server-cpu"), "CPU", "%",
                        [{label: "process (% of one core)", stroke: "#3e63dd"},
                         {label: "machine (% of all cores)", stroke: "#9e9e9e"}]);
-  const memory = timePlot(document.getElementById("plot-server-memory"), "Memory", "MiB",
-                          [{label: "process RSS", stroke: "#3e63dd"},
-                           {label: "machine used", stroke: "#9e9e9e"}]);
+  const memory = timePlot(document.getElementById("plot-server-memory"), "Process memory",
+                          "MiB", [{label: "resident (RSS)", stroke: "#3e63dd"}]);
   state.server = {cpu, memory, plots: [cpu, memory]};
   return state.server;
 }
@@ -159,8 +176,7 @@ function updateServer(data, previous, seconds) {
       : "–";
   const time = data.time_ms / 1000;
   pushPoint(panel.cpu, time, [processCpu == null ? null : processCpu * 100, machineCpu]);
-  pushPoint(panel.memory, time, [process ? process.resident_bytes / 1048576 : null,
-                                 machine ? machine.memory_used_bytes / 1048576 : null]);
+  pushPoint(panel.memory, time, [process ? process.resident_bytes / 1048576 : null]);
 }
 
 // ---------------------------------------------------------------- model panels
@@ -186,12 +202,16 @@ function createModelPanel(model) {
   document.getElementById("model-panels").appendChild(panel);
   const plots = {
     requests: timePlot(containers.requests, "Requests", "per second",
-                       [{label: "success", stroke: "#13795b"}, {label: "errors", stroke: "#b42318"}]),
+                       [{label: "success", stroke: "#13795b"},
+                        {label: "errors", stroke: "#b42318"}]),
     load: timePlot(containers.load, "Queue depth and in flight", "requests",
-                   [{label: "queue depth", stroke: "#b54708"}, {label: "in flight", stroke: "#3e63dd"}]),
+                   [{label: "queue depth", stroke: "#b54708"},
+                    {label: "in flight", stroke: "#3e63dd"}]),
     latency: timePlot(containers.latency, "Latency", "ms",
-                      [{label: "queue p50", stroke: "#f79009"}, {label: "queue p99", stroke: "#b54708"},
-                       {label: "compute p50", stroke: "#6e8df0"}, {label: "compute p99", stroke: "#1d3fb8"}]),
+                      [{label: "queue p50", stroke: "#f79009"},
+                       {label: "queue p99", stroke: "#b54708"},
+                       {label: "compute p50", stroke: "#6e8df0"},
+                       {label: "compute p99", stroke: "#1d3fb8"}]),
     batch: batchPlot(containers.batch),
     cache: timePlot(containers.cache, "Response cache hit rate", "%",
                     [{label: "hits", stroke: "#7a5af8"}]),
@@ -218,7 +238,8 @@ function updateBatchPlot(entry, stats) {
   const sizes = Object.keys(stats.batch_executions).map(Number).sort((a, b) => a - b);
   const counts = sizes.map((size) => stats.batch_executions[size] - (oldest[size] || 0));
   const plot = entry.plots.batch;
-  plot.data[0] = sizes.length ? sizes : [1];
+  plot.sizes = sizes.length ? sizes : [1];
+  plot.data[0] = plot.sizes.map((_, i) => i);
   plot.data[1] = sizes.length ? counts.map((c) => Math.max(c, 0)) : [0];
   plot.uplot.setData(plot.data);
   plot.container.dataset.points = String(sizes.length);
@@ -332,7 +353,8 @@ function update(data) {
   const shown = new Map();
   for (const model of data.models) {
     if (!model.stats) continue;
-    shown.set(modelKey(model), updateModel(data, model, previousStats.get(modelKey(model)), seconds));
+    const key = modelKey(model);
+    shown.set(key, updateModel(data, model, previousStats.get(key), seconds));
   }
   for (const [key, entry] of state.models) {
     const stats = data.models.find((model) => modelKey(model) === key && model.stats);
