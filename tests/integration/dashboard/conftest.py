@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from util import wait_until
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -45,6 +47,14 @@ def artifacts(tmp_path_factory) -> Path:
     folder = Path(root) / "dashboard" if root else tmp_path_factory.mktemp("dashboard-artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def wait_for_js(page, expression: str):
+    """Waits until `expression`, evaluated in the page, is truthy; returns it.
+    Polled from here: Playwright's wait_for_function evaluates its predicate as
+    a string, which the page's Content-Security-Policy (no eval) refuses."""
+    return wait_until(lambda: page.evaluate(expression), timeout=15,
+                      what=f"page state {expression}")
 
 
 class Load:

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import Load
+from conftest import Load, wait_for_js
 from util import single_identity, wait_until
 
 CACHE_BYTES = 1 << 20
@@ -56,13 +56,18 @@ def load(server):
 @pytest.fixture
 def page(browser, server, load):
     page = browser.new_page()
-    outside = []
+    outside, errors = [], []
     page.on("request", lambda request: outside.append(request.url)
             if urlparse(request.url).netloc != urlparse(server.url).netloc else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(server.url + "/dashboard")
     yield page
     page.close()
     assert not outside, f"the page reached beyond the server: {outside}"
+    # A failed load answers 400 (the browser logs the status); nothing else may fail.
+    errors = [e for e in errors if "status of 400" not in e]
+    assert not errors, f"the page logged errors: {errors}"
 
 
 def updates(page) -> int:
@@ -72,7 +77,7 @@ def updates(page) -> int:
 def wait_updates(page, more: int = 1) -> None:
     """Waits until the page has applied `more` further answers of /dashboard/data."""
     target = updates(page) + more
-    page.wait_for_function(f"Number(document.body.dataset.updates || 0) >= {target}")
+    wait_for_js(page, f"Number(document.body.dataset.updates || 0) >= {target}")
 
 
 def table(page) -> dict[str, dict]:
@@ -112,9 +117,9 @@ def test_plots_update_every_second_under_load(page, artifacts):
     busy = '.model-panel[data-model="busy"]'
     page.wait_for_selector(busy)
     # Two answers make the first rates; the load shows in the rate and batches.
-    page.wait_for_function(
+    wait_for_js(page,
         f"Number(document.querySelector('{busy} [data-plot=requests]').dataset.rate) > 0")
-    page.wait_for_function(
+    wait_for_js(page,
         f"Number(document.querySelector('{busy} [data-plot=batch]').dataset.executions) > 0")
     for name in ("requests", "load", "latency", "batch", "cache"):
         assert page.query_selector(f"{busy} [data-plot={name}] canvas"), name
@@ -124,7 +129,7 @@ def test_plots_update_every_second_under_load(page, artifacts):
     assert int(page.get_attribute(f"{busy} [data-plot=latency]", "data-points")) > points
     assert plot_image(page, "busy", "requests") != before  # the canvas was redrawn
     # The response cache answers the repeated input of "cached".
-    page.wait_for_function(
+    wait_for_js(page,
         "document.querySelector('.model-panel[data-model=\"cached\"] [data-plot=cache]')"
         ".dataset.points > 2")
     assert page.inner_text("#process-memory").endswith("iB")
@@ -140,20 +145,20 @@ def test_plots_update_every_second_under_load(page, artifacts):
 def test_unload_and_load_buttons_use_the_repository_api(page, server, artifacts):
     page.wait_for_selector('#models tbody tr[data-model="cached"] button[data-action="unload"]')
     page.click('#models tbody tr[data-model="cached"] button[data-action="unload"]')
-    page.wait_for_function(
+    wait_for_js(page,
         "document.querySelector('#models tbody tr[data-model=\"cached\"]')"
         "?.dataset.state === 'UNAVAILABLE'")
     assert server.get("/v2/models/cached/ready").status_code == 400
     assert "unload cached: done" in page.inner_text("#message")
     page.screenshot(path=str(artifacts / "dashboard-unloaded.png"), full_page=True)
     page.click('#models tbody tr[data-model="cached"] button[data-action="load"]')
-    page.wait_for_function(
+    wait_for_js(page,
         "document.querySelector('#models tbody tr[data-model=\"cached\"]')"
         "?.dataset.state === 'READY'")
     assert server.get("/v2/models/cached/ready").status_code == 200
     # A load that fails shows the server's reason.
     page.click('#models tbody tr[data-model="broken"] button[data-action="load"]')
-    page.wait_for_function("document.querySelector('#message').textContent.includes('failed')")
+    wait_for_js(page, "document.querySelector('#message').textContent.includes('failed')")
     assert "no_such_backend" in page.inner_text("#message")
 
 

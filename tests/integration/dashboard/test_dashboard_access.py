@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import wait_for_js
 from util import single_identity
 
 REPO = {"m": single_identity("m", "FP32", [4])}
@@ -47,7 +48,7 @@ def test_browser_with_the_header_sees_the_page_without_buttons(browser, restrict
         page.set_extra_http_headers(KEY)
         page.goto(restricted.url + "/dashboard")
         page.wait_for_selector('#models tbody tr[data-model="m"]')
-        page.wait_for_function("Number(document.body.dataset.updates || 0) >= 2")
+        wait_for_js(page, "Number(document.body.dataset.updates || 0) >= 2")
         row = page.query_selector('#models tbody tr[data-model="m"]')
         assert row.get_attribute("data-state") == "READY"
         # Model control mode none: the repository API does not load or unload.
