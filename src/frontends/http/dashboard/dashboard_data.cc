@@ -81,12 +81,14 @@ MetricsSnapshot ReadMetrics(std::string_view text) {
 }
 
 std::string Text(const rapidjson::Value& object, const char* key) {
+  if (!object.IsObject()) return {};
   const auto found = object.FindMember(key);
   if (found == object.MemberEnd() || !found->value.IsString()) return {};
   return {found->value.GetString(), found->value.GetStringLength()};
 }
 
 uint64_t Number(const rapidjson::Value& object, const char* key) {
+  if (!object.IsObject()) return 0;
   const auto found = object.FindMember(key);
   if (found == object.MemberEnd() || !found->value.IsUint64()) return 0;
   return found->value.GetUint64();
@@ -204,11 +206,11 @@ void WriteServer(Writer& w, const DashboardSources& sources, const MetricsSnapsh
 // (name, version) -> the model_stats entry of the statistics document.
 StatusOr<std::map<ModelKey, const rapidjson::Value*>> IndexStatistics(
     const rapidjson::Document& statistics) {
-  const auto list = statistics.IsObject() ? statistics.FindMember("model_stats")
-                                          : statistics.MemberEnd();
-  if (!statistics.IsObject() || list == statistics.MemberEnd() || !list->value.IsArray()) {
-    return Status::Internal("the server's statistics are not {\"model_stats\": [...]}");
-  }
+  const Status malformed =
+      Status::Internal("the server's statistics are not {\"model_stats\": [...]}");
+  if (!statistics.IsObject()) return malformed;
+  const auto list = statistics.FindMember("model_stats");
+  if (list == statistics.MemberEnd() || !list->value.IsArray()) return malformed;
   std::map<ModelKey, const rapidjson::Value*> by_model;
   for (const rapidjson::Value& stats : list->value.GetArray()) {
     if (stats.IsObject()) by_model[ModelKey(Text(stats, "name"), Text(stats, "version"))] = &stats;

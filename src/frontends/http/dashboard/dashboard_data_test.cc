@@ -135,6 +135,21 @@ TEST(DashboardDataTest, MalformedServerDocumentsAreInternal) {
   sources = Sources();
   sources.statistics_json = "[]";
   EXPECT_EQ(DashboardDataJson(sources).status().code(), Status::Code::kInternal);
+  sources.statistics_json = R"({"model_stats": {}})";
+  EXPECT_EQ(DashboardDataJson(sources).status().code(), Status::Code::kInternal);
+}
+
+TEST(DashboardDataTest, OddStatisticsEntriesCountAsZero) {
+  DashboardSources sources = Sources();
+  sources.statistics_json =
+      R"({"model_stats":[7,{"name":"a","version":"1","inference_count":"many",)"
+      R"("inference_stats":[],"batch_stats":[1,{"batch_size":2,"compute_infer":3}]}]})";
+  const rapidjson::Document doc = Render(sources);
+  const auto& stats = doc["models"][0]["stats"];
+  ASSERT_TRUE(stats.IsObject());
+  EXPECT_EQ(stats["inferences"].GetUint64(), 0u);
+  EXPECT_EQ(stats["success"].GetUint64(), 0u);
+  EXPECT_EQ(stats["batch_executions"]["2"].GetUint64(), 0u);
 }
 
 TEST(DashboardDataTest, CollectsFromAServer) {
