@@ -24,6 +24,7 @@ APT_PACKAGES=(
   libxgboost-dev python3-xgboost libopenblas-openmp-dev
   clang
   nginx iproute2  # tests/deploy's rolling replacement: the load balancer, network namespaces
+  chromium  # tests/integration/dashboard: the real browser Playwright drives (never `playwright install`)
 )
 # npm fetches ONNX Runtime below. A Node.js that already brings npm (NodeSource's
 # nodejs conflicts with Debian's npm package) is kept as it is.
@@ -109,6 +110,9 @@ PY
   rm -rf "$xgb_tmp"
   echo "$XGB_WHEEL_VERSION" > "$XGB_DIR/VERSION"
 fi
+
+# uPlot, the /dashboard page's plots, embedded in the binary (scripts/install-uplot.sh).
+bash scripts/install-uplot.sh
 
 # llama.cpp's libraries and headers for the llamacpp backend: prebuilt, from npm,
 # into ~/.cache/inferd/llamacpp-<release> (scripts/install-llamacpp.sh; the

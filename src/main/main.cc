@@ -168,6 +168,8 @@ bool ServerFrontends::StartHttp(const Flags& flags) {
   options.limits = flags.http_limits;
   options.shared_memory = shared_memory_;
   options.openai_api = flags.allow_openai;
+  options.dashboard = flags.allow_dashboard;
+  options.repository_api = flags.model_control_mode == "explicit";
   options.openai_timeout = std::chrono::seconds(flags.openai_timeout_secs);
   options.openai_metrics = &openai_metrics_;
   options.access = access_;

@@ -76,6 +76,10 @@ void AddRepositoryAndHttpFlags(CLI::App& app, Flags& f) {
                  "Serve the OpenAI-compatible API (/v1/models, /v1/completions, "
                  "/v1/chat/completions, /v1/embeddings) on the HTTP port (not a Triton flag; "
                  "default true)");
+  app.add_option("--allow-dashboard", f.allow_dashboard,
+                 "Serve the live dashboard (/dashboard: models, load, latency, memory) on the "
+                 "HTTP port, in the statistics group of --http-restricted-api (not a Triton "
+                 "flag; default true)");
   app.add_option("--openai-timeout-secs", f.openai_timeout_secs,
                  "Seconds an OpenAI API request may take; past them its generation is "
                  "cancelled and it is answered 504 (not a Triton flag; default 0: no limit)")

@@ -33,6 +33,7 @@ struct Flags {
   std::string http_header_forward_pattern;
   ApiRestrictions http_restrictions;  // --http-restricted-api
   bool allow_openai = true;           // --allow-openai: the /v1 routes on the HTTP port
+  bool allow_dashboard = true;        // --allow-dashboard: /dashboard on the HTTP port
   int openai_timeout_secs = 0;        // --openai-timeout-secs; 0: no limit
   http::HttpTlsOptions http_tls;      // --http-use-ssl and friends (beyond Triton)
   std::string auth_file;              // --auth-file: API keys (docs/security.md); empty: none

@@ -31,6 +31,12 @@ ApiCategory EndpointCategory(Endpoint endpoint) {
       return ApiCategory::kModelRepository;
     case Endpoint::kModelStats:
       return ApiCategory::kStatistics;
+    // The dashboard shows what the statistics show; its load and unload
+    // buttons call the repository endpoints, restricted as those are.
+    case Endpoint::kDashboardPage:
+    case Endpoint::kDashboardData:
+    case Endpoint::kDashboardFile:
+      return ApiCategory::kStatistics;
     case Endpoint::kLogSettings:
     case Endpoint::kLogSettingsUpdate:
       return ApiCategory::kLogging;

@@ -150,7 +150,8 @@ Answer UpdateTraceSettings(INFERD_Server* server, const std::string& model,
 
 // An endpoint HandleEndpoint does not answer.
 Status NotHandledHere() {
-  return Status::Internal("infer, generate and shared memory requests are not handled here");
+  return Status::Internal(
+      "infer, generate, shared memory and dashboard requests are not handled here");
 }
 
 // The health, metadata, configuration and statistics queries.
@@ -253,6 +254,9 @@ StatusOr<EndpointResponse> HandleEndpoint(INFERD_Server* server, const Route& ro
     case Endpoint::kOpenAiCompletions:
     case Endpoint::kOpenAiChatCompletions:
     case Endpoint::kOpenAiEmbeddings:
+    case Endpoint::kDashboardPage:
+    case Endpoint::kDashboardData:
+    case Endpoint::kDashboardFile:
       break;
   }
   return NotHandledHere();

@@ -100,11 +100,12 @@ class HttpServer::Impl {
     shared_.limits = options_.limits;
     shared_.openai_metrics = options_.openai_metrics;
     shared_.openai_timeout = options_.openai_timeout;
+    shared_.repository_api = options_.repository_api;
     if (options_.routes == nullptr) {
       if (options_.metrics_only) {
         options_.routes = std::make_shared<MetricsRouteMap>();
       } else {
-        options_.routes = std::make_shared<KServeRouteMap>(options_.openai_api);
+        options_.routes = std::make_shared<KServeRouteMap>(options_.openai_api, options_.dashboard);
       }
     }
     shared_.routes = options_.routes.get();

@@ -64,6 +64,11 @@ struct HttpOptions {
   // Where the OpenAI API's metrics are recorded (the HTTP port) or read
   // (the metrics port); null: none. Not owned; must outlive the server.
   openai::OpenAiMetrics* openai_metrics = nullptr;
+  // The dashboard's page and data, /dashboard (--allow-dashboard); on by default.
+  bool dashboard = true;
+  // Whether load and unload are served (--model-control-mode=explicit): the
+  // dashboard then shows its load and unload buttons.
+  bool repository_api = false;
 };
 
 class HttpServer final : public Frontend {

@@ -20,6 +20,7 @@
 #include "http/access_check.h"
 #include "http/beast_views.h"
 #include "http/binary_section.h"
+#include "http/dashboard/dashboard_endpoint.h"
 #include "http/endpoint_category.h"
 #include "http/endpoints.h"
 #include "http/infer_response_writer.h"
@@ -241,6 +242,9 @@ void BasicHttpSession<Transport>::Dispatch() {
   }
   if (route.endpoint == Endpoint::kRepositoryLoad || route.endpoint == Endpoint::kRepositoryUnload) {
     return StartBlocking(std::move(route));
+  }
+  if (IsDashboardEndpoint(route.endpoint)) {
+    return WriteAnswer(HandleDashboardEndpoint(shared_.server, route, shared_.repository_api));
   }
   StatusOr<EndpointResponse> answer =
       IsSharedMemoryEndpoint(route.endpoint)

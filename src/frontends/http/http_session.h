@@ -82,6 +82,8 @@ struct SessionShared {
   openai::OpenAiMetrics* openai_metrics = nullptr;
   // How long an OpenAI API request may take (--openai-timeout-secs); 0: no limit.
   std::chrono::seconds openai_timeout{0};
+  // Load and unload are served (explicit model control): the dashboard shows its buttons.
+  bool repository_api = false;
   // /infer may execute a short model on the I/O thread (INFERD_InferenceRequestSetExecuteOnCaller):
   // only with two I/O threads or more, so that one held by an execution that
   // turns out long never stalls every connection.

@@ -51,16 +51,19 @@ class RouteMap {
 };
 
 // The KServe v2 paths of the HTTP port (MatchRoute), GET /metrics excepted,
-// and the OpenAI API's /v1 paths unless `openai` is false (--allow-openai).
+// the OpenAI API's /v1 paths unless `openai` is false (--allow-openai), and
+// the dashboard's unless `dashboard` is false (--allow-dashboard).
 class KServeRouteMap final : public RouteMap {
  public:
-  explicit KServeRouteMap(bool openai = true) : openai_(openai) {}
+  explicit KServeRouteMap(bool openai = true, bool dashboard = true)
+      : openai_(openai), dashboard_(dashboard) {}
   HttpError Match(Method method, std::string_view target, const RequestHeaders& headers,
                   Route* route) const override;
   bool serves_openai() const override { return openai_; }
 
  private:
   bool openai_;
+  bool dashboard_;
 };
 
 // The metrics port: GET /metrics and nothing else.

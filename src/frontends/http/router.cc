@@ -227,4 +227,17 @@ HttpError MatchOpenAiRoute(Method method, std::string_view target, Route* route)
   return NotFound();
 }
 
+HttpError MatchDashboardRoute(Method method, std::string_view target, Route* route) {
+  *route = Route();
+  const std::string_view path = target.substr(0, target.find('?'));
+  std::array<std::string_view, kMaxSegments> segments;
+  const size_t n = SplitPath(path, &segments);
+  if (n == 0 || n > 2 || segments[0] != "dashboard") return NotFound();
+  if (n == 1) return Found(method, Method::kGet, Endpoint::kDashboardPage, route);
+  if (segments[1] == "data") return Found(method, Method::kGet, Endpoint::kDashboardData, route);
+  if (segments[1].empty()) return NotFound();
+  route->file = std::string(segments[1]);  // the session answers 404 for a name it lacks
+  return Found(method, Method::kGet, Endpoint::kDashboardFile, route);
+}
+
 }  // namespace inferd::http

@@ -42,6 +42,10 @@ enum class Endpoint {
   kOpenAiCompletions,      // POST /v1/completions
   kOpenAiChatCompletions,  // POST /v1/chat/completions
   kOpenAiEmbeddings,       // POST /v1/embeddings
+  // The dashboard (http/dashboard/, docs/dashboard.md), when on.
+  kDashboardPage,  // GET  /dashboard
+  kDashboardData,  // GET  /dashboard/data
+  kDashboardFile,  // GET  /dashboard/{file} (the page's scripts and styles)
   kNotSupported,     // a Triton endpoint inferd does not offer yet (stats, shared memory, ...)
 };
 
@@ -51,10 +55,15 @@ struct Route {
   int64_t model_version = -1;  // -1 when the path names no version
   std::string_view feature;    // for kNotSupported: what the path asks for
   std::string region;          // shared memory endpoints: URL-decoded; empty = every region
+  std::string file;            // kDashboardFile: the file's name
 };
 
 inline bool IsOpenAiEndpoint(Endpoint endpoint) {
   return endpoint >= Endpoint::kOpenAiModels && endpoint <= Endpoint::kOpenAiEmbeddings;
+}
+
+inline bool IsDashboardEndpoint(Endpoint endpoint) {
+  return endpoint >= Endpoint::kDashboardPage && endpoint <= Endpoint::kDashboardFile;
 }
 
 inline bool IsSharedMemoryEndpoint(Endpoint endpoint) {
@@ -69,6 +78,10 @@ HttpError MatchRoute(Method method, std::string_view target, Route* route);
 
 // The OpenAI API's paths (/v1/...), in the same way; NOT_FOUND for any other.
 HttpError MatchOpenAiRoute(Method method, std::string_view target, Route* route);
+
+// The dashboard's paths (/dashboard, /dashboard/data, /dashboard/{file}) in
+// the same way; NOT_FOUND for any other.
+HttpError MatchDashboardRoute(Method method, std::string_view target, Route* route);
 
 // Decodes %XX escapes; '+' stays '+' (paths are not form-encoded). Returns
 // nullopt for a truncated or non-hex escape.
