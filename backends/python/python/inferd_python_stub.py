@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import traceback
+from time import perf_counter
 
 import triton_python_backend_utils as pb_utils
 
@@ -362,22 +363,33 @@ class Stub(BlsClient):
 
     def _receive(self, message):
         """The next command. Polls for `spin_s` (the backend's spin-us) before
-        sleeping in the kernel: under load the next batch comes within
-        microseconds, and then costs no wake-up."""
+        sleeping in the kernel while the previous wait was that short: under
+        load the next batch comes within microseconds, and then costs no
+        wake-up; sparse requests (long waits) cost no polling (as the
+        backend's AdaptiveSpin, control_channel.h)."""
         recv_into = self.main.recv_into
-        if self.spin_s:
-            deadline = time.perf_counter() + self.spin_s
+        spin_s = self.spin_s
+        if not spin_s:
+            return recv_into(message)
+        start = perf_counter()
+        if self.last_wait_short:
+            deadline = start + spin_s
             while True:
                 try:
-                    return recv_into(message, MESSAGE.size, socket.MSG_DONTWAIT)
+                    received = recv_into(message, MESSAGE.size, socket.MSG_DONTWAIT)
+                    self.last_wait_short = True
+                    return received
                 except BlockingIOError:
-                    if time.perf_counter() > deadline:
+                    if perf_counter() > deadline:
                         break
-        return recv_into(message)
+        received = recv_into(message)
+        self.last_wait_short = perf_counter() - start <= spin_s
+        return received
 
     def run(self):
         message = self.message
         self.spin_s = 0.0
+        self.last_wait_short = True
         while True:
             if self._receive(message) != MESSAGE.size:
                 return  # the server closed the channel or died
