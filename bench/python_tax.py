@@ -11,6 +11,7 @@ import re
 import socket
 import statistics
 import struct
+import subprocess
 import tempfile
 import shutil
 import time
@@ -115,6 +116,15 @@ def print_counts(counts):
               f"{ic:.0f} us identity, {pc:.0f} us python (tax {pc - ic:.0f} us)", flush=True)
 
 
+def print_stub_cost(build):
+    """The stub's own Python for one request, no sockets (bench/python_stub_cost.py)."""
+    cost = subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(__file__),
+                                                            "python_stub_cost.py"),
+                           os.path.join(build, "backends", "python")],
+                          capture_output=True, text=True)
+    print("   " + (cost.stdout.strip() or "stub cost: " + cost.stderr.strip()[-200:]))
+
+
 def section_python(build, args, inferd_class, write_model, loadgen):
     print("== 7. the Python tax: identity backend vs a model.py returning its input ==")
     if not os.path.exists(os.path.join(build, "backends", "python", "libinferd_python.so")):
@@ -123,6 +133,7 @@ def section_python(build, args, inferd_class, write_model, loadgen):
           f"back to back {control_round_trip(0):.1f} us, after 100 us idle "
           f"{control_round_trip(100e-6):.1f} us, after 1 ms idle "
           f"{control_round_trip(1e-3, 1000):.1f} us")
+    print_stub_cost(build)
     repo = tempfile.mkdtemp(prefix="inferd-bench-python-")
     write_model(repo, "identity", CONFIG.format(name="identity", backend="identity"))
     write_model(repo, "python", CONFIG.format(name="python", backend="python"))
