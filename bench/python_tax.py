@@ -5,13 +5,17 @@ Also the control channel's round trip alone (two Python processes on a
 SOCK_SEQPACKET pair, the stub's mechanism) and the load time a stub adds.
 """
 import argparse
+import json
 import os
+import re
 import socket
 import statistics
 import struct
+import subprocess
 import tempfile
 import shutil
 import time
+import urllib.request
 
 ECHO_MODEL = '''import triton_python_backend_utils as pb_utils
 
@@ -59,6 +63,68 @@ def control_round_trip(gap_s, count=3000):
     return statistics.median(times[count // 10:]) * 1e6
 
 
+def _process_counts(pid):
+    """CPU seconds and context switches (voluntary, involuntary) of process
+    `pid` and its children (the stubs), summed over every thread."""
+    cpu, voluntary, involuntary = 0.0, 0, 0
+    pids = [pid]
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            pids += [int(child) for child in f.read().split()]
+    for p in pids:
+        try:
+            fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for task in os.listdir(f"/proc/{p}/task"):
+                status = open(f"/proc/{p}/task/{task}/status").read()
+                voluntary += int(re.search(r"^voluntary_ctxt_switches:\s+(\d+)", status, re.M)[1])
+                involuntary += int(re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", status,
+                                             re.M)[1])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread or a stub that ended meanwhile
+    return cpu, voluntary, involuntary
+
+
+def _successes(port, model):
+    url = f"http://127.0.0.1:{port}/v2/models/{model}/stats"
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.load(response)["model_stats"][0]["inference_stats"]["success"]["count"]
+
+
+def counts_per_request(build, args, server, loadgen, protocol, binary):
+    """Per request at concurrency 1, for each model: the context switches of
+    the server and its stubs together (each is a thread going to sleep or
+    being preempted; a wake-up saved is one fewer) and their CPU microseconds.
+    Counts, unlike times, barely move with this box's other load."""
+    rows = {}
+    for model in ("identity", "python"):
+        before, done = _process_counts(server.process.pid), _successes(server.http_port, model)
+        loadgen(build, args, server, model, protocol, binary, 1)
+        after, requests = _process_counts(server.process.pid), \
+            _successes(server.http_port, model) - done
+        if requests:
+            rows[model] = ((after[1] - before[1]) / requests, (after[2] - before[2]) / requests,
+                           (after[0] - before[0]) / requests * 1e6)
+    return rows
+
+
+def print_counts(counts):
+    if len(counts) == 2:
+        (iv, ii, ic), (pv, pi, pc) = counts["identity"], counts["python"]
+        print(f"   {'':12} {1:>5} per request, server and stub together: context switches "
+              f"{iv + ii:.2f} identity, {pv + pi:.2f} python ({pi:.2f} preempted); CPU "
+              f"{ic:.0f} us identity, {pc:.0f} us python (tax {pc - ic:.0f} us)", flush=True)
+
+
+def print_stub_cost(build):
+    """The stub's own Python for one request, no sockets (bench/python_stub_cost.py)."""
+    cost = subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(__file__),
+                                                            "python_stub_cost.py"),
+                           os.path.join(build, "backends", "python")],
+                          capture_output=True, text=True)
+    print("   " + (cost.stdout.strip() or "stub cost: " + cost.stderr.strip()[-200:]))
+
+
 def section_python(build, args, inferd_class, write_model, loadgen):
     print("== 7. the Python tax: identity backend vs a model.py returning its input ==")
     if not os.path.exists(os.path.join(build, "backends", "python", "libinferd_python.so")):
@@ -67,6 +133,7 @@ def section_python(build, args, inferd_class, write_model, loadgen):
           f"back to back {control_round_trip(0):.1f} us, after 100 us idle "
           f"{control_round_trip(100e-6):.1f} us, after 1 ms idle "
           f"{control_round_trip(1e-3, 1000):.1f} us")
+    print_stub_cost(build)
     repo = tempfile.mkdtemp(prefix="inferd-bench-python-")
     write_model(repo, "identity", CONFIG.format(name="identity", backend="identity"))
     write_model(repo, "python", CONFIG.format(name="python", backend="python"))
@@ -100,6 +167,7 @@ def section_python(build, args, inferd_class, write_model, loadgen):
                       f"{statistics.median(p50['python']):>14.1f} {tax:>7.1f} "
                       f"{statistics.median(rate['identity']):>15.0f} "
                       f"{statistics.median(rate['python']):>13.0f}", flush=True)
+            print_counts(counts_per_request(build, args, server, loadgen, protocol, binary))
             rows = {model: loadgen(build, args, server, model, protocol, binary, 16)
                     for model in ("identity", "python")}
             if None in rows.values():

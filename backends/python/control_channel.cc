@@ -48,6 +48,17 @@ bool ControlChannel::Receive(ControlMessage* message, uint64_t spin_ns) const {
   return Receive(message);
 }
 
+bool AdaptiveSpin::Receive(const ControlChannel& channel, ControlMessage* message) {
+  if (window_ns_ == 0) return channel.Receive(message);
+  const auto start = std::chrono::steady_clock::now();
+  const bool received = channel.Receive(message, polling() ? window_ns_ : 0);
+  // A wait that slept counts its wake-up too: it is short only when the
+  // message came well within the window, which errs towards sleeping.
+  last_was_short_ = std::chrono::steady_clock::now() - start <=
+                    std::chrono::nanoseconds(window_ns_);
+  return received;
+}
+
 void ControlChannel::Close() {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;

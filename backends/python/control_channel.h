@@ -53,6 +53,25 @@ class ControlChannel {
   int fd_;
 };
 
+// Polls before sleeping only where that pays: while the previous wait ended
+// within the window. An answer due in microseconds (an execute() under way,
+// the next batch at saturation) then costs no wake-up, and sparse traffic,
+// whose waits are long, or a box too busy to run the peer at once, costs no
+// polling at all: one long wait turns it off, one short wait back on.
+// One receiver at a time, as ControlChannel::Receive.
+class AdaptiveSpin {
+ public:
+  explicit AdaptiveSpin(uint64_t window_ns) : window_ns_(window_ns) {}
+  // Receives the next message on `channel`, polling first when it pays.
+  bool Receive(const ControlChannel& channel, ControlMessage* message);
+  // Whether the next Receive polls first.
+  bool polling() const { return window_ns_ > 0 && last_was_short_; }
+
+ private:
+  const uint64_t window_ns_;
+  bool last_was_short_ = true;
+};
+
 }  // namespace inferd::python
 
 #endif  // INFERD_BACKENDS_PYTHON_CONTROL_CHANNEL_H_

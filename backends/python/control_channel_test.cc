@@ -64,6 +64,32 @@ TEST(ControlChannelTest, SpinningReceiveGetsAWaitingMessageOrBlocks) {
   EXPECT_FALSE(b.Receive(&got, 1'000));
 }
 
+TEST(AdaptiveSpinTest, PollsOnlyWhileWaitsEndWithinTheWindow) {
+  ControlChannel a, b;
+  ASSERT_TRUE(ControlChannel::Pair(&a, &b));
+  ControlMessage m;
+  // A message already there is a short wait against a 10 s window: keep polling.
+  AdaptiveSpin patient(10'000'000'000);
+  EXPECT_TRUE(patient.polling());
+  ASSERT_TRUE(a.Send(m));
+  ASSERT_TRUE(patient.Receive(b, &m));
+  EXPECT_TRUE(patient.polling());
+  // No receive is within 1 ns: the next one sleeps at once, and stays so.
+  AdaptiveSpin hasty(1);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(a.Send(m));
+    ASSERT_TRUE(hasty.Receive(b, &m));
+    EXPECT_FALSE(hasty.polling());
+  }
+  // A zero window (the default spin-us) never polls and still receives.
+  AdaptiveSpin off(0);
+  EXPECT_FALSE(off.polling());
+  ASSERT_TRUE(a.Send(m));
+  EXPECT_TRUE(off.Receive(b, &m));
+  a.Close();
+  EXPECT_FALSE(patient.Receive(b, &m));  // the end of stream, polling or not
+}
+
 TEST(ControlChannelTest, ShutdownWakesABlockedReader) {
   ControlChannel a, b;
   ASSERT_TRUE(ControlChannel::Pair(&a, &b));

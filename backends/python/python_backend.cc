@@ -63,6 +63,17 @@ Status InitializeInstance(INFERD_ModelInstance* instance) {
   auto stub = std::make_unique<StubInstance>(*static_cast<ModelSettings*>(state), server, name,
                                              KindName(kind), device_id);
   if (Status s = stub->Start(); !s.ok()) return s;
+  // Execute keeps nothing per thread (it hands the batch to the stub and
+  // reads the answer on whichever thread called it), so a short execute()
+  // may run on the frontend's thread: that saves a hand-over to the
+  // instance's thread and back, two of a request's four wake-ups. A decoupled
+  // model answers on the supervisor's thread anyway (and unary calls, the
+  // only ones allowed to, cannot reach it).
+  if (!static_cast<ModelSettings*>(state)->decoupled) {
+    if (Status s = FromError(INFERD_ModelInstanceSetExecuteOnAnyThread(instance, true)); !s.ok()) {
+      return s;
+    }
+  }
   return FromError(INFERD_ModelInstanceSetState(instance, stub.release()));
 }
 

@@ -17,10 +17,9 @@ namespace inferd::python {
 using backend_common::SteadyNowNs;
 
 bool StubInstance::ReadBatch(uint64_t batch) {
-  const uint64_t spin_ns = settings_.spin_us * 1000;
   ControlMessage m;
   for (;;) {
-    if (!main_.Receive(&m, spin_ns)) return false;
+    if (!main_spin_.Receive(main_, &m)) return false;
     Dispatch(m);
     MutexLock lock(&mu_);
     if (done_batch_ >= batch) return true;

@@ -38,7 +38,7 @@ void StubInstance::LogLine(char level, const std::string& text) {
 StubInstance::StubInstance(const ModelSettings& settings, INFERD_Server* server,
                            std::string name, std::string kind, int32_t device_id)
     : settings_(settings), name_(std::move(name)), kind_(std::move(kind)),
-      device_id_(device_id), server_(server) {}
+      device_id_(device_id), server_(server), main_spin_(settings.spin_us * 1000) {}
 
 StubInstance::~StubInstance() { Stop(); }
 
@@ -200,10 +200,13 @@ Status StubInstance::Launch() {
 
 void StubInstance::Serve() {
   ControlMessage m;
-  // Poll while an execute() runs in the stub: its answer is due in tens of
-  // microseconds. Between executions, sleep.
-  const uint64_t spin_ns = settings_.spin_us * 1000;
-  while (main_.Receive(&m, executing_.load(std::memory_order_acquire) ? spin_ns : 0)) {
+  // Poll while an execute() runs in the stub, if answers come soon: then
+  // they are due in tens of microseconds. Between executions, sleep.
+  for (;;) {
+    const bool received = executing_.load(std::memory_order_acquire)
+                              ? main_spin_.Receive(main_, &m)
+                              : main_.Receive(&m);
+    if (!received) return;
     Dispatch(m);
   }
 }

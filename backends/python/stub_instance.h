@@ -161,6 +161,9 @@ class StubInstance final : public BlsSink {
   // The supervisor's own (only it touches them while it runs).
   ControlChannel main_;
   ControlChannel call_;
+  // How main_'s reader (Execute for a model that is not decoupled, else the
+  // supervisor; one at a time) polls before sleeping (settings' spin_us).
+  AdaptiveSpin main_spin_;
   StubProcess process_;
 
   Mutex mu_;

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import traceback
+from time import perf_counter
 
 import triton_python_backend_utils as pb_utils
 
@@ -94,7 +95,7 @@ class Stub(BlsClient):
                 f"a response of {size} bytes does not fit the shared memory ring of "
                 f"{capacity} bytes; raise --backend-config=python,shm-region-size=BYTES")
         head = self.head
-        if self._consumed() == head:
+        if U64.unpack_from(self.region, 0)[0] == head:  # self._consumed(), inlined
             # Empty: start over at the front, so that light traffic keeps
             # touching the same few pages.
             if head % capacity:
@@ -149,7 +150,8 @@ class Stub(BlsClient):
             else:
                 RESPONSE_HEAD.pack_into(self.region, offset, 0, 0, 0, len(outputs))
                 write_tensors(self.region, self.view, offset + RESPONSE_HEAD.size, outputs)
-            self.send(RESPONSE, flags | FLAG_HAS_BLOCK, handle, offset, size, end)
+            self.main.send(MESSAGE.pack(RESPONSE, flags | FLAG_HAS_BLOCK, handle, offset, size,
+                                        end))
 
     def is_cancelled(self, handle):
         with self.call_lock:
@@ -168,19 +170,20 @@ class Stub(BlsClient):
             handle, correlation_id, flags, n_in, n_out, id_len, params_len, sequence_len, \
                 timeout_us, trace_len, _ = REQUEST.unpack_from(region, at)
             at += REQUEST.size
-            request_id = str(view[at:at + id_len], "utf-8") if id_len else ""
+            # Slices of the mmap are bytes at once (a memoryview's need one more object).
+            request_id = region[at:at + id_len].decode() if id_len else ""
             at += pad8(id_len)
-            parameters = bytes(view[at:at + params_len])
+            parameters = region[at:at + params_len]
             at += pad8(params_len)
             if sequence_len:  # a string correlation id, as Triton's correlation_id() gives
-                correlation_id = str(view[at:at + sequence_len], "utf-8")
+                correlation_id = region[at:at + sequence_len].decode()
                 at += pad8(sequence_len)
-            traceparent = str(view[at:at + trace_len], "ascii") if trace_len else ""
+            traceparent = region[at:at + trace_len].decode("ascii") if trace_len else ""
             at += pad8(trace_len)
             outputs = []
             for _ in range(n_out):
                 n = U32.unpack_from(region, at)[0]
-                outputs.append(str(view[at + 4:at + 4 + n], "utf-8"))
+                outputs.append(region[at + 4:at + 4 + n].decode())
                 at += 4 + n
             at = pad8(at)
             inputs = []
@@ -189,7 +192,7 @@ class Stub(BlsClient):
                 at += INPUT.size
                 shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
                 at += 8 * n_dims
-                name = str(view[at:at + name_len], "utf-8")
+                name = region[at:at + name_len].decode()
                 at += pad8(name_len)
                 array = decode_array(region, view, code, shape, data, byte_size, copy=False)
                 inputs.append(pb_utils.Tensor(name, array, code))
@@ -259,7 +262,8 @@ class Stub(BlsClient):
         requests = self.parse_batch(offset)
         try:
             responses = self.model.execute(requests)
-            if asyncio.iscoroutine(responses):  # async def execute
+            # (The common list first: iscoroutine alone takes longer.)
+            if type(responses) is not list and asyncio.iscoroutine(responses):  # async def
                 if self.decoupled and not self.iterative:
                     # As in Triton, it runs on while the next batch starts.
                     self.loop.start(responses, lambda exc: self.execute_raised(requests, exc))
@@ -362,22 +366,33 @@ class Stub(BlsClient):
 
     def _receive(self, message):
         """The next command. Polls for `spin_s` (the backend's spin-us) before
-        sleeping in the kernel: under load the next batch comes within
-        microseconds, and then costs no wake-up."""
+        sleeping in the kernel while the previous wait was that short: under
+        load the next batch comes within microseconds, and then costs no
+        wake-up; sparse requests (long waits) cost no polling (as the
+        backend's AdaptiveSpin, control_channel.h)."""
         recv_into = self.main.recv_into
-        if self.spin_s:
-            deadline = time.perf_counter() + self.spin_s
+        spin_s = self.spin_s
+        if not spin_s:
+            return recv_into(message)
+        start = perf_counter()
+        if self.last_wait_short:
+            deadline = start + spin_s
             while True:
                 try:
-                    return recv_into(message, MESSAGE.size, socket.MSG_DONTWAIT)
+                    received = recv_into(message, MESSAGE.size, socket.MSG_DONTWAIT)
+                    self.last_wait_short = True
+                    return received
                 except BlockingIOError:
-                    if time.perf_counter() > deadline:
+                    if perf_counter() > deadline:
                         break
-        return recv_into(message)
+        received = recv_into(message)
+        self.last_wait_short = perf_counter() - start <= spin_s
+        return received
 
     def run(self):
         message = self.message
         self.spin_s = 0.0
+        self.last_wait_short = True
         while True:
             if self._receive(message) != MESSAGE.size:
                 return  # the server closed the channel or died

@@ -51,47 +51,48 @@ def decode_array(region, view, code, shape, offset, byte_size, copy):
     shared region: a numpy view (or a copy), BYTES as an object array."""
     if code == 13:
         return pb_utils._deserialize_bytes(view[offset:offset + byte_size], shape)
-    dtype = pb_utils._NUMPY_OF_CODE[code]
-    array = np.frombuffer(region, dtype, byte_size // dtype.itemsize, offset).reshape(shape)
+    # One array object over the region (frombuffer then reshape makes two);
+    # the server checked that `shape` and the datatype make `byte_size`.
+    array = np.ndarray(shape, pb_utils._NUMPY_OF_CODE[code], region, offset)
     return array.copy() if copy else array
 
 
 def encode_tensors(tensors):
-    """[(name bytes, code, shape, data buffer)] for writing."""
+    """[(name bytes, code, shape, data, byte count)] for writing; data is a
+    C-contiguous numpy array (written as it is, no copy) or bytes."""
     encoded = []
     for tensor in tensors:
         array = tensor._array
         code = tensor._code
         if code == 13:
             data = pb_utils._serialize_bytes(array)
-        else:
-            if not array.flags.c_contiguous:
-                array = np.ascontiguousarray(array)
-            data = memoryview(array).cast("B") if array.size else b""
-        encoded.append((tensor._name.encode(), code, array.shape, data))
+            encoded.append((tensor._name.encode(), code, array.shape, data, len(data)))
+            continue
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        encoded.append((tensor._name.encode(), code, array.shape, array, array.nbytes))
     return encoded
 
 
 def tensors_size(outputs):
     """The bytes `outputs` (as encode_tensors makes them) take in a block."""
     size = 0
-    for name, code, shape, data in outputs:
-        size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(len(data))
+    for name, code, shape, data, n in outputs:
+        size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(n)
     return size
 
 
 def write_tensors(region, view, at, outputs):
     """Writes `outputs` (as encode_tensors makes them) at `at`; returns the end."""
-    for name, code, shape, data in outputs:
-        n = len(data)
+    for name, code, shape, data, n in outputs:
         OUTPUT.pack_into(region, at, len(name), code, len(shape), 0, n)
         at += OUTPUT.size
         if shape:
             dims_struct(len(shape)).pack_into(region, at, *shape)
             at += 8 * len(shape)
-        view[at:at + len(name)] = name
+        region[at:at + len(name)] = name
         at += pad8(len(name))
         if n:
-            view[at:at + n] = data
+            region[at:at + n] = data  # any C-contiguous buffer, as bytes
         at += pad8(n)
     return at

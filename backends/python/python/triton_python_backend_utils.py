@@ -249,7 +249,7 @@ class InferenceRequest:
         request._timeout = timeout_us  # the client's, microseconds; 0: none
         request._model_version = -1
         request._parameters = parameters  # bytes until asked for
-        request._trace = InferenceTrace(traceparent)
+        request._trace = InferenceTrace(traceparent) if traceparent else _UNTRACED
         request._handle = handle
         request._final_sent = False
         request._sender = None
@@ -354,6 +354,10 @@ class InferenceRequest:
             return response
         return InferenceResponse(error=TritonError(
             f"model '{self._model_name}' sent no response", TritonError.INTERNAL))
+
+
+# The trace of every request that is not traced (InferenceTrace holds nothing else).
+_UNTRACED = InferenceTrace()
 
 
 def get_input_tensor_by_name(inference_request, name):

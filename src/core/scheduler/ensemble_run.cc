@@ -82,6 +82,10 @@ StepRequest* EnsembleRun::PrepareStep(int step, size_t generation) {
   request.parameters = client_->parameters;
   request.parent_trace = client_->trace;
   request.compute_tally = tally_;
+  // A step may run on the thread that submits it (the client's, then the
+  // previous step's answer) where the client's request may: each step saved
+  // a hand-over to an instance thread and back.
+  request.may_execute_on_caller = client_->may_execute_on_caller;
   if (plan.sequences) {
     request.correlation_id = client_->correlation_id;
     request.correlation_id_string = client_->correlation_id_string;
