@@ -410,8 +410,7 @@ def sections(build, args):
             (args.skip_llamacpp,
              lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT)),
             (args.skip_cloud_repository,
-             lambda: section_cloud_repository(build, args, Inferd, write_model,
-                                              IDENTITY_CONFIG))]
+             lambda: section_cloud_repository(build, args, Inferd, write_model))]
 
 
 def main():
