@@ -162,7 +162,7 @@ Status GcsStore::Download(const ObjectInfo& object, const std::filesystem::path&
                           ", listed as " + object.version + ")"}
         .ToStatus();
   }
-  return Status::Ok();
+  return CheckDownloadedMd5(url_.text, object, range, response);
 }
 
 }  // namespace
