@@ -1,20 +1,27 @@
 """Model repositories on Google Cloud Storage (gs://bucket/path), served from
 fake-gcs-server (storage_emulators.py) through a recording proxy that shows
 what inferd asked for; a service account's JWT is checked by a stand-in token
-endpoint (google_token_endpoint.py)."""
+endpoint (google_token_endpoint.py). Vertex AI's AIP_STORAGE_URI names such a
+bucket too."""
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from bucket_models import assert_serves_both, cache_flag, model_py, offset_served, repository_files
+from bucket_models import (X, assert_serves_both, cache_flag, model_py, offset_served,
+                           repository_files)
 from conftest import run_to_exit
 from google_token_endpoint import GoogleTokenEndpoint, new_key
 from recording_proxy import RecordingProxy, behind_proxy
 from storage_emulators import FakeGcs
 from util import wait_until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cloud"))
+from cloud_util import VERTEX_STARTED, CloudServer, free_ports, get, post  # noqa: E402
 
 BUCKET = "inferd-models"
 
@@ -119,3 +126,24 @@ def test_a_missing_bucket_is_named_with_googles_reason(gcs, gcs_env):
     out = run.stdout + run.stderr
     assert run.returncode != 0
     assert "gs://no-such-bucket/models: notFound (HTTP 404)" in out, out
+
+
+def test_vertex_ai_serves_the_bucket_its_aip_storage_uri_names(gcs, gcs_env):
+    emulator, proxy = gcs
+    emulator.put_tree(BUCKET, "vertex", repository_files(offset=4.0))
+    (port,) = free_ports(1)
+    server = CloudServer(
+        ["--metrics-port=0", "--vertex-ai-default-model=add_offset", cache_flag(gcs_env)],
+        {"AIP_MODE": "PREDICTION", "AIP_HTTP_PORT": str(port),
+         "AIP_STORAGE_URI": f"gs://{BUCKET}/vertex", "AIP_PREDICT_ROUTE": "/predict",
+         "AIP_HEALTH_ROUTE": "/health"}, gcs_env / "vertex.log")
+    try:
+        assert server.port(VERTEX_STARTED) == port
+        assert get(port, "/health").status_code == 200
+        answer = post(port, "/predict", json={"inputs": [
+            {"name": "INPUT0", "datatype": "FP32", "shape": [4], "data": X.tolist()}]})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["outputs"][0]["data"] == (X + 4.0).tolist()
+    finally:
+        server.stop()
+    assert "vertex%2Fadd_offset%2F1%2Fmodel.py" in media_gets(proxy)
