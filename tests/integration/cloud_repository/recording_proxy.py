@@ -7,7 +7,8 @@ headers), so a test can see what inferd sent: which objects it downloaded
 again after a change, which Authorization it carried, how many times it asked
 for a path. `fail_next(path, kind, times)` makes the next `times` GETs of a
 path (without query) fail as the emulator cannot: "throttle" answers 503 with
-S3's SlowDown error, "truncate" sends half the body and closes the connection.
+S3's SlowDown error, "truncate" sends half the body and closes the connection,
+"unauthorized" answers 401 as GCS does for a revoked or expired token.
 One thread per connection (http.server); test use only.
 """
 
@@ -22,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SLOW_DOWN = (b"<Error><Code>SlowDown</Code><Message>Please reduce your request "
              b"rate.</Message></Error>")
+INVALID_CREDENTIALS = (b'{"error": {"code": 401, "message": "Invalid Credentials", '
+                       b'"errors": [{"reason": "authError", "message": "Invalid Credentials"}]}}')
 
 
 @dataclass
@@ -57,7 +60,7 @@ class RecordingProxy:
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def fail_next(self, path: str, kind: str, times: int = 1) -> None:
-        """The next `times` GETs of `path` (no query) fail: kind "throttle" or "truncate"."""
+        """The next `times` GETs of `path` (no query) fail: "throttle", "truncate", "unauthorized"."""
         with self._lock:
             self._faults.setdefault(path, []).extend([kind] * times)
 
@@ -92,6 +95,9 @@ class RecordingProxy:
         body = handler.rfile.read(length) if length else None
         if fault == "throttle":
             self._reply(handler, 503, {"Content-Type": "application/xml"}, SLOW_DOWN)
+            return
+        if fault == "unauthorized":
+            self._reply(handler, 401, {"Content-Type": "application/json"}, INVALID_CREDENTIALS)
             return
         upstream = http.client.HTTPConnection("127.0.0.1", self.upstream_port, timeout=30)
         upstream.request(handler.command, handler.path, body=body, headers=dict(handler.headers))
