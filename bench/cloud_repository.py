@@ -10,9 +10,11 @@ launch to ready from local disk, from S3 with an empty cache (cold: every
 object downloaded), and from S3 again with the cache the cold start left
 (warm: the bucket is listed, nothing downloaded); and the ratios to local disk.
 The goal: cold <= 1.5x local on loopback, warm about local. Also printed: the
-store's own ceiling, the seconds boto3 in Python threads takes to GET every object from
-moto 16 at a time, since moto (a Python server) rather than the client bounds
-the cold start here.
+seconds boto3 in Python threads takes to GET every object from moto 16 at a
+time, what the store alone gives. moto answers every request with "Connection:
+close", so no client reuses connections to it. A cold start downloads every
+model's objects before it loads any (the lifecycle prepares all models, then
+loads them), so cold is about download + local.
 """
 import os
 import shutil
