@@ -415,8 +415,7 @@ def sections(build, args):
             (args.skip_llamacpp,
              lambda: section_llamacpp(build, args, Inferd, write_model, free_port, ROOT)),
             (args.skip_cloud_repository,
-             lambda: section_cloud_repository(build, args, Inferd, write_model,
-                                              IDENTITY_CONFIG)),
+             lambda: section_cloud_repository(build, args, Inferd, write_model)),
             (args.skip_cpu_per_request,
              lambda: section_cpu_per_request(build, args, Inferd, write_model, IDENTITY_CONFIG,
                                              loadgen, free_port))]

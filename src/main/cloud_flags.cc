@@ -135,11 +135,14 @@ bool CheckCloudFlags(const CloudFlags& f, const std::vector<Listener>& listeners
 bool AddVertexAiRepository(const CloudFlags& f, std::vector<std::string>& repositories) {
   if (!f.allow_vertex_ai || !repositories.empty() || f.vertex_ai_storage_uri.empty()) return true;
   const std::string& uri = f.vertex_ai_storage_uri;
-  if (const size_t scheme = uri.find("://"); scheme != std::string::npos) {
-    std::fprintf(stderr, "error: AIP_STORAGE_URI '%s': %s:// repositories cannot be read by "
-                 "this build; copy the models to a local folder and pass it with "
-                 "--model-repository (or set AIP_STORAGE_URI to it)\n", uri.c_str(),
-                 uri.substr(0, scheme).c_str());
+  // gs:// (what Vertex AI sets), s3:// and as:// are object store repositories,
+  // which the server reads as --model-repository URLs (docs/cloud-repositories.md).
+  const size_t scheme = uri.find("://");
+  const std::string name = scheme == std::string::npos ? "" : uri.substr(0, scheme);
+  if (scheme != std::string::npos && name != "gs" && name != "s3" && name != "as") {
+    std::fprintf(stderr, "error: AIP_STORAGE_URI '%s': %s:// repositories cannot be read; "
+                 "use a gs://, s3:// or as:// URL or a local folder\n", uri.c_str(),
+                 name.c_str());
     return false;
   }
   repositories.push_back(uri);

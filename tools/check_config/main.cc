@@ -6,7 +6,9 @@
 // steps' configurations, and the backend library each version would use is
 // looked for. Prints one line per model (and per problem), or the report as
 // JSON (--format=json), and exits 0 when every model would load, 1
-// otherwise, 2 on a bad command line or an unreadable repository.
+// otherwise, 2 on a bad command line or an unreadable repository. A
+// repository may be an object store URL (s3://, gs://, as://): each model
+// checked is copied into the server's model cache first, as a start would.
 //
 // It asks the server API (INFERD_RepositoryCheck in server.h), so its reasons
 // are the loader's own. What it cannot see: errors only the backend finds (a
@@ -31,6 +33,7 @@ namespace {
 
 struct Flags {
   std::vector<std::string> repositories;
+  std::string cache_directory;  // object stores' copies; "": the server's default
   std::string backend_directory;
   bool disable_auto_complete_config = false;
   bool strict_model_config = false;  // deprecated inverse of the above
@@ -67,6 +70,8 @@ INFERD_ServerOptions* MakeOptions(const Flags& flags) {
   for (const std::string& repository : flags.repositories) {
     ok = ok && !Failed(INFERD_ServerOptionsAddModelRepositoryPath(options, repository.c_str()));
   }
+  ok = ok && !Failed(INFERD_ServerOptionsSetModelRepositoryCache(
+                    options, flags.cache_directory.c_str(), 0));
   const std::string backends =
       flags.backend_directory.empty() ? DefaultBackendDirectory() : flags.backend_directory;
   ok = ok && !Failed(INFERD_ServerOptionsSetBackendDirectory(options, backends.c_str()));
@@ -186,9 +191,12 @@ int main(int argc, char** argv) {
   CLI::App app{"inferd check: checks a model repository without loading it"};
   Flags flags;
   app.add_option("--model-repository,--model-store", flags.repositories,
-                 "Model repository folder; repeat the flag for several (without it, the "
-                 "first argument is the repository)")
+                 "Model repository folder or s3://, gs://, as:// URL; repeat the flag for "
+                 "several (without it, the first argument is the repository)")
       ->allow_extra_args(false);  // what follows is a model name, not another folder
+  app.add_option("--model-repository-cache-directory", flags.cache_directory,
+                 "Where an object store's models are copied to be checked, as inferd's flag "
+                 "(default ~/.cache/inferd/model-repositories)");
   app.add_option("--backend-directory", flags.backend_directory,
                  "Folder holding <backend>/libinferd_<backend>.so (default: the build's)");
   app.add_flag("--disable-auto-complete-config", flags.disable_auto_complete_config,

@@ -2,6 +2,7 @@
 #include "core/api/error.h"
 #include "core/api/server_options_handle.h"
 #include "core/lifecycle/repository_check.h"
+#include "core/repository/repository_source.h"
 
 using inferd::GuardedCall;
 using inferd::Status;
@@ -21,6 +22,13 @@ INFERD_Error* INFERD_RepositoryCheck(const INFERD_ServerOptions* options,
     }
     inferd::RepositoryCheckOptions check;
     check.repositories.assign(server.repository_paths.begin(), server.repository_paths.end());
+    // Object store URLs too: each model checked is copied into the server's cache first.
+    inferd::MirrorOptions mirror;
+    mirror.dir = server.model_cache_directory;
+    mirror.byte_limit = server.model_cache_bytes;
+    auto source = inferd::OpenModelSource(server.repository_paths, false, std::move(mirror));
+    if (!source.ok()) return source.status();
+    check.source = std::move(source).value();
     check.backend_directory = server.backend_directory;
     check.strict_model_config = server.strict_model_config;
     check.model_config_name = server.model_config_name;

@@ -125,7 +125,7 @@ Status AzureStore::Download(const ObjectInfo& object, const std::filesystem::pat
   }
   ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), object.key));
   if (!response.ok()) return Failure(response, object.key);
-  return Status::Ok();
+  return CheckDownloadedMd5(url_.text, object, range, response);
 }
 
 // The container and blob path of an as:// URL, and the SAS token that may

@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,7 +10,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
+
+#include "core/cloud/crypto.h"
 
 namespace inferd {
 namespace {
@@ -29,7 +33,17 @@ struct Transfer {
   int fd = -1;              // the body file, opened at the first byte of a 2xx body
   uint64_t next_offset = 0;
   std::string file_error;   // why writing the file failed
+  // BodyFile::md5: the body's digest so far, fed as the bytes arrive.
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md5{nullptr, EVP_MD_CTX_free};
 };
+
+// The digest of everything fed to `ctx`, as 32 lower-case hex digits.
+std::string FinishMd5(EVP_MD_CTX* ctx) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(ctx, digest, &length);
+  return HexEncode(std::string_view(reinterpret_cast<char*>(digest), length));
+}
 
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -64,6 +78,10 @@ bool OpenBodyFile(Transfer* t) {
     return false;
   }
   t->next_offset = file.offset;
+  if (file.md5) {
+    t->md5.reset(EVP_MD_CTX_new());
+    EVP_DigestInit_ex(t->md5.get(), EVP_md5(), nullptr);
+  }
   return true;
 }
 
@@ -90,6 +108,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     done += static_cast<size_t>(w);
     t->next_offset += static_cast<uint64_t>(w);
   }
+  if (t->md5) EVP_DigestUpdate(t->md5.get(), data, n);
   t->response->body_bytes += n;
   return n;
 }
@@ -190,16 +209,14 @@ HttpResponse CurlTransport::Perform(const HttpRequest& request) {
   response.status = static_cast<int>(status);
   if (response.ok() && request.body_file && request.body_file->truncate && transfer.fd < 0) {
     // An empty object: no body byte ever opened the file.
-    Transfer empty;
-    empty.request = &request;
-    empty.response = &response;
-    if (!OpenBodyFile(&empty)) {
+    if (!OpenBodyFile(&transfer)) {
       response.status = 0;
-      response.error = empty.file_error;
-    } else {
-      ::close(empty.fd);
+      response.error = transfer.file_error;
+      return response;
     }
+    ::close(transfer.fd);
   }
+  if (response.ok() && transfer.md5) response.body_md5_hex = FinishMd5(transfer.md5.get());
   return response;
 }
 

@@ -76,10 +76,16 @@ class GcsStore final : public ObjectStore {
   std::string BucketUrl() const {
     return api_root_ + "/storage/v1/b/" + UriEncode(url_.bucket, true) + "/o";
   }
-  Status Sign(HttpRequest* request) const;
+  // Adds the bearer token, and says which it was in `*used`.
+  Status Sign(HttpRequest* request, std::string* used) const;
+  // One request; refused with 401 for its token, once more with a new token.
   StatusOr<HttpResponse> Send(HttpRequest request, const std::string& object) const {
-    return SendForStore(*http_, std::move(request),
-                        [this](HttpRequest* r) { return Sign(r); }, url_.text, object);
+    std::string used;
+    const RequestSigner sign = [this, &used](HttpRequest* r) { return Sign(r, &used); };
+    ASSIGN_OR_RETURN(HttpResponse response, SendForStore(*http_, request, sign, url_.text, object));
+    if (response.status != 401 || !tokens_) return response;
+    tokens_->Reject(used);
+    return SendForStore(*http_, std::move(request), sign, url_.text, object);
   }
   Status Failure(const HttpResponse& response, const std::string& object) const {
     CloudError error{url_.text, object, "", response.status, response.error};
@@ -96,10 +102,10 @@ class GcsStore final : public ObjectStore {
   const std::shared_ptr<GoogleTokenSource> tokens_;  // null: anonymous
 };
 
-Status GcsStore::Sign(HttpRequest* request) const {
+Status GcsStore::Sign(HttpRequest* request, std::string* used) const {
   if (!tokens_) return Status::Ok();
-  ASSIGN_OR_RETURN(const std::string token, tokens_->Token());
-  request->headers.emplace_back("Authorization", "Bearer " + token);
+  ASSIGN_OR_RETURN(*used, tokens_->Token());
+  request->headers.emplace_back("Authorization", "Bearer " + *used);
   return Status::Ok();
 }
 
@@ -162,7 +168,7 @@ Status GcsStore::Download(const ObjectInfo& object, const std::filesystem::path&
                           ", listed as " + object.version + ")"}
         .ToStatus();
   }
-  return Status::Ok();
+  return CheckDownloadedMd5(url_.text, object, range, response);
 }
 
 }  // namespace
@@ -171,10 +177,15 @@ StatusOr<std::unique_ptr<ObjectStore>> OpenGcsStore(const CloudUrl& url,
                                                     const StoreContext& context) {
   std::shared_ptr<GoogleTokenSource> tokens;
   const std::string path = context.credentials->ForGcs(url.text).path;
+  const std::string metadata_host = context.credentials->env()("GCE_METADATA_HOST").value_or("");
   if (!path.empty()) {
     auto file = ReadGoogleCredentialsFile(path);
     if (!file.ok()) return file.status().WithPrefix(url.text + ": ");
     tokens = std::make_shared<GoogleTokenSource>(std::move(file).value(), context.http);
+  } else if (!metadata_host.empty()) {
+    // No file: the instance's service account, from the metadata server.
+    tokens = std::make_shared<GoogleTokenSource>(GoogleComputeMetadata{metadata_host},
+                                                 context.http);
   }
   return std::unique_ptr<ObjectStore>(std::make_unique<GcsStore>(
       url, ApiRoot(context.credentials->env()), context.http, std::move(tokens)));

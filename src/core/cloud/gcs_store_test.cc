@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/test_util/fake_cloud.h"
 #include "core/test_util/temp_dir.h"
 
@@ -77,6 +79,59 @@ TEST(GcsStoreTest, DownloadsARangeOfTheListedGenerationWithABearerToken) {
     range |= name == "Range" && value == "bytes=2-4";
   }
   EXPECT_TRUE(bearer && range);
+}
+
+TEST(GcsStoreTest, ATokenRefusedWith401IsRenewedOnceAndTheRequestSentAgain) {
+  TempDir dir;
+  dir.WriteFile("sa.json", R"({"type": "authorized_user", "client_id": "i", "client_secret": "s",
+                              "refresh_token": "r", "token_uri": "http://127.0.0.1:9/token"})");
+  int tokens = 0;
+  bool revoke_every_token = false;
+  Fixture f(
+      [&](const HttpRequest& request) {
+        if (request.method == "POST") {
+          return CloudAnswer(200, R"({"access_token": "tok-)" + std::to_string(++tokens) +
+                                      R"(", "expires_in": 3600})");
+        }
+        const bool first = std::any_of(request.headers.begin(), request.headers.end(),
+                                       [](const auto& h) { return h.second == "Bearer tok-1"; });
+        if (first || revoke_every_token) {
+          return CloudAnswer(401, R"({"error": {"code": 401, "message": "Invalid Credentials",
+              "errors": [{"reason": "authError", "message": "Invalid Credentials"}]}})");
+        }
+        return CloudAnswer(200, R"({"items": []})");
+      },
+      {{"GOOGLE_APPLICATION_CREDENTIALS", (dir.path() / "sa.json").string()}});
+  auto store = f.Open();
+  ASSERT_TRUE(store->List("").ok());  // tok-1 refused, tok-2 fetched and accepted
+  EXPECT_EQ(tokens, 2);
+  ASSERT_TRUE(store->List("").ok());  // tok-2 kept
+  EXPECT_EQ(tokens, 2);
+  revoke_every_token = true;  // a key revoked: one renewal, then the refusal is the answer
+  const auto refused = store->List("");
+  EXPECT_EQ(tokens, 3);
+  EXPECT_EQ(refused.status().message(),
+            "gs://bucket/repo: authError (HTTP 401): Invalid Credentials");
+}
+
+TEST(GcsStoreTest, WithoutAFileTheMetadataServerOfGceMetadataHostGivesTheToken) {
+  Fixture f(
+      [](const HttpRequest& request) {
+        if (request.url.find("/computeMetadata/") != std::string::npos) {
+          return CloudAnswer(200, R"({"access_token": "gce-tok", "expires_in": 3599,
+                                      "token_type": "Bearer"})");
+        }
+        return CloudAnswer(200, R"({"items": []})");
+      },
+      {{"GCE_METADATA_HOST", "169.254.169.254:8080"}});
+  ASSERT_TRUE(f.Open()->List("").ok());
+  const auto sent = f.transport->sent();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].method, "GET");
+  EXPECT_EQ(sent[0].url, "http://169.254.169.254:8080/computeMetadata/v1/instance/"
+                         "service-accounts/default/token");
+  EXPECT_EQ(sent[0].headers, (HttpHeaders{{"Metadata-Flavor", "Google"}}));
+  EXPECT_EQ(sent[1].headers, (HttpHeaders{{"Authorization", "Bearer gce-tok"}}));
 }
 
 TEST(GcsStoreTest, AnotherGenerationInTheAnswerIsAnError) {

@@ -129,6 +129,11 @@ StatusOr<TokenRequest> MakeTokenRequest(const GoogleCredentialsFile& credentials
                         "grant_type=" + FormValue("urn:ietf:params:oauth:grant-type:jwt-bearer") +
                             "&assertion=" + FormValue(assertion)};
   }
+  if (const auto* metadata = std::get_if<GoogleComputeMetadata>(&credentials)) {
+    return TokenRequest{"http://" + metadata->host +
+                            "/computeMetadata/v1/instance/service-accounts/default/token",
+                        "", true};
+  }
   const auto& user = std::get<GoogleAuthorizedUser>(credentials);
   return TokenRequest{user.token_uri, "grant_type=refresh_token&client_id=" +
                                           FormValue(user.client_id) +

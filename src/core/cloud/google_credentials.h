@@ -2,8 +2,10 @@
 // of TRITON_CLOUD_CREDENTIAL_PATH, as cloud_credentials.h finds them) and what
 // the OAuth2 token endpoint is sent for each kind: a service account signs a
 // JWT (RFC 7523) with its RSA key; an authorized user (`gcloud auth
-// application-default login`) sends its refresh token. Pure functions; the
-// exchange and the token's reuse are google_token_source.h's.
+// application-default login`) sends its refresh token; on Compute Engine (and
+// GKE, Cloud Run), the metadata server hands out the attached service
+// account's token for a plain GET. Pure functions; the exchange and the
+// token's reuse are google_token_source.h's.
 #ifndef INFERD_CORE_CLOUD_GOOGLE_CREDENTIALS_H_
 #define INFERD_CORE_CLOUD_GOOGLE_CREDENTIALS_H_
 
@@ -38,7 +40,14 @@ struct GoogleAuthorizedUser {
   std::string token_uri;
 };
 
-using GoogleCredentialsFile = std::variant<GoogleServiceAccount, GoogleAuthorizedUser>;
+// No file: the metadata server at `host` (GCE_METADATA_HOST, as Google's
+// clients name it: "host[:port]", plain HTTP).
+struct GoogleComputeMetadata {
+  std::string host;
+};
+
+using GoogleCredentialsFile =
+    std::variant<GoogleServiceAccount, GoogleAuthorizedUser, GoogleComputeMetadata>;
 
 // The credentials in `json`; errors name `origin` (the file) and the field.
 StatusOr<GoogleCredentialsFile> ParseGoogleCredentials(std::string_view json,
@@ -54,10 +63,12 @@ StatusOr<std::string> ServiceAccountAssertion(const GoogleServiceAccount& accoun
                                               std::string_view scope, int64_t now_s);
 
 // The form-encoded body of the token request for `credentials` at `now_s`,
-// and the URI it is posted to.
+// and the URI it is posted to; for the metadata server, a GET of `uri` with
+// the header "Metadata-Flavor: Google" instead (no body).
 struct TokenRequest {
   std::string uri;
   std::string body;
+  bool metadata_server = false;
 };
 StatusOr<TokenRequest> MakeTokenRequest(const GoogleCredentialsFile& credentials, int64_t now_s);
 

@@ -53,6 +53,11 @@ StatusOr<std::string> GoogleTokenSource::Token() {
   return token_->token;
 }
 
+void GoogleTokenSource::Reject(const std::string& token) {
+  MutexLock lock(&mu_);
+  if (token_ && token_->token == token) token_.reset();
+}
+
 int GoogleTokenSource::exchanges() const {
   MutexLock lock(&mu_);
   return exchanges_;
@@ -61,10 +66,14 @@ int GoogleTokenSource::exchanges() const {
 StatusOr<AccessToken> GoogleTokenSource::Exchange(int64_t now_s) const {
   ASSIGN_OR_RETURN(const TokenRequest token_request, MakeTokenRequest(credentials_, now_s));
   HttpRequest request;
-  request.method = "POST";
   request.url = token_request.uri;
-  request.body = token_request.body;
-  request.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
+  if (token_request.metadata_server) {
+    request.headers = {{"Metadata-Flavor", "Google"}};
+  } else {
+    request.method = "POST";
+    request.body = token_request.body;
+    request.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
+  }
   ASSIGN_OR_RETURN(const HttpResponse response, http_->Send(std::move(request), nullptr));
   if (!response.ok()) return TokenError(token_request.uri, response).ToStatus();
   auto token = ParseTokenResponse(response.body, now_s);

@@ -37,6 +37,11 @@ class GoogleTokenSource {
   // URI) when the endpoint refuses or cannot be reached.
   StatusOr<std::string> Token() EXCLUDES(mu_);
 
+  // GCS refused `token` (401: revoked, or expired early): the next Token()
+  // fetches another, unless one has replaced `token` meanwhile (so that many
+  // downloads refused together renew it once).
+  void Reject(const std::string& token) EXCLUDES(mu_);
+
   // How many exchanges were made (tests).
   int exchanges() const EXCLUDES(mu_);
 

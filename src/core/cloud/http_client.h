@@ -34,6 +34,9 @@ struct BodyFile {
   std::string path;
   uint64_t offset = 0;    // where the first byte goes
   bool truncate = false;  // a whole object: start the file afresh
+  // Hash the bytes as they are written (HttpResponse::body_md5_hex), so a
+  // download is checked against its MD5 without reading the file again.
+  bool md5 = false;
 };
 
 struct HttpRequest {
@@ -52,6 +55,7 @@ struct HttpResponse {
   HttpHeaders headers;  // names lower-case
   std::string body;     // unless a 2xx went to the request's body_file
   uint64_t body_bytes = 0;  // bytes of body received (to the file or `body`)
+  std::string body_md5_hex;  // with BodyFile::md5, of a 2xx body: 32 lower-case hex digits
   int attempts = 0;         // how many tries this answer took
 
   // The header's value ("" when absent); `name` in lower case.

@@ -3,7 +3,9 @@
 // object larger than `range_bytes` split into ranges fetched side by side,
 // each file written under a temporary name next to its destination and
 // renamed into place only once whole and verified (its size, and its MD5
-// where the store states one), so a destination is either absent or right.
+// where the store states one: hashed by the store as a whole object arrives,
+// read back once for an object fetched in ranges), so a destination is
+// either absent or right.
 // On failure the first error comes back and no temporary file remains.
 #ifndef INFERD_CORE_CLOUD_OBJECT_FETCHER_H_
 #define INFERD_CORE_CLOUD_OBJECT_FETCHER_H_

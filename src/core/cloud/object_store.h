@@ -53,8 +53,10 @@ class ObjectStore {
   // truncated), or only `range`, written at the same offset of `dest` (which
   // is opened without truncating, so several ranges may fill one file
   // concurrently). Fails if the object changed since `object` was listed
-  // (its version differs), or if fewer bytes arrive than asked for; what was
-  // written to `dest` is then garbage for the caller to discard.
+  // (its version differs), if fewer bytes arrive than asked for, or if a
+  // whole object's bytes do not have the MD5 `object.md5_hex` states (hashed
+  // as they arrive; a range is left to the caller to check once whole); what
+  // was written to `dest` is then garbage for the caller to discard.
   virtual Status Download(const ObjectInfo& object, const std::filesystem::path& dest,
                           std::optional<ByteRange> range) const = 0;
 };

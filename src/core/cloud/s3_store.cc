@@ -7,6 +7,7 @@
 #include "core/cloud/cloud_error.h"
 #include "core/cloud/crypto.h"
 #include "core/cloud/sigv4.h"
+#include "core/cloud/store_request.h"
 #include "core/cloud/xml_scan.h"
 
 namespace inferd {
@@ -169,19 +170,19 @@ StatusOr<std::vector<ObjectInfo>> S3Store::List(const std::string& prefix) const
 
 Status S3Store::Download(const ObjectInfo& object, const std::filesystem::path& dest,
                          std::optional<ByteRange> range) const {
-  HttpRequest request;
-  request.body_file = BodyFile{dest.string(), range ? range->first : 0, !range.has_value()};
-  request.expected_body_bytes = range ? range->last - range->first + 1 : object.size;
-  if (range) {
-    request.headers.emplace_back("Range", "bytes=" + std::to_string(range->first) + "-" +
-                                              std::to_string(range->last));
-  }
+  // The URL is set by Send, which signs the path.
+  HttpRequest request = DownloadRequest("", object, dest, range);
   if (!object.version.empty()) request.headers.emplace_back("If-Match", "\"" + object.version + "\"");
   const std::string key = url_.RootPrefix() + object.key;
   ASSIGN_OR_RETURN(HttpResponse response,
                    Send(std::move(request), bucket_path_ + "/" + UriEncode(key, false), {}));
   if (!response.ok()) return Error(response, object.key);
-  return Status::Ok();
+  // An object encrypted with KMS or a customer's key has an ETag that is no MD5.
+  if (response.Header("x-amz-server-side-encryption").rfind("aws:kms", 0) == 0 ||
+      !response.Header("x-amz-server-side-encryption-customer-algorithm").empty()) {
+    return Status::Ok();
+  }
+  return CheckDownloadedMd5(url_.text, object, range, response);
 }
 
 }  // namespace

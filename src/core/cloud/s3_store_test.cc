@@ -107,6 +107,30 @@ TEST(S3StoreTest, DownloadsARangeIfTheObjectIsUnchanged) {
   EXPECT_EQ(sent.expected_body_bytes, 100u);
 }
 
+TEST(S3StoreTest, AWholeObjectIsHashedAsItArrivesAndCheckedUnlessKmsEncrypted) {
+  std::string encryption;  // the x-amz-server-side-encryption answered
+  Fixture f([&](const HttpRequest& request) {
+    HttpResponse response = MakeHttpResponse(200);
+    response.body_bytes = 11;
+    if (request.body_file->md5) response.body_md5_hex = "0123456789abcdef0123456789abcdef";
+    if (!encryption.empty()) response.headers.emplace_back("x-amz-server-side-encryption", encryption);
+    return response;
+  }, "s3://127.0.0.1:9000/models/repo");
+  const std::string md5 = "5eb63bbbe01eeed093cb22bb8f5acdc3";
+  const ObjectInfo object{"m/w", 11, md5, md5};
+  const Status status = f.store->Download(object, "/tmp/x", std::nullopt);
+  EXPECT_TRUE(f.transport->sent().at(0).body_file->md5);
+  EXPECT_EQ(status.code(), Status::Code::kUnavailable);
+  EXPECT_EQ(status.message(), "s3://127.0.0.1:9000/models/repo: object 'm/w': content does not "
+                              "match its MD5 (" + md5 + ", received 0123456789abcdef0123456789abcdef)");
+  encryption = "aws:kms";  // the ETag of a KMS-encrypted object is no MD5
+  EXPECT_TRUE(f.store->Download(object, "/tmp/x", std::nullopt).ok());
+  // A range is not hashed: the fetcher checks the whole file once every range is in.
+  encryption.clear();
+  EXPECT_TRUE(f.store->Download(object, "/tmp/x", ByteRange{0, 10}).ok());
+  EXPECT_FALSE(f.transport->sent().at(2).body_file->md5);
+}
+
 TEST(S3StoreTest, ErrorsNameTheStoreTheObjectAndTheCloudsCode) {
   Fixture f([](const HttpRequest&) {
     return MakeHttpResponse(403, "<Error><Code>SignatureDoesNotMatch</Code>"

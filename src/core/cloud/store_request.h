@@ -15,7 +15,8 @@
 
 namespace inferd {
 
-// A GET of `url` whose success is written to `dest` as ObjectStore::Download says.
+// A GET of `url` whose success is written to `dest` as ObjectStore::Download
+// says; a whole object with a stated MD5 is hashed as its bytes arrive.
 inline HttpRequest DownloadRequest(std::string url, const ObjectInfo& object,
                                    const std::filesystem::path& dest,
                                    std::optional<ByteRange> range) {
@@ -25,9 +26,24 @@ inline HttpRequest DownloadRequest(std::string url, const ObjectInfo& object,
     request.headers.emplace_back(
         "Range", "bytes=" + std::to_string(range->first) + "-" + std::to_string(range->last));
   }
-  request.body_file = BodyFile{dest.string(), range ? range->first : 0, !range.has_value()};
+  request.body_file = BodyFile{dest.string(), range ? range->first : 0, !range.has_value(),
+                               !range && !object.md5_hex.empty()};
   request.expected_body_bytes = range ? range->last - range->first + 1 : object.size;
   return request;
+}
+
+// A successful download of a whole object against the MD5 its listing stated
+// (ObjectStore::Download's check); a range or an object without one passes.
+inline Status CheckDownloadedMd5(const std::string& store_url, const ObjectInfo& object,
+                                 std::optional<ByteRange> range, const HttpResponse& response) {
+  if (range || object.md5_hex.empty() || response.body_md5_hex == object.md5_hex) {
+    return Status::Ok();
+  }
+  return Status::Unavailable(store_url + ": object '" + object.key +
+                             "': content does not match its MD5 (" + object.md5_hex +
+                             ", received " +
+                             (response.body_md5_hex.empty() ? "none" : response.body_md5_hex) +
+                             ")");
 }
 
 // http.Send(request, sign); a refusal to sign (no token, a bad key) prefixed

@@ -113,6 +113,7 @@ Status ModelLifecycle::DoUnload(const std::string& name, bool forget,
     PublishLocked();
   }
   RemoveOverrideFolder(override_dir);
+  options_.source->Release(name);  // its cached copy (an object store's) may go
   LOG_INFO("unloaded {}{}", DescribeModelKey(name), idle_reason.empty() ? "" : ": " + idle_reason);
   return Status::Ok();
 }

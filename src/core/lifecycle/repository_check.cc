@@ -34,7 +34,8 @@ std::string FindBackend(const BackendManager& backends, const ModelPlan& plan, i
 // An ensemble's step graph against the configurations its composing models
 // have in the same repositories.
 void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& locations,
-                   bool strict_config, const std::string& config_name, ModelCheck* check) {
+                   const ModelSource& source, bool strict_config,
+                   const std::string& config_name, ModelCheck* check) {
   std::map<std::string, inference::ModelConfig> configs;
   Status valid = ValidateEnsemble(
       plan.config,
@@ -44,6 +45,7 @@ void CheckEnsemble(const ModelPlan& plan, const std::vector<ModelLocation>& loca
         if (location == locations.end()) {
           return Status::NotFound("model '" + name + "' is not in the repositories");
         }
+        RETURN_IF_ERROR(source.Materialize(*location));
         ASSIGN_OR_RETURN(ModelPlan composing, PlanModel(*location, std::nullopt, strict_config,
                                                              config_name));
         return &(configs[name] = std::move(composing.config));
@@ -66,11 +68,15 @@ std::string BackendFix(const std::filesystem::path& directory, const std::string
 }
 
 ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLocation>& locations,
-                      bool strict_config, const std::string& config_name,
-                      const BackendManager& backends,
+                      const ModelSource& source, bool strict_config,
+                      const std::string& config_name, const BackendManager& backends,
                       const std::filesystem::path& backend_directory) {
   ModelCheck check;
   check.name = location.name;
+  if (Status copied = source.Materialize(location); !copied.ok()) {
+    check.errors.push_back(copied.message());
+    return check;
+  }
   auto planned = PlanModel(location, std::nullopt, strict_config, config_name);
   if (!planned.ok()) {
     check.errors.push_back(location.name + ": " + planned.status().message());
@@ -81,7 +87,7 @@ ModelCheck CheckModel(const ModelLocation& location, const std::vector<ModelLoca
   check.completed_by_backend = plan.completed_by_backend;
   for (const auto& [version, reason] : plan.missing) check.errors.push_back(reason);
   if (plan.config.platform() == kEnsemblePlatform) {
-    CheckEnsemble(plan, locations, strict_config, config_name, &check);
+    CheckEnsemble(plan, locations, source, strict_config, config_name, &check);
     return check;
   }
   for (int64_t version : plan.load) {
@@ -122,16 +128,22 @@ void WriteProblem(const ConfigProblem& problem, rapidjson::Writer<rapidjson::Str
 }  // namespace
 
 StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& options) {
-  ASSIGN_OR_RETURN(std::vector<ModelLocation> locations,
-                   ScanRepositories(options.repositories));
+  const std::shared_ptr<const ModelSource> source =
+      options.source != nullptr ? options.source
+                                : std::make_shared<FolderSource>(options.repositories);
+  ASSIGN_OR_RETURN(std::vector<ModelLocation> locations, source->List());
   // Only the search order is used: nothing is opened.
   const BackendManager backends(options.backend_directory, {});
   std::set<std::string> wanted(options.models.begin(), options.models.end());
   const bool every_model = wanted.empty();
-  std::vector<ModelCheck> checks;
+  std::vector<ModelLocation> checked;
   for (const ModelLocation& location : locations) {
-    if (!every_model && wanted.erase(location.name) == 0) continue;
-    checks.push_back(CheckModel(location, locations, options.strict_model_config,
+    if (every_model || wanted.erase(location.name) > 0) checked.push_back(location);
+  }
+  source->Prefetch(checked);  // an object store's models download side by side
+  std::vector<ModelCheck> checks;
+  for (const ModelLocation& location : checked) {
+    checks.push_back(CheckModel(location, locations, *source, options.strict_model_config,
                                 options.model_config_name, backends,
                                 options.backend_directory));
   }

@@ -8,15 +8,20 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/repository/model_source.h"
 #include "inferd/base/status.h"
 
 namespace inferd {
 
 struct RepositoryCheckOptions {
   std::vector<std::filesystem::path> repositories;
+  // Where the models are read from instead, when set: an object store's
+  // (repository_source.h) copies each model checked into its cache first.
+  std::shared_ptr<const ModelSource> source;
   std::filesystem::path backend_directory;
   bool strict_model_config = true;
   // configs/<name>.pbtxt replaces config.pbtxt where it exists; empty: none.

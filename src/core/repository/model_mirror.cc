@@ -180,6 +180,11 @@ Status ModelMirror::Materialize(const ObjectStore& store, const std::string& mod
   return Status::Ok();
 }
 
+void ModelMirror::Release(const ObjectStore& store, const std::string& model) {
+  MutexLock lock(&mu_);
+  if (latest_.erase(store.Url() + "/" + model) > 0 && options_.byte_limit > 0) EvictOverLimit();
+}
+
 void ModelMirror::EvictOverLimit() {
   const fs::path objects_dir = options_.dir / "objects";
   uint64_t total = TotalBytes(objects_dir);

@@ -7,8 +7,9 @@
 // one fetched again when the model changes. Folders and objects survive
 // restarts: a second start finds the folder and downloads nothing. With a
 // byte limit, the objects' total is kept under it by removing the least
-// recently used model folders other than the latest of each model (and the
-// objects no folder links to any more). Thread-safe.
+// recently used model folders other than the latest of each model still in
+// use (materialized and not released since), and the objects no folder links
+// to any more. Thread-safe.
 #ifndef INFERD_CORE_REPOSITORY_MODEL_MIRROR_H_
 #define INFERD_CORE_REPOSITORY_MODEL_MIRROR_H_
 
@@ -51,6 +52,11 @@ class ModelMirror {
   // many models' objects in one call download side by side.
   Status Fetch(const ObjectStore& store, const std::vector<ObjectInfo>& objects);
 
+  // Model `model` of `store` is no longer loaded: its latest folder may go
+  // when the cache is over its limit (at once, if it is). A later
+  // Materialize makes it the latest again.
+  void Release(const ObjectStore& store, const std::string& model);
+
   // Objects fetched by this mirror since it was made (tests, logs).
   FetchStats fetched() const;
 
@@ -67,7 +73,7 @@ class ModelMirror {
 
   const MirrorOptions options_;
   mutable Mutex mu_;
-  // "<store>/<model>" -> its latest folder, never evicted.
+  // "<store>/<model>" -> its latest folder, never evicted until released.
   std::map<std::string, std::filesystem::path> latest_ GUARDED_BY(mu_);
   FetchStats fetched_ GUARDED_BY(mu_);
 };

@@ -123,5 +123,25 @@ TEST(ModelMirrorTest, OverTheLimitOlderCopiesGoFirstAndTheLatestStay) {
   EXPECT_EQ(total, 20u);
 }
 
+TEST(ModelMirrorTest, AReleasedModelsCopyGoesOnceTheCacheIsOverItsLimit) {
+  Fixture f(/*limit=*/25);
+  f.store.Put("a/1/w", std::string(10, 'a'));
+  f.store.Put("b/1/w", std::string(10, 'b'));
+  f.store.Put("c/1/w", std::string(10, 'c'));
+  const fs::path a = f.Make("a"), b = f.Make("b"), c = f.Make("c");
+  // 30 bytes, over the limit, but each copy is the latest of a model in use.
+  EXPECT_TRUE(fs::exists(a) && fs::exists(b) && fs::exists(c));
+  f.mirror.Release(f.store, "b");  // b unloaded: its copy may go, and does at once
+  EXPECT_FALSE(fs::exists(b));
+  EXPECT_TRUE(fs::exists(a) && fs::exists(c));
+  EXPECT_EQ(f.store.downloads("b/1/w"), 1);
+  f.Make("b");  // loaded again: fetched again
+  EXPECT_EQ(f.store.downloads("b/1/w"), 2);
+  f.mirror.Release(f.store, "a");
+  f.mirror.Release(f.store, "c");  // under the limit again once a went: c stays
+  EXPECT_FALSE(fs::exists(a));
+  EXPECT_TRUE(fs::exists(c));
+}
+
 }  // namespace
 }  // namespace inferd

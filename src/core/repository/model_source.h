@@ -35,6 +35,9 @@ class ModelSource {
   // that their files download side by side rather than a few models at a
   // time; failures are left for each model's Materialize to report.
   virtual void Prefetch(const std::vector<ModelLocation>& locations) const {}
+  // No version of the model of `key` (ModelKey) is loaded any more: a source
+  // handing out local copies may remove its copy when it needs the room.
+  virtual void Release(const std::string& key) const {}
 };
 
 // The model folders under one or more repository roots (--model-repository).

@@ -50,6 +50,22 @@ fs::path DefaultModelCacheDirectory(const EnvReader& env) {
   return fs::temp_directory_path() / "inferd-model-repositories";
 }
 
+StatusOr<std::shared_ptr<const ModelSource>> OpenModelSource(
+    const std::vector<std::string>& repositories, bool namespacing, MirrorOptions mirror) {
+  if (std::none_of(repositories.begin(), repositories.end(),
+                   [](const std::string& path) { return IsCloudUrl(path); })) {
+    return std::shared_ptr<const ModelSource>(std::make_shared<FolderSource>(
+        std::vector<fs::path>(repositories.begin(), repositories.end()), namespacing));
+  }
+  RepositorySourceOptions options;
+  options.repositories = repositories;
+  options.namespacing = namespacing;
+  options.mirror = std::move(mirror);
+  ASSIGN_OR_RETURN(std::shared_ptr<RepositorySource> source,
+                   RepositorySource::Create(std::move(options)));
+  return std::shared_ptr<const ModelSource>(std::move(source));
+}
+
 StatusOr<std::shared_ptr<RepositorySource>> RepositorySource::Create(
     RepositorySourceOptions options) {
   std::shared_ptr<RepositorySource> source(new RepositorySource());
@@ -185,6 +201,15 @@ void RepositorySource::Prefetch(const std::vector<ModelLocation>& locations) con
   for (const auto& [root, objects] : by_store) {
     Status status = mirror_->Fetch(*root->store, objects);
     if (!status.ok()) LOG_VERBOSE(1, "prefetching {}: {}", root->text, status.message());
+  }
+}
+
+void RepositorySource::Release(const std::string& key) const {
+  const std::string name = NameOfKey(key);
+  for (const Root& root : roots_) {
+    if (root.store != nullptr && ModelKey(namespacing_ ? root.text : "", name) == key) {
+      mirror_->Release(*root.store, name);
+    }
   }
 }
 

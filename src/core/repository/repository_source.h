@@ -40,6 +40,12 @@ struct RepositorySourceOptions {
 // else <temp>/inferd-model-repositories.
 std::filesystem::path DefaultModelCacheDirectory(const EnvReader& env);
 
+// The source a server (or a repository check) reads `repositories` through:
+// FolderSource when every one is a local folder, else a RepositorySource
+// copying into `mirror` (its dir empty: DefaultModelCacheDirectory()).
+StatusOr<std::shared_ptr<const ModelSource>> OpenModelSource(
+    const std::vector<std::string>& repositories, bool namespacing, MirrorOptions mirror);
+
 class RepositorySource final : public ModelSource {
  public:
   // Opens every URL's store (no request sent yet) and the cache.
@@ -50,6 +56,7 @@ class RepositorySource final : public ModelSource {
   ModelFingerprint Fingerprint(const ModelLocation& location) const override;
   Status Materialize(const ModelLocation& location) const override;
   void Prefetch(const std::vector<ModelLocation>& locations) const override;
+  void Release(const std::string& key) const override;
 
   ModelMirror& mirror() const { return *mirror_; }
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <optional>
 
-#include "core/cloud/cloud_url.h"
 #include "core/common/copy_workers.h"
 #include "core/common/freed_memory.h"
 #include "core/common/logging.h"
@@ -55,21 +54,10 @@ Status StartupFailures(const std::vector<IndexEntry>& index) {
 // Local folders only: FolderSource; with an object store URL among them, the
 // source that lists the stores and copies their models into the cache.
 StatusOr<std::shared_ptr<const ModelSource>> MakeModelSource(const ServerOptions& o) {
-  const bool any_cloud = std::any_of(o.repository_paths.begin(), o.repository_paths.end(),
-                                     [](const std::string& path) { return IsCloudUrl(path); });
-  if (!any_cloud) {
-    return std::shared_ptr<const ModelSource>(std::make_shared<FolderSource>(
-        std::vector<std::filesystem::path>(o.repository_paths.begin(), o.repository_paths.end()),
-        o.model_namespacing));
-  }
-  RepositorySourceOptions options;
-  options.repositories = o.repository_paths;
-  options.namespacing = o.model_namespacing;
-  options.mirror.dir = o.model_cache_directory;
-  options.mirror.byte_limit = o.model_cache_bytes;
-  ASSIGN_OR_RETURN(std::shared_ptr<RepositorySource> source,
-                   RepositorySource::Create(std::move(options)));
-  return std::shared_ptr<const ModelSource>(std::move(source));
+  MirrorOptions mirror;
+  mirror.dir = o.model_cache_directory;
+  mirror.byte_limit = o.model_cache_bytes;
+  return OpenModelSource(o.repository_paths, o.model_namespacing, std::move(mirror));
 }
 
 }  // namespace

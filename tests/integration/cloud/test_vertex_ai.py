@@ -126,13 +126,14 @@ def test_routes_are_required(cloud_server, one_model, missing):
     assert f"{missing} is not defined for the Vertex AI endpoint" in server.log()
 
 
-def test_cloud_storage_uri_is_a_clear_error(cloud_server):
+def test_a_storage_uri_of_another_scheme_is_a_clear_error(cloud_server):
+    # gs:// (and s3://, as://) are read as cloud repositories (tests/integration/cloud_repository).
     server = cloud_server(["--metrics-port=0"], env={
         "AIP_MODE": "PREDICTION", "AIP_HTTP_PORT": "0",
-        "AIP_STORAGE_URI": "gs://bucket/models", **ROUTES})
+        "AIP_STORAGE_URI": "hdfs://namenode/models", **ROUTES})
     assert server.wait_exit() != 0
     log = server.log()
-    assert "AIP_STORAGE_URI 'gs://bucket/models'" in log and "gs:// repositories" in log
+    assert "AIP_STORAGE_URI 'hdfs://namenode/models'" in log and "hdfs:// repositories" in log
 
 
 def test_prediction_mode_flags_still_win(cloud_server, one_model):

@@ -1,6 +1,6 @@
 """Fixtures of the s3:// repository tests: one moto S3 server per module (IAM
-checks on: inferd's SigV4 signatures are verified), a FaultProxy in front of
-it, and a factory that starts inferd on s3:// URLs through the proxy with the
+checks on: inferd's SigV4 signatures are verified), a RecordingProxy in front
+of it, and a factory that starts inferd on s3:// URLs through the proxy with the
 AWS variables of moto's key."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from s3_server import FaultProxy, MotoS3  # noqa: E402
+from recording_proxy import RecordingProxy  # noqa: E402
+from s3_server import MotoS3  # noqa: E402
 from util import START_TIMEOUT_S, InferdServer, backend_directory, inferd_binary  # noqa: E402
 
 AWS_VARIABLES = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
@@ -33,9 +34,9 @@ def moto(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def proxy(moto):
-    fault_proxy = FaultProxy(moto.port)
-    yield fault_proxy
-    fault_proxy.stop()
+    recording_proxy = RecordingProxy(moto.port)
+    yield recording_proxy
+    recording_proxy.stop()
 
 
 @pytest.fixture(scope="module")

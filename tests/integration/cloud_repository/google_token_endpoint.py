@@ -4,6 +4,9 @@ assertion (RFC 7523) signed by the key it registered, for itself as audience,
 not expired. It grants "tok-<n>" tokens for an hour, and answers a bad
 assertion with Google's {"error": "invalid_grant", "error_description"} and
 HTTP 400. fake-gcs-server takes any token; this is where the signing is checked.
+GceMetadataServer stands in for Compute Engine's metadata server: a GET of the
+default service account's token path with "Metadata-Flavor: Google" (403
+without, as Google's) grants "gce-<n>" tokens.
 """
 
 from __future__ import annotations
@@ -91,6 +94,42 @@ class GoogleTokenEndpoint:
             "client_email": "loader@inferd-test.iam.gserviceaccount.com",
             "client_id": "1", "token_uri": self.uri}))
         return path
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+class GceMetadataServer:
+    TOKEN_PATH = "/computeMetadata/v1/instance/service-accounts/default/token"
+
+    def __init__(self):
+        self.granted = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                if self.path != server.TOKEN_PATH or self.headers.get("Metadata-Flavor") != "Google":
+                    status, answer = 403, {"error": "Missing Metadata-Flavor:Google header."}
+                else:
+                    server.granted += 1  # one handler thread at a time asks, in these tests
+                    status, answer = 200, {"access_token": f"gce-{server.granted}",
+                                           "expires_in": 3599, "token_type": "Bearer"}
+                body = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = f"127.0.0.1:{self._server.server_address[1]}"  # as GCE_METADATA_HOST
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
         self._server.shutdown()

@@ -1,19 +1,30 @@
-"""A loopback HTTP proxy between inferd and an object-store emulator.
+"""A loopback HTTP proxy between inferd and an object-store emulator (moto,
+fake-gcs-server, Azurite), for every cloud's tests.
 
-It forwards every request unchanged and remembers what it forwarded (method,
-path with query, headers), so a test can see what inferd sent: which objects it
-downloaded again after a change, which Authorization it carried. It can also
-answer a path's next requests itself with a given status (throttling) before
-forwarding again. One thread per connection (http.server); test use only.
+It forwards each request unchanged (its Host header too, so that signatures
+over it still match) and remembers what it forwarded (method, path with query,
+headers), so a test can see what inferd sent: which objects it downloaded
+again after a change, which Authorization it carried, how many times it asked
+for a path. `fail_next(path, kind, times)` makes the next `times` GETs of a
+path (without query) fail as the emulator cannot: "throttle" answers 503 with
+S3's SlowDown error, "truncate" sends half the body and closes the connection,
+"unauthorized" answers 401 as GCS does for a revoked or expired token.
+One thread per connection (http.server); test use only.
 """
 
 from __future__ import annotations
 
 import http.client
+import socket
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SLOW_DOWN = (b"<Error><Code>SlowDown</Code><Message>Please reduce your request "
+             b"rate.</Message></Error>")
+INVALID_CREDENTIALS = (b'{"error": {"code": 401, "message": "Invalid Credentials", '
+                       b'"errors": [{"reason": "authError", "message": "Invalid Credentials"}]}}')
 
 
 @dataclass
@@ -28,7 +39,7 @@ class RecordingProxy:
         self.upstream_port = upstream_port
         self._lock = threading.Lock()
         self._seen: list[Seen] = []
-        self._refusals: dict[str, list[int]] = {}
+        self._faults: dict[str, list[str]] = {}
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -38,27 +49,7 @@ class RecordingProxy:
                 pass
 
             def _forward(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                status = proxy._record(self.command, self.path, dict(self.headers.items()))
-                if status is not None:
-                    self.send_response(status)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                upstream = http.client.HTTPConnection("127.0.0.1", proxy.upstream_port, timeout=30)
-                headers = {k: v for k, v in self.headers.items() if k.lower() != "host"}
-                upstream.request(self.command, self.path, body=body, headers=headers)
-                answer = upstream.getresponse()
-                data = answer.read()
-                self.send_response(answer.status)
-                for name, value in answer.getheaders():
-                    if name.lower() not in ("transfer-encoding", "connection", "content-length"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                upstream.close()
+                proxy._forward(self)
 
             do_GET = do_POST = do_PUT = do_HEAD = do_DELETE = _forward
 
@@ -66,21 +57,12 @@ class RecordingProxy:
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
-    def _record(self, method: str, path: str, headers: dict[str, str]) -> int | None:
+    def fail_next(self, path: str, kind: str, times: int = 1) -> None:
+        """The next `times` GETs of `path` (no query) fail: "throttle", "truncate", "unauthorized"."""
         with self._lock:
-            self._seen.append(Seen(method, path, headers))
-            for fragment, statuses in self._refusals.items():
-                if fragment in path and statuses:
-                    return statuses.pop(0)
-        return None
-
-    def refuse(self, path_fragment: str, statuses: list[int]) -> None:
-        """The next len(statuses) requests whose path holds `path_fragment` get those statuses."""
-        with self._lock:
-            self._refusals[path_fragment] = list(statuses)
+            self._faults.setdefault(path, []).extend([kind] * times)
 
     def seen(self) -> list[Seen]:
         with self._lock:
@@ -89,6 +71,59 @@ class RecordingProxy:
     def clear(self) -> None:
         with self._lock:
             self._seen.clear()
+
+    def gets(self, path: str) -> int:
+        """GETs of `path` (without query) since the last clear()."""
+        return sum(1 for s in self.seen() if s.method == "GET" and s.path.split("?")[0] == path)
+
+    def object_gets(self) -> int:
+        """GETs of objects (listings are GETs of the bucket with a query)."""
+        return sum(1 for s in self.seen()
+                   if s.method == "GET" and s.path.split("?")[0].count("/") >= 2)
+
+    def _record(self, handler: BaseHTTPRequestHandler) -> str | None:
+        """Remembers the request; returns the fault to inject, if any."""
+        path = handler.path.split("?")[0]
+        with self._lock:
+            self._seen.append(Seen(handler.command, handler.path, dict(handler.headers.items())))
+            pending = self._faults.get(path, [])
+            return pending.pop(0) if pending and handler.command == "GET" else None
+
+    def _forward(self, handler: BaseHTTPRequestHandler) -> None:
+        fault = self._record(handler)
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = handler.rfile.read(length) if length else None
+        if fault == "throttle":
+            self._reply(handler, 503, {"Content-Type": "application/xml"}, SLOW_DOWN)
+            return
+        if fault == "unauthorized":
+            self._reply(handler, 401, {"Content-Type": "application/json"}, INVALID_CREDENTIALS)
+            return
+        upstream = http.client.HTTPConnection("127.0.0.1", self.upstream_port, timeout=30)
+        upstream.request(handler.command, handler.path, body=body, headers=dict(handler.headers))
+        response = upstream.getresponse()
+        data = response.read()
+        headers = {k: v for k, v in response.getheaders()
+                   if k.lower() not in ("content-length", "transfer-encoding", "connection")}
+        upstream.close()
+        if fault == "truncate" and len(data) > 1:
+            self._reply(handler, response.status, headers, data, send=len(data) // 2)
+            handler.close_connection = True
+            handler.connection.shutdown(socket.SHUT_RDWR)
+            return
+        self._reply(handler, response.status, headers, data,
+                    send=0 if handler.command == "HEAD" else len(data))
+
+    @staticmethod
+    def _reply(handler, status: int, headers: dict, data: bytes, send: int | None = None) -> None:
+        """Answers with Content-Length len(data) and the first `send` bytes of it (all: None)."""
+        handler.send_response(status)
+        for k, v in headers.items():
+            handler.send_header(k, v)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data[:send] if send is not None else data)
+        handler.wfile.flush()
 
     def stop(self) -> None:
         self._server.shutdown()
