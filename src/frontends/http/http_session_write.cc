@@ -80,10 +80,12 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
 
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
-                                            std::string_view content_type) {
+                                            std::string_view content_type,
+                                            uint64_t retry_after_s) {
   ResponseHead head;
   head.status = status;
   head.content_type = content_type;
+  head.retry_after_s = retry_after_s;
   head.http_version = http_version_;
   head.keep_alive = KeepAlive();
   head.content_length = body.size();
@@ -100,7 +102,9 @@ void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
   if (openai_errors_) {
     return WriteOpenAiError(openai::FromStatus(error.status(), error.http_status()));
   }
-  WriteBody(error.http_status(), ErrorJson(error.message()));
+  // Whole seconds, rounded up: a client that waits that long finds room.
+  const uint64_t retry_after_s = (error.status().retry_after_ms() + 999) / 1000;
+  WriteBody(error.http_status(), ErrorJson(error.message()), kJsonContentType, retry_after_s);
 }
 
 template <typename Transport>
@@ -138,7 +142,7 @@ void BasicHttpSession<Transport>::OnWrite(error_code ec) {
   template void BasicHttpSession<Transport>::WriteInferResponse(InferContext&,               \
                                                                 INFERD_InferenceResponse*);  \
   template void BasicHttpSession<Transport>::WriteBody(unsigned, std::string,                \
-                                                       std::string_view);                    \
+                                                       std::string_view, uint64_t);          \
   template void BasicHttpSession<Transport>::WriteError(const HttpError&);                   \
   template void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse>);        \
   template void BasicHttpSession<Transport>::Send();                                         \

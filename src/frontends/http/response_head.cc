@@ -46,6 +46,10 @@ void SerializeResponseHead(const ResponseHead& head, std::string* out) {
     out->append("\r\ntraceresponse: ");
     out->append(head.traceresponse);
   }
+  if (head.retry_after_s != 0) {
+    out->append("\r\nRetry-After: ");
+    AppendNumber(head.retry_after_s, out);
+  }
   if (!head.keep_alive) {
     out->append("\r\nConnection: close");
   } else if (head.http_version == 10) {

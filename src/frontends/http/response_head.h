@@ -39,6 +39,9 @@ struct ResponseHead {
   // The traced request's span as a W3C traceparent, sent back as the
   // `traceresponse` header (Trace Context Level 2); empty: no header.
   std::string_view traceresponse;
+  // Seconds after which a refused client may try again (`Retry-After`, sent
+  // with 429 by admission control); 0: no header.
+  uint64_t retry_after_s = 0;
 };
 
 // Replaces *out with the serialized head, ending in the blank line.
