@@ -6,6 +6,7 @@
 
 #include <deque>
 
+#include "core/model/admission_priority.h"
 #include "core/model/queue_time_estimator.h"
 #include "core/timing/fake_clock.h"
 
@@ -211,6 +212,28 @@ TEST(RejectionStatusTest, TritonsUnavailableUnlessAdmissionControlIsOn) {
   status = RejectionStatus("m", server, DecideAdmission(server, load));
   EXPECT_EQ(status.code(), Status::Code::kResourceExhausted);
   EXPECT_THAT(status.message(), HasSubstr("--max-inflight-requests=2"));
+}
+
+TEST(AdmissionPriorityTest, LowerPrioritiesAreHeldToAShareOfTheTarget) {
+  EXPECT_EQ(PriorityTargetNs(300 * kMs, 0, 1), 300 * kMs);  // no levels
+  EXPECT_EQ(PriorityTargetNs(300 * kMs, 3, 1), 300 * kMs);
+  EXPECT_EQ(PriorityTargetNs(300 * kMs, 3, 2), 200 * kMs);
+  EXPECT_EQ(PriorityTargetNs(300 * kMs, 3, 3), 100 * kMs);
+  EXPECT_EQ(PriorityTargetNs(0, 3, 3), 0u);  // no target stays none
+
+  const auto config = Config("dynamic_batching { priority_levels: 3 default_priority_level: 2 }");
+  EXPECT_EQ(PriorityLevelOf(config, 0), 2u);
+  EXPECT_EQ(PriorityLevelOf(config, 3), 3u);
+  EXPECT_EQ(PriorityLevelOf(config, 9), 2u);
+  EXPECT_EQ(PriorityLevelOf(Config(""), 3), 1u);
+
+  // With the queue at 250 ms, level 1 is admitted and levels 2 and 3 are shed.
+  AdmissionLoad load;
+  load.expected_queue_ns = 250 * kMs;
+  for (uint64_t level = 1; level <= 3; ++level) {
+    const AdmissionLimits limits = Shedding(PriorityTargetNs(300, 3, level));
+    EXPECT_EQ(DecideAdmission(limits, load).reject.has_value(), level > 1) << level;
+  }
 }
 
 // Ten times a one-instance model's capacity, in simulated time: requests

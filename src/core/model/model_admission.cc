@@ -1,6 +1,7 @@
 // ModelVersion's side of admission control (admission.h): the snapshot of
 // its load and the server's, taken with atomics on the request path.
 #include "core/infer/inference_request.h"
+#include "core/model/admission_priority.h"
 #include "core/model/model_version.h"
 #include "core/scheduler/scheduler.h"
 
@@ -47,12 +48,16 @@ Status ModelVersion::AdmitClient(InferenceRequest* request) {
     load.timeout_ns = QueueTimeoutNs(config_, request->priority, request->timeout_us);
   }
   load.continues_sequence = ContinuesSequence(*request);
-  const AdmissionVerdict verdict = DecideAdmission(admission_, load);
+  AdmissionLimits limits = admission_;
+  limits.queue_target_ns =
+      PriorityTargetNs(limits.queue_target_ns, config_.dynamic_batching().priority_levels(),
+                       PriorityLevelOf(config_, request->priority));
+  const AdmissionVerdict verdict = DecideAdmission(limits, load);
   if (!verdict.reject) return Status::Ok();
   request->admission.Release();
   OnRequestReleased();
   stats_->rejected.Count(*verdict.reject);
-  return RejectionStatus(name(), admission_, verdict);
+  return RejectionStatus(name(), limits, verdict);
 }
 
 void ModelVersion::AdmitStep(InferenceRequest* request) {

@@ -5,6 +5,7 @@
 #define INFERD_FRONTENDS_HTTP_RESPONSE_HEAD_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
