@@ -39,11 +39,12 @@ def server(inferd):
                                                 ("seq_shed", 429, "RESOURCE_EXHAUSTED")])
 def test_new_sequences_are_refused_and_live_ones_continue(server, model, code, status):
     http = httpclient.InferenceServerClient(server.address, network_timeout=REQUEST_TIMEOUT_S)
+    other = httpclient.InferenceServerClient(server.address, network_timeout=REQUEST_TIMEOUT_S)
     grpc = grpcclient.InferenceServerClient(server.grpc_address)
     try:
         assert http_step(http, model, 1, 5, start=True)["OUTPUT"] == [5]  # A holds the slot
         with ThreadPoolExecutor(1) as pool:
-            waiting = pool.submit(http_step, http, model, 2, 7, start=True)  # B waits for it
+            waiting = pool.submit(http_step, other, model, 2, 7, start=True)  # B waits for it
             wait_until(lambda: in_flight(server, model) == 1, what="sequence B queued")
             with pytest.raises(InferenceServerException) as refused:
                 http_step(http, model, 3, 1, start=True)
@@ -60,5 +61,6 @@ def test_new_sequences_are_refused_and_live_ones_continue(server, model, code, s
         assert http_step(http, model, 2, 3, end=True)["OUTPUT"] == [10]
     finally:
         http.close()
+        other.close()
         grpc.close()
     assert rejected(server, model, "queue_full") == 2
