@@ -12,7 +12,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
-import numpy as np
 import pytest
 import requests
 
