@@ -85,7 +85,10 @@ typedef enum INFERD_Error_Code_enum {
   INFERD_ERROR_UNAVAILABLE,    // HTTP 503, gRPC UNAVAILABLE
   INFERD_ERROR_UNSUPPORTED,    // HTTP 501, gRPC UNIMPLEMENTED
   INFERD_ERROR_ALREADY_EXISTS, // HTTP 400, gRPC ALREADY_EXISTS
-  INFERD_ERROR_CANCELLED       // HTTP 400, gRPC CANCELLED
+  INFERD_ERROR_CANCELLED,      // HTTP 400, gRPC CANCELLED
+  // Refused by admission control; INFERD_ErrorRetryAfterMs (server.h) says
+  // when to try again.
+  INFERD_ERROR_RESOURCE_EXHAUSTED  // HTTP 429, gRPC RESOURCE_EXHAUSTED
 } INFERD_Error_Code;
 
 // A new error; the caller owns it. `msg` is copied.

@@ -21,10 +21,15 @@ extern "C" {
 
 // A change of MAJOR breaks compatibility; MINOR only adds functions.
 #define INFERD_API_VERSION_MAJOR 0
-#define INFERD_API_VERSION_MINOR 13
+#define INFERD_API_VERSION_MINOR 14
 
 // Reports the API version this library implements.
 INFERD_EXPORT INFERD_Error* INFERD_ApiVersion(uint32_t* major, uint32_t* minor);
+
+// For an INFERD_ERROR_RESOURCE_EXHAUSTED error (admission control): after how
+// many milliseconds the client may try again (HTTP Retry-After); 0 for any
+// other error or without advice. Since 0.14.
+INFERD_EXPORT uint64_t INFERD_ErrorRetryAfterMs(INFERD_Error* error);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -44,6 +44,18 @@ INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetBackendConfig(INFERD_ServerOp
 // that queue policy. Since API 0.11.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetMaxInflightRequestsPerModel(
     INFERD_ServerOptions* options, uint64_t max_inflight);
+// Admission control (docs/admission-control.md). `enabled` (--admission-control)
+// sheds a request whose expected queue time exceeds its timeout and answers
+// every refusal with RESOURCE_EXHAUSTED and retry advice; `queue_target_ms`
+// (--admission-queue-target-ms, 0: none; > 0 enables) also sheds past that
+// target; `max_inflight` and `max_queued` (--max-inflight-requests,
+// --max-queued-requests, 0: no cap) cap the client requests of all models
+// together. Models' config parameters may override. Since API 0.14.
+INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetAdmission(INFERD_ServerOptions* options,
+                                                            bool enabled,
+                                                            uint64_t queue_target_ms,
+                                                            uint64_t max_inflight,
+                                                            uint64_t max_queued);
 // How long INFERD_ServerStop waits for in-flight requests.
 INFERD_EXPORT INFERD_Error* INFERD_ServerOptionsSetExitTimeout(INFERD_ServerOptions* options,
                                                                uint32_t seconds);

@@ -312,6 +312,19 @@ void AddLimitFlags(CLI::App& app, Flags& f) {
                  "Client requests one model may have queued or executing; more get 503 / "
                  "UNAVAILABLE at once (default 1024; 0: no limit). Models whose dynamic "
                  "batcher sets max_queue_size on every queue follow that instead");
+  app.add_option("--admission-control", f.admission_control,
+                 "Admission control (docs/admission-control.md): refuse a request whose "
+                 "expected queue time exceeds its timeout, and answer every refusal 429 / "
+                 "RESOURCE_EXHAUSTED with Retry-After (default false)");
+  app.add_option("--admission-queue-target-ms", f.admission_queue_target_ms,
+                 "Refuse requests whose expected queue time exceeds this many milliseconds; "
+                 "turns admission control on (default 0: no target)");
+  app.add_option("--max-inflight-requests", f.max_inflight_requests,
+                 "Client requests all models together may have queued or executing; more get "
+                 "429 / RESOURCE_EXHAUSTED (default 0: no limit)");
+  app.add_option("--max-queued-requests", f.max_queued_requests,
+                 "Client requests all models together may have waiting for an instance; more "
+                 "get 429 / RESOURCE_EXHAUSTED (default 0: no limit)");
 }
 
 void AddTraceFlags(CLI::App& app, Flags& f) {

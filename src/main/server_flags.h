@@ -40,6 +40,10 @@ struct Flags {
   // --http-max-input-size and the other HTTP limits (docs/limits.md).
   http::HttpLimits http_limits;
   uint64_t model_max_inflight_requests = 1024;  // --model-max-inflight-requests; 0: none
+  bool admission_control = false;           // --admission-control
+  uint64_t admission_queue_target_ms = 0;   // --admission-queue-target-ms; 0: none
+  uint64_t max_inflight_requests = 0;       // --max-inflight-requests; 0: none
+  uint64_t max_queued_requests = 0;         // --max-queued-requests; 0: none
   std::string model_memory_budget;             // --model-memory-budget; empty: none
   uint64_t model_load_wait_timeout_ms = 60'000;  // --model-load-wait-timeout-ms
   std::vector<std::string> model_memory_pins;   // --model-memory-pin

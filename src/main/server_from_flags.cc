@@ -208,6 +208,9 @@ void SetModelOptions(INFERD_ServerOptions* options, const Flags& f) {
   INFERD_ErrorDelete(INFERD_ServerOptionsSetExitTimeout(options, f.exit_timeout_secs));
   INFERD_ErrorDelete(
       INFERD_ServerOptionsSetMaxInflightRequestsPerModel(options, f.model_max_inflight_requests));
+  INFERD_ErrorDelete(INFERD_ServerOptionsSetAdmission(
+      options, f.admission_control, f.admission_queue_target_ms, f.max_inflight_requests,
+      f.max_queued_requests));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictModelConfig(
       options, f.disable_auto_complete_config || f.strict_model_config));
   INFERD_ErrorDelete(INFERD_ServerOptionsSetStrictReadiness(options, f.strict_readiness));

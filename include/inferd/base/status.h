@@ -8,6 +8,7 @@
 #ifndef INFERD_BASE_STATUS_H_
 #define INFERD_BASE_STATUS_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,12 +29,15 @@ class [[nodiscard]] Status {
     kUnsupported,
     kAlreadyExists,
     kCancelled,
+    // Refused by admission control (too much queued or in flight, or the
+    // expected queue time too long): HTTP 429, gRPC RESOURCE_EXHAUSTED.
+    kResourceExhausted,
     kOk = 100,
   };
 
   Status() = default;
-  Status(Code code, std::string message)
-      : rep_(code == Code::kOk ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(Code code, std::string message, uint64_t retry_after_ms = 0)
+      : rep_(code == Code::kOk ? nullptr : new Rep{code, std::move(message), retry_after_ms}) {}
   Status(const Status& other) : rep_(other.rep_ ? new Rep(*other.rep_) : nullptr) {}
   Status& operator=(const Status& other) {
     if (this != &other) rep_.reset(other.rep_ ? new Rep(*other.rep_) : nullptr);
@@ -53,6 +57,10 @@ class [[nodiscard]] Status {
     return Status(Code::kAlreadyExists, std::move(msg));
   }
   static Status Cancelled(std::string msg) { return Status(Code::kCancelled, std::move(msg)); }
+  // Refused for now; the client may try again after `retry_after_ms`.
+  static Status ResourceExhausted(std::string msg, uint64_t retry_after_ms) {
+    return Status(Code::kResourceExhausted, std::move(msg), retry_after_ms);
+  }
 
   bool ok() const { return rep_ == nullptr; }
   Code code() const { return rep_ ? rep_->code : Code::kOk; }
@@ -61,6 +69,8 @@ class [[nodiscard]] Status {
     static const std::string kEmpty;
     return rep_ ? rep_->message : kEmpty;
   }
+  // When the client may try again (HTTP Retry-After); 0: no advice.
+  uint64_t retry_after_ms() const { return rep_ ? rep_->retry_after_ms : 0; }
   // "NOT_FOUND", "INVALID_ARG", ...; "OK" when OK.
   std::string_view CodeName() const {
     switch (code()) {
@@ -72,6 +82,7 @@ class [[nodiscard]] Status {
       case Code::kUnsupported: return "UNSUPPORTED";
       case Code::kAlreadyExists: return "ALREADY_EXISTS";
       case Code::kCancelled: return "CANCELLED";
+      case Code::kResourceExhausted: return "RESOURCE_EXHAUSTED";
       case Code::kOk: return "OK";
     }
     return "UNKNOWN";
@@ -79,7 +90,7 @@ class [[nodiscard]] Status {
   // The same status with `prefix` put before the message ("model 'x': ...").
   Status WithPrefix(std::string_view prefix) const {
     if (ok()) return Status();
-    return Status(rep_->code, std::string(prefix) + rep_->message);
+    return Status(rep_->code, std::string(prefix) + rep_->message, rep_->retry_after_ms);
   }
   std::string ToString() const {
     if (ok()) return "OK";
@@ -90,6 +101,7 @@ class [[nodiscard]] Status {
   struct Rep {
     Code code;
     std::string message;
+    uint64_t retry_after_ms = 0;
   };
   std::unique_ptr<Rep> rep_;
 };

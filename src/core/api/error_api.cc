@@ -31,7 +31,7 @@ uint32_t INFERD_DataTypeByteSize(INFERD_DataType datatype) {
 
 INFERD_Error* INFERD_ErrorNew(INFERD_Error_Code code, const char* msg) {
   try {
-    return new INFERD_Error{code, msg ? msg : ""};
+    return new INFERD_Error{code, msg ? msg : "", 0};
   } catch (...) {
     return nullptr;
   }
@@ -51,6 +51,10 @@ const char* INFERD_ErrorCodeString(INFERD_Error* error) {
 
 const char* INFERD_ErrorMessage(INFERD_Error* error) {
   return error ? error->message.c_str() : "";
+}
+
+uint64_t INFERD_ErrorRetryAfterMs(INFERD_Error* error) {
+  return error ? error->retry_after_ms : 0;
 }
 
 INFERD_Error* INFERD_MessageSerializeToJson(INFERD_Message* message, const char** base,

@@ -13,6 +13,7 @@
 struct INFERD_Error {
   INFERD_Error_Code code;
   std::string message;
+  uint64_t retry_after_ms = 0;  // INFERD_ErrorRetryAfterMs
 };
 
 namespace inferd {

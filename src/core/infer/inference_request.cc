@@ -169,7 +169,9 @@ Status InferenceRequest::Reschedule() {
   const uint64_t admitted_ns = queue_start_ns;
   const uint64_t previous = requeue_ns;
   requeue_ns = model ? model->clock().NowNs() : 0;
+  admission.EnterQueue();  // before it is queued: from then on it may run and leave
   if (Status queued = rescheduler->Reschedule(this); !queued.ok()) {
+    admission.LeaveQueue();
     requeue_ns = previous;
     return queued;
   }
@@ -197,6 +199,7 @@ void InferenceRequest::Release() {
     sender_.reset();
   }
   cache_miss.reset();
+  admission.Release();
   std::shared_ptr<BoundModel> model = std::move(model_);
   if (model) model->OnRequestReleased();
   model.reset();

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/infer/admission_marks.h"
 #include "inferd/base/status.h"
 #include "inferd/server.h"
 
@@ -182,6 +183,8 @@ class InferenceRequest {
   // client's own route while `route` points at the orderer.
   uint64_t order_number = 0;
   ResponseRoute client_route;
+  // The admission counters it is counted in (queued, in flight).
+  AdmissionMarks admission;
 
   // Marks the request cancelled and, when it waits in a queue, asks for that
   // queue to be swept now. Any thread; safe even as the request completes.
@@ -244,3 +247,4 @@ class InferenceRequest {
 }  // namespace inferd
 
 #endif  // INFERD_CORE_INFER_INFERENCE_REQUEST_H_
+

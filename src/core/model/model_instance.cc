@@ -123,6 +123,7 @@ BatchStart StartBatch(const std::vector<InferenceRequest*>& batch, uint64_t star
   BatchStart started;
   for (InferenceRequest* request : batch) {
     request->execute_start_ns = start_ns;
+    request->admission.LeaveQueue();
     if (!request->counts_in_stats) continue;
     ++started.count;
     if (stats != nullptr) stats->RecordQueue(start_ns - request->QueuedSinceNs());
@@ -184,6 +185,7 @@ void ModelInstance::Execute(std::vector<InferenceRequest*>& batch, bool record_s
                         compute_end_ns_ <= end_ns;
   const uint64_t infer_start = reported ? compute_start_ns_ : start_ns;
   const uint64_t infer_end = reported ? compute_end_ns_ : end_ns;
+  if (count > 0) model_->ObserveExecution(count, end_ns - start_ns);
   if (record_stats && count > 0) {
     stats.RecordExecutionTime(count, rows, infer_start - start_ns, infer_end - infer_start,
                               end_ns - infer_end);

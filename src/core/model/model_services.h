@@ -9,6 +9,7 @@
 #define INFERD_CORE_MODEL_MODEL_SERVICES_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "core/model/host_policy.h"
 #include "core/timing/clock.h"
@@ -23,6 +24,7 @@ class QueueSweeper;
 class RateLimiter;
 class RequestSubmitter;
 class ResponseCache;
+struct ServerAdmission;
 class TraceManager;
 struct MetricsConfig;
 
@@ -52,6 +54,9 @@ struct ModelServices {
   // --model-max-inflight-requests; 0: no cap (inflight_limit.h says which
   // models it applies to).
   uint64_t max_inflight_requests = 0;
+  // Admission control's server-wide settings and counts (admission.h);
+  // shared, since a request counted there may outlive the server. Null: none.
+  std::shared_ptr<ServerAdmission> admission = nullptr;
 };
 
 }  // namespace inferd

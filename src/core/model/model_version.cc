@@ -52,7 +52,6 @@ ModelVersion::ModelVersion(ModelVersionSpec spec)
 
 void ModelVersion::OnConfigChanged() {
   config_json_ = ModelConfigToJson(config_);
-  max_inflight_ = InflightLimitFor(services_.max_inflight_requests, config_);
   auto outputs = std::make_shared<std::vector<std::string>>();
   labels_.clear();
   for (const auto& output : config_.output()) {
@@ -88,7 +87,7 @@ Status ModelVersion::CompleteConfig(inference::ModelConfig config) {
   RETURN_IF_ERROR(ValidateModelConfig(ctx, config));
   config_ = std::move(config);
   OnConfigChanged();
-  return Status::Ok();
+  return ResolveAdmission();
 }
 
 ModelVersion::~ModelVersion() {
@@ -109,6 +108,10 @@ StatusOr<std::shared_ptr<ModelVersion>> ModelVersion::Load(ModelVersionSpec spec
     return states.status().WithPrefix(where);
   }
   model->sequence_states_ = std::move(*states);
+  if (Status admission = model->ResolveAdmission(); !admission.ok()) {
+    model->unloaded_ = true;
+    return admission.WithPrefix(where);
+  }
   if (model->is_ensemble()) return LoadEnsemble(std::move(model));
   Status status = Initialize(model);
   if (!status.ok()) {
@@ -242,7 +245,7 @@ void ModelVersion::StartScheduling() {
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else if (config_.has_dynamic_batching()) {
-    auto batcher = std::make_unique<DynamicBatcher>(config_, services_.sweeper);
+    auto batcher = std::make_unique<DynamicBatcher>(config_, services_.sweeper, admission_.shed);
     source = batcher.get();
     scheduler_ = std::move(batcher);
   } else {

@@ -21,9 +21,11 @@
 #include "core/infer/bound_model.h"
 #include "core/infer/sender_registry.h"
 #include "core/model/active_instances.h"
+#include "core/model/admission.h"
 #include "core/model/host_policy.h"
 #include "core/model/inflight_limit.h"
 #include "core/model/model_services.h"
+#include "core/model/queue_time_estimator.h"
 #include "core/scheduler/sequence_states.h"
 #include "core/timing/clock.h"
 #include "core/stats/model_statistics.h"
@@ -35,6 +37,7 @@
 namespace inferd {
 
 class BackendLibrary;
+class InferenceRequest;
 class RateLimiter;
 class ModelInstance;
 class Scheduler;
@@ -129,13 +132,21 @@ class ModelVersion final : public BoundModel {
     return false;
   }
   void OnRequestReleased() override;
-  // For a client's request just admitted: UNAVAILABLE (and the admission
-  // undone) when it would take the model past its in-flight cap.
-  Status CheckInflightLimit() {
-    if (max_inflight_ == 0 || inflight() <= max_inflight_) return Status::Ok();
-    OnRequestReleased();
-    return InflightLimitReached(spec_.name, max_inflight_);
-  }
+  // For a client's request TryAdmit just admitted: admission control
+  // (admission.h) counts it as queued, or refuses it (the admission undone)
+  // with the status its limits say. Atomics only (model_admission.cc).
+  Status AdmitClient(InferenceRequest* request);
+  // For an ensemble's step just admitted: counted as queued, never refused
+  // (the ensemble request it belongs to was admitted).
+  void AdmitStep(InferenceRequest* request);
+  // Queues an admitted request with the scheduler; a full dynamic batcher
+  // queue's RESOURCE_EXHAUSTED gets its retry advice here.
+  Status Enqueue(InferenceRequest* request);
+  // An execution of `requests` requests took `ns` (the queue time estimate).
+  void ObserveExecution(uint64_t requests, uint64_t ns) { estimator_.Observe(requests, ns); }
+  const AdmissionLimits& admission() const { return admission_; }
+  // Requests admitted and not yet executing (an ensemble's until they end).
+  int64_t queued() const { return queued_.load(std::memory_order_relaxed); }
   uint64_t inflight() const { return inflight_.load(std::memory_order_seq_cst); }
   // Execution instances (none for an ensemble); constant once loaded.
   size_t instance_count() const { return instances_.size(); }
@@ -186,6 +197,10 @@ class ModelVersion final : public BoundModel {
   void StartInstances() EXCLUDES(start_mu_);
   // Recomputes what derives from config_.
   void OnConfigChanged();
+  // The admission limits of config_ with the server's (admission_).
+  Status ResolveAdmission();
+  // The request continues a live sequence (no START): admission never refuses it.
+  bool ContinuesSequence(const InferenceRequest& request) const;
   void FinalizeAll();
   // Ends, with an error, every request whose response sender is still open.
   void EndOpenRequests();
@@ -195,7 +210,7 @@ class ModelVersion final : public BoundModel {
   const ModelServices services_;  // *spec_.services, copied (model_services.h says why)
   inference::ModelConfig config_;
   const uint64_t cache_owner_;
-  uint64_t max_inflight_ = 0;  // 0: no cap; set from the config, constant after load
+  AdmissionLimits admission_;  // from the config, constant after load
   ResponseCache* response_cache_ = nullptr;  // set at load, constant after
   bool completing_config_ = false;
   std::string config_json_;
@@ -216,6 +231,8 @@ class ModelVersion final : public BoundModel {
   std::atomic<bool> instances_settled_{false};
 
   std::atomic<uint64_t> inflight_{0};
+  std::atomic<int64_t> queued_{0};  // admission_marks.h
+  QueueTimeEstimator estimator_;
   std::atomic<uint64_t> last_used_ns_{0};
   std::atomic<bool> unloading_{false};
   Mutex mu_;  // only for waiting on inflight_ during Unload

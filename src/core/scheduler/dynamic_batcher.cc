@@ -24,8 +24,11 @@ void Drop(const std::vector<InferenceRequest*>& requests, const char* why, Statu
 
 }  // namespace
 
-DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config, QueueSweeper* sweeper)
-    : sweeper_(sweeper), clock_(sweeper->clock()), queues_(config.dynamic_batching()) {
+DynamicBatcher::DynamicBatcher(const inference::ModelConfig& config, QueueSweeper* sweeper,
+                               bool full_is_exhausted)
+    : sweeper_(sweeper),
+      clock_(sweeper->clock()),
+      queues_(config.dynamic_batching(), full_is_exhausted) {
   const auto& batching = config.dynamic_batching();
   rules_.max_batch_size = std::max<int64_t>(1, config.max_batch_size());
   for (int32_t size : batching.preferred_batch_size()) {

@@ -25,8 +25,11 @@ namespace inferd {
 class DynamicBatcher : public Scheduler, public BatchSource, private ExpiringQueue {
  public:
   // Batches by `config`'s dynamic_batching, timing with the sweeper's clock;
-  // `sweeper` (the server's) must outlive the batcher.
-  DynamicBatcher(const inference::ModelConfig& config, QueueSweeper* sweeper);
+  // `sweeper` (the server's) must outlive the batcher. `full_is_exhausted`:
+  // a full queue refuses with RESOURCE_EXHAUSTED (admission control is on)
+  // instead of Triton's UNAVAILABLE.
+  DynamicBatcher(const inference::ModelConfig& config, QueueSweeper* sweeper,
+                 bool full_is_exhausted = false);
   ~DynamicBatcher() override;
 
   Status Enqueue(InferenceRequest* request) override EXCLUDES(mu_);

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include "core/infer/bound_model.h"
 #include "core/infer/inference_request.h"
+#include "core/stats/model_statistics.h"
 
 namespace inferd {
 
-RequestQueues::RequestQueues(const inference::ModelDynamicBatching& batching) {
+RequestQueues::RequestQueues(const inference::ModelDynamicBatching& batching,
+                             bool full_is_exhausted)
+    : full_is_exhausted_(full_is_exhausted) {
   const uint32_t count = std::max<uint32_t>(1, batching.priority_levels());
   default_level_ = batching.default_priority_level() > 0 ? batching.default_priority_level() : 1;
   levels_.resize(count);
@@ -35,10 +39,14 @@ Status RequestQueues::Push(InferenceRequest* request, uint64_t now_ns, uint64_t*
   Level& level = levels_[priority - 1];
   // Delayed requests are still held, as Triton counts them.
   if (level.max_size > 0 && level.queue.size() + level.delayed >= level.max_size) {
-    return Status::Unavailable("model '" + request->model_name() +
-                               "': the queue of priority level " + std::to_string(priority) +
-                               " is full (max_queue_size " + std::to_string(level.max_size) +
-                               ")");
+    if (request->model() != nullptr) {
+      request->model()->stats().rejected.Count(RejectReason::kQueueFull);
+    }
+    std::string why = "model '" + request->model_name() + "': the queue of priority level " +
+                      std::to_string(priority) + " is full (max_queue_size " +
+                      std::to_string(level.max_size) + ")";
+    if (full_is_exhausted_) return Status::ResourceExhausted(std::move(why), 0);
+    return Status::Unavailable(std::move(why));
   }
   uint64_t timeout_us = level.default_timeout_us;
   // A request may shorten its level's timeout, never extend it (Triton's rule);

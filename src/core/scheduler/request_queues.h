@@ -26,12 +26,15 @@ struct QueuedRequest {
 
 class RequestQueues {
  public:
-  // Levels and policies from `batching`; a model without priority levels has one.
-  explicit RequestQueues(const inference::ModelDynamicBatching& batching);
+  // Levels and policies from `batching`; a model without priority levels has
+  // one. `full_is_exhausted`: see Push.
+  explicit RequestQueues(const inference::ModelDynamicBatching& batching,
+                         bool full_is_exhausted = false);
 
   // Queues `request` at its priority level (0 = default level) and sets
   // *deadline_ns to when its timeout runs out (0: none). UNAVAILABLE when that
-  // level's queue is full.
+  // level's queue is full (RESOURCE_EXHAUSTED with `full_is_exhausted`, whose
+  // retry advice the model adds), counted in its model's rejections.
   Status Push(InferenceRequest* request, uint64_t now_ns, uint64_t* deadline_ns);
 
   // Takes out every request that was cancelled or whose timeout with action
@@ -69,6 +72,7 @@ class RequestQueues {
 
   std::vector<Level> levels_;  // levels_[0] is priority 1
   uint32_t default_level_ = 1;
+  bool full_is_exhausted_ = false;
   std::deque<QueuedRequest> delayed_;
   size_t size_ = 0;
 };

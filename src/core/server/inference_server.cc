@@ -128,6 +128,7 @@ Status InferenceServer::CreateServices() {
       .response_cache = response_cache_.get(),
       .custom_metrics = &custom_metrics_,
       .max_inflight_requests = o.max_inflight_requests_per_model,
+      .admission = std::make_shared<ServerAdmission>(o.admission),
   };
   return Status::Ok();
 }
@@ -298,8 +299,9 @@ Status InferenceServer::SubmitRequest(InferenceRequest* request, bool from_clien
     return Status::Ok();
   }
   version->EnsureInstancesRunning();
-  status = version->scheduler().Enqueue(request);
+  status = version->Enqueue(request);
   if (!status.ok()) {
+    request->admission.Release();
     version->OnRequestReleased();
     request->Bind(nullptr);
     DiscardTrace(request);
@@ -342,9 +344,13 @@ Status InferenceServer::Admit(InferenceRequest* request, bool from_client,
           "number of responses per request, which this endpoint cannot carry; use gRPC "
           "ModelStreamInfer or HTTP generate_stream");
     }
-    // Only a client's requests meet the cap: an ensemble's steps belong to a
-    // request the cap already let in.
-    if ((*model)->TryAdmit()) return from_client ? (*model)->CheckInflightLimit() : Status::Ok();
+    // Only a client's requests meet admission control: an ensemble's steps
+    // belong to a request it already let in.
+    if ((*model)->TryAdmit()) {
+      if (from_client) return (*model)->AdmitClient(request);
+      (*model)->AdmitStep(request);
+      return Status::Ok();
+    }
     if (attempt == 3) {
       return Status::Unavailable("model '" + request->model_name() + "' is being unloaded");
     }

@@ -9,6 +9,7 @@
 
 #include "core/common/logging.h"
 #include "core/lifecycle/control_mode.h"
+#include "core/model/admission.h"
 #include "core/model/host_policy.h"
 #include "core/rate_limiter/rate_limiter.h"
 #include "core/stats/metrics_config.h"
@@ -70,6 +71,9 @@ struct ServerOptions {
   // Client requests one model may have in flight before more are refused with
   // UNAVAILABLE (--model-max-inflight-requests); 0: no cap.
   uint64_t max_inflight_requests_per_model = kDefaultMaxInflightRequests;
+  // Admission control: --admission-control, --admission-queue-target-ms,
+  // --max-inflight-requests, --max-queued-requests.
+  AdmissionOptions admission;
   // --model-memory-budget: bytes the loaded models may hold; models load on
   // their first request and the least recently used idle ones make room
   // (docs/memory-budget.md). 0: off, every model loads as the control mode says.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/stats/admission_rejections.h"
 #include "core/stats/duration_stat.h"
 #include "core/stats/latency_histogram.h"
 #include "core/stats/latency_summary.h"
@@ -136,6 +137,8 @@ class ModelStatistics {
   const std::unique_ptr<FirstResponseHistogram> first_response;
   // Decoupled models only: statistics by response index.
   ResponseStatistics responses;
+  // Client requests admission control refused, by reason.
+  AdmissionRejections rejected;
 
  private:
   const MetricsConfig* const metrics_;

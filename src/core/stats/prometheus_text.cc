@@ -101,6 +101,21 @@ void LoadGauges(std::string& out, const std::vector<NamedStatistics>& models) {
   }
 }
 
+// Refusals by reason; a model's reason appears once it refused a request.
+void RejectionFamily(std::string& out, const std::vector<NamedStatistics>& models) {
+  Header(out, "inferd_admission_rejected_total", "counter",
+         "Client requests admission control refused, by reason.");
+  for (const NamedStatistics& model : models) {
+    for (size_t i = 0; i < kRejectReasons; ++i) {
+      const auto reason = static_cast<RejectReason>(i);
+      const uint64_t count = model.stats->rejected.Read(reason);
+      if (count == 0) continue;
+      out += "inferd_admission_rejected_total{" + Labels(model) + ",reason=\"" +
+             RejectReasonName(reason) + "\"} " + std::to_string(count) + "\n";
+    }
+  }
+}
+
 // One summary family: per model with the summary `get` returns (null: none),
 // a sample per quantile, then _count and _sum.
 template <typename Get>
@@ -262,6 +277,7 @@ std::string PrometheusText(const std::vector<NamedStatistics>& models, const Met
          "Instantaneous number of requests awaiting execution.",
          [](const NamedStatistics& m) { return m.pending; });
   LoadGauges(out, models);
+  RejectionFamily(out, models);
   CacheFamilies(out, models);
   Summaries(out, models);
   FirstResponseHistogramFamily(out, models);

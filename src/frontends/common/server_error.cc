@@ -14,13 +14,15 @@ static_assert(static_cast<int>(Code::kUnavailable) == INFERD_ERROR_UNAVAILABLE);
 static_assert(static_cast<int>(Code::kUnsupported) == INFERD_ERROR_UNSUPPORTED);
 static_assert(static_cast<int>(Code::kAlreadyExists) == INFERD_ERROR_ALREADY_EXISTS);
 static_assert(static_cast<int>(Code::kCancelled) == INFERD_ERROR_CANCELLED);
+static_assert(static_cast<int>(Code::kResourceExhausted) == INFERD_ERROR_RESOURCE_EXHAUSTED);
 
 }  // namespace
 
 Status StatusFromBorrowedError(INFERD_Error* error) {
   if (error == nullptr) return Status::Ok();
   const char* message = INFERD_ErrorMessage(error);
-  return Status(static_cast<Code>(INFERD_ErrorCode(error)), message ? message : "");
+  return Status(static_cast<Code>(INFERD_ErrorCode(error)), message ? message : "",
+                INFERD_ErrorRetryAfterMs(error));
 }
 
 Status StatusFromServerError(INFERD_Error* error) {
@@ -35,6 +37,8 @@ void DiscardServerError(INFERD_Error* error) {
 
 INFERD_Error* ServerErrorFromStatus(const Status& status) {
   if (status.ok()) return nullptr;
+  // The retry advice stays behind: a callback's error goes to the client's
+  // response, whose code already says what happened.
   return INFERD_ErrorNew(static_cast<INFERD_Error_Code>(status.code()), status.message().c_str());
 }
 

@@ -16,7 +16,7 @@ TEST(ServerErrorTest, KeepsEveryCodeAndTheMessage) {
   const INFERD_Error_Code codes[] = {
       INFERD_ERROR_UNKNOWN,     INFERD_ERROR_INTERNAL,    INFERD_ERROR_NOT_FOUND,
       INFERD_ERROR_INVALID_ARG, INFERD_ERROR_UNAVAILABLE, INFERD_ERROR_UNSUPPORTED,
-      INFERD_ERROR_ALREADY_EXISTS, INFERD_ERROR_CANCELLED};
+      INFERD_ERROR_ALREADY_EXISTS, INFERD_ERROR_CANCELLED, INFERD_ERROR_RESOURCE_EXHAUSTED};
   for (const INFERD_Error_Code code : codes) {
     const Status status = StatusFromServerError(INFERD_ErrorNew(code, "model 'm' not found"));
     ASSERT_FALSE(status.ok());
@@ -28,6 +28,13 @@ TEST(ServerErrorTest, KeepsEveryCodeAndTheMessage) {
     EXPECT_STREQ(INFERD_ErrorMessage(back), "model 'm' not found");
     INFERD_ErrorDelete(back);
   }
+}
+
+TEST(ServerErrorTest, OnlyAdmissionControlGivesRetryAdvice) {
+  INFERD_Error* error = INFERD_ErrorNew(INFERD_ERROR_RESOURCE_EXHAUSTED, "too many");
+  EXPECT_EQ(INFERD_ErrorRetryAfterMs(error), 0u);  // made here, without advice
+  EXPECT_EQ(StatusFromServerError(error).retry_after_ms(), 0u);
+  EXPECT_EQ(INFERD_ErrorRetryAfterMs(nullptr), 0u);
 }
 
 TEST(ServerErrorTest, BorrowedErrorIsCopiedNotFreed) {

@@ -23,6 +23,8 @@ grpc::StatusCode GrpcCodeFromCode(Status::Code code) {
       return grpc::StatusCode::ALREADY_EXISTS;
     case Status::Code::kCancelled:
       return grpc::StatusCode::CANCELLED;
+    case Status::Code::kResourceExhausted:
+      return grpc::StatusCode::RESOURCE_EXHAUSTED;
   }
   return grpc::StatusCode::UNKNOWN;
 }

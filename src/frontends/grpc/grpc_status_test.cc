@@ -18,6 +18,7 @@ TEST(GrpcStatusTest, MapsEveryCodeToTritonsGrpcCode) {
   EXPECT_EQ(GrpcCodeFromCode(Code::kUnsupported), grpc::StatusCode::UNIMPLEMENTED);
   EXPECT_EQ(GrpcCodeFromCode(Code::kAlreadyExists), grpc::StatusCode::ALREADY_EXISTS);
   EXPECT_EQ(GrpcCodeFromCode(Code::kCancelled), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(GrpcCodeFromCode(Code::kResourceExhausted), grpc::StatusCode::RESOURCE_EXHAUSTED);
 }
 
 TEST(GrpcStatusTest, KeepsTheMessage) {

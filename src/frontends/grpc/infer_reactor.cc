@@ -30,6 +30,7 @@ grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
     context->set_compression_level(service.infer_compression);
   }
   if (Status s = reactor->Submit(service, context); !s.ok()) {
+    AddRetryAdvice(s, context);
     reactor->Finish(ToGrpcStatus(s));
   }
   return reactor;

@@ -18,6 +18,8 @@ unsigned HttpStatusFromCode(Status::Code code) {
       return 503;
     case Status::Code::kUnsupported:
       return 501;
+    case Status::Code::kResourceExhausted:
+      return 429;
     case Status::Code::kUnknown:
     case Status::Code::kInvalidArg:
     case Status::Code::kAlreadyExists:

@@ -13,7 +13,8 @@
 namespace inferd::http {
 
 // The HTTP status Triton answers with for `code`: INTERNAL 500, NOT_FOUND 404,
-// UNAVAILABLE 503, UNSUPPORTED 501, every other error 400; 200 for kOk.
+// UNAVAILABLE 503, UNSUPPORTED 501, every other error 400; 200 for kOk. And
+// inferd's RESOURCE_EXHAUSTED (admission control, which Triton lacks) 429.
 unsigned HttpStatusFromCode(Status::Code code);
 
 // A failure of a request's HTTP framing, which HTTP answers with a status of

@@ -18,6 +18,7 @@ TEST(HttpErrorsTest, MapsStatusCodesAsTritonDoes) {
   EXPECT_EQ(HttpStatusFromCode(Code::kInvalidArg), 400u);
   EXPECT_EQ(HttpStatusFromCode(Code::kAlreadyExists), 400u);
   EXPECT_EQ(HttpStatusFromCode(Code::kCancelled), 400u);
+  EXPECT_EQ(HttpStatusFromCode(Code::kResourceExhausted), 429u);  // inferd's admission control
 }
 
 TEST(HttpErrorsTest, PlainStatusIsAnsweredByTheTable) {

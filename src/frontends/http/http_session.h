@@ -234,7 +234,7 @@ class BasicHttpSession final : public HttpSession,
   void WriteInferResponse(InferContext& context, INFERD_InferenceResponse* response);
   void WriteBody(unsigned status, std::string body,
                  std::string_view content_type = kJsonContentType,
-                 std::string_view extra_headers = {});
+                 std::string_view extra_headers = {}, uint64_t retry_after_s = 0);
   // Where a failure becomes an HTTP answer: its status and {"error": ...}.
   void WriteError(const HttpError& error);
   void WriteAnswer(StatusOr<EndpointResponse> answer);

@@ -81,11 +81,13 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
 template <typename Transport>
 void BasicHttpSession<Transport>::WriteBody(unsigned status, std::string body,
                                             std::string_view content_type,
-                                            std::string_view extra_headers) {
+                                            std::string_view extra_headers,
+                                            uint64_t retry_after_s) {
   ResponseHead head;
   head.status = status;
   head.content_type = content_type;
   head.extra_headers = extra_headers;
+  head.retry_after_s = retry_after_s;
   head.http_version = http_version_;
   head.keep_alive = KeepAlive();
   head.content_length = body.size();
@@ -104,7 +106,10 @@ void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
     api_error.headers = error.headers();
     return WriteOpenAiError(api_error);
   }
-  WriteBody(error.http_status(), ErrorJson(error.message()), kJsonContentType, error.headers());
+  // Whole seconds, rounded up: a client that waits that long finds room.
+  const uint64_t retry_after_s = (error.status().retry_after_ms() + 999) / 1000;
+  WriteBody(error.http_status(), ErrorJson(error.message()), kJsonContentType, error.headers(),
+            retry_after_s);
 }
 
 template <typename Transport>
@@ -142,7 +147,8 @@ void BasicHttpSession<Transport>::OnWrite(error_code ec) {
   template void BasicHttpSession<Transport>::WriteInferResponse(InferContext&,               \
                                                                 INFERD_InferenceResponse*);  \
   template void BasicHttpSession<Transport>::WriteBody(unsigned, std::string,                \
-                                                       std::string_view, std::string_view);  \
+                                                       std::string_view, std::string_view,   \
+                                                       uint64_t);                            \
   template void BasicHttpSession<Transport>::WriteError(const HttpError&);                   \
   template void BasicHttpSession<Transport>::WriteAnswer(StatusOr<EndpointResponse>);        \
   template void BasicHttpSession<Transport>::Send();                                         \

@@ -50,6 +50,10 @@ void SerializeResponseHead(const ResponseHead& head, std::string* out) {
     out->append("\r\n");
     out->append(head.extra_headers.substr(0, head.extra_headers.size() - 2));
   }
+  if (head.retry_after_s != 0) {
+    out->append("\r\nRetry-After: ");
+    AppendNumber(head.retry_after_s, out);
+  }
   if (!head.keep_alive) {
     out->append("\r\nConnection: close");
   } else if (head.http_version == 10) {

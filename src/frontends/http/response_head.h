@@ -5,6 +5,7 @@
 #define INFERD_FRONTENDS_HTTP_RESPONSE_HEAD_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct ResponseHead {
   // More header lines, each ending "\r\n" (an error's WWW-Authenticate or
   // Retry-After); empty: none.
   std::string_view extra_headers;
+  // Seconds after which a refused client may try again (`Retry-After`, sent
+  // with 429 by admission control); 0: no header.
+  uint64_t retry_after_s = 0;
 };
 
 // Replaces *out with the serialized head, ending in the blank line.

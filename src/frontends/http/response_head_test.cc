@@ -14,6 +14,18 @@ TEST(ResponseHeadTest, WritesStatusAndLengths) {
   EXPECT_EQ(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n");
 }
 
+TEST(ResponseHeadTest, WritesRetryAfterForARefusal) {
+  ResponseHead head;
+  head.status = 429;
+  head.content_length = 2;
+  head.retry_after_s = 3;
+  std::string out;
+  SerializeResponseHead(head, &out);
+  EXPECT_EQ(out,
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+            "Content-Length: 2\r\nRetry-After: 3\r\n\r\n");
+}
+
 TEST(ResponseHeadTest, WritesBinaryExtensionAndEncodingHeaders) {
   ResponseHead head;
   head.content_type = kBinaryContentType;
