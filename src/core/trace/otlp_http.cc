@@ -156,7 +156,7 @@ Status OtlpHttpTransport::Send(std::string_view body) {
   Socket socket(fd);
   const std::string head = "POST " + endpoint_.path + " HTTP/1.1\r\nHost: " + endpoint_.host +
                            ":" + std::to_string(endpoint_.port) +
-                           "\r\nContent-Type: application/json\r\nContent-Length: " +
+                           "\r\nContent-Type: " + content_type_ + "\r\nContent-Length: " +
                            std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
   RETURN_IF_ERROR(WriteAll(fd, head, deadline));
   RETURN_IF_ERROR(WriteAll(fd, body, deadline));

@@ -35,13 +35,17 @@ class SpanTransport {
 
 class OtlpHttpTransport final : public SpanTransport {
  public:
-  OtlpHttpTransport(OtlpEndpoint endpoint, uint32_t timeout_ms)
-      : endpoint_(std::move(endpoint)), timeout_ms_(timeout_ms) {}
+  OtlpHttpTransport(OtlpEndpoint endpoint, uint32_t timeout_ms,
+                    std::string content_type = "application/x-protobuf")
+      : endpoint_(std::move(endpoint)),
+        timeout_ms_(timeout_ms),
+        content_type_(std::move(content_type)) {}
   Status Send(std::string_view body) override;
 
  private:
   const OtlpEndpoint endpoint_;
   const uint32_t timeout_ms_;
+  const std::string content_type_;
 };
 
 }  // namespace inferd

@@ -32,9 +32,11 @@ StatusOr<std::shared_ptr<OtlpExporter>> MakeExporter(const TraceSettings& settin
   for (const auto& [key, value] : resource) named = named || key == "service.name";
   if (!named) resource.insert(resource.begin(), {"service.name", "inferd"});
   constexpr uint32_t kExportTimeoutMs = 10000;  // OTLP exporters' default
-  return std::make_shared<OtlpExporter>(
-      settings.opentelemetry.batch, std::move(resource),
-      std::make_unique<OtlpHttpTransport>(std::move(endpoint), kExportTimeoutMs));
+  std::unique_ptr<SpanEncoder> encoder = MakeSpanEncoder(settings.opentelemetry.protocol, resource);
+  auto transport = std::make_unique<OtlpHttpTransport>(std::move(endpoint), kExportTimeoutMs,
+                                                       std::string(encoder->content_type()));
+  return std::make_shared<OtlpExporter>(settings.opentelemetry.batch, std::move(encoder),
+                                        std::move(transport));
 }
 
 }  // namespace
