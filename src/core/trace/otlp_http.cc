@@ -1,6 +1,8 @@
 #include "core/trace/otlp_http.h"
 
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -50,6 +52,11 @@ Status Connect(const OtlpEndpoint& endpoint, SteadyTime deadline, int* out) {
       errno = rc;
     }
     if (rc == 0) {
+      // A kept connection's POST is two writes and a read: with Nagle's
+      // algorithm the body would wait for the collector's delayed ack of the
+      // head (40 ms a batch). The head is sent with MSG_MORE instead.
+      const int on = 1;
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
       freeaddrinfo(found);
       *out = fd;
       return Status::Ok();
@@ -61,9 +68,10 @@ Status Connect(const OtlpEndpoint& endpoint, SteadyTime deadline, int* out) {
   return Status::Unavailable("cannot connect to " + endpoint.host + ":" + port + ": " + error);
 }
 
-Status WriteAll(int fd, std::string_view data, SteadyTime deadline) {
+// `more`: more data follows at once (the kernel holds a partial packet).
+Status WriteAll(int fd, std::string_view data, SteadyTime deadline, bool more = false) {
   while (!data.empty()) {
-    const ssize_t sent = send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    const ssize_t sent = send(fd, data.data(), data.size(), MSG_NOSIGNAL | (more ? MSG_MORE : 0));
     if (sent > 0) {
       data.remove_prefix(static_cast<size_t>(sent));
     } else if (sent < 0 && errno != EAGAIN && errno != EINTR) {
@@ -182,7 +190,7 @@ Status OtlpHttpTransport::Post(std::string_view body, SteadyTime deadline) {
                            "\r\nContent-Type: " + content_type_ + "\r\nContent-Length: " +
                            std::to_string(body.size()) + "\r\n\r\n";
   bool keep = false;
-  Status status = WriteAll(connection_, head, deadline);
+  Status status = WriteAll(connection_, head, deadline, /*more=*/true);
   if (status.ok()) status = WriteAll(connection_, body, deadline);
   StatusOr<int> code = status;
   if (status.ok()) code = ReadAnswer(connection_, deadline, &keep);
