@@ -106,14 +106,18 @@ StatusOr<int> ReadAnswer(int fd, SteadyTime deadline, bool* keep) {
   size_t head_end = std::string::npos;
   size_t length = 0;
   while (head_end == std::string::npos || answer.size() < head_end + 4 + length) {
-    if (!WaitReady(fd, POLLIN, deadline)) return Status::Unavailable("the collector did not answer");
+    if (!WaitReady(fd, POLLIN, deadline)) {
+      return Status::Unavailable("the collector did not answer");
+    }
     const ssize_t got = recv(fd, chunk, sizeof(chunk), 0);
     if (got == 0) return Status::Unavailable("the collector closed the connection");
     if (got < 0 && errno != EAGAIN && errno != EINTR) {
       return Status::Unavailable(std::string("reading the answer failed: ") + std::strerror(errno));
     }
     if (got > 0) answer.append(chunk, static_cast<size_t>(got));
-    if (head_end == std::string::npos && (head_end = answer.find("\r\n\r\n")) != std::string::npos) {
+    if (head_end != std::string::npos) continue;  // reading the body
+    head_end = answer.find("\r\n\r\n");
+    if (head_end != std::string::npos) {
       *keep = KeptWithBody(answer.substr(0, head_end), &length);
       if (!*keep) break;
     }

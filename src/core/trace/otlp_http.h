@@ -2,8 +2,8 @@
 // connecting, sending and reading the answer, on a connection kept open
 // between batches (a connection per batch costs the kernel a handshake and
 // a socket each time) unless the collector closes it; a send that fails on
-// a kept connection is tried once more on a fresh one. Only plain http:// (the collector usually runs beside the server,
-// as an agent or a sidecar).
+// a kept connection is tried once more on a fresh one. Only plain http://
+// (the collector usually runs beside the server, as an agent or a sidecar).
 #ifndef INFERD_CORE_TRACE_OTLP_HTTP_H_
 #define INFERD_CORE_TRACE_OTLP_HTTP_H_
 

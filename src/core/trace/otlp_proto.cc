@@ -170,7 +170,9 @@ char* Span(char* out, const SpanRecord& record, const SpanView& span, int64_t of
 
 OtlpProtoEncoder::OtlpProtoEncoder(const ResourceAttributes& resource) {
   size_t bound = 0;
-  for (const auto& [key, value] : resource) bound += 3 * (1 + kMaxLength) + key.size() + value.size();
+  for (const auto& [key, value] : resource) {
+    bound += 3 * (1 + kMaxLength) + key.size() + value.size();
+  }
   std::string attributes(bound, '\0');
   char* out = attributes.data();
   for (const auto& [key, value] : resource) {

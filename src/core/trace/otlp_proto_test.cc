@@ -92,9 +92,9 @@ std::string Attribute(std::string_view pair) {
   const auto fields = Read(pair);
   const auto value = Read(One(fields, 2)->bytes);
   const Field* string_value = One(value, 1);
+  if (string_value != nullptr) return One(fields, 1)->bytes + "=" + string_value->bytes;
   return One(fields, 1)->bytes + "=" +
-         (string_value != nullptr ? string_value->bytes
-                                  : std::to_string(static_cast<int64_t>(One(value, 3)->number_value)));
+         std::to_string(static_cast<int64_t>(One(value, 3)->number_value));
 }
 
 // One span in a form both encodings can be put in.
@@ -197,8 +197,9 @@ TEST(OtlpProtoTest, CarriesWhatTheJsonEncodingCarries) {
   const int64_t offset = 1'700'000'000'000'000'000;
   std::string buffer;
   size_t json_count = 0;
+  const OtlpJsonEncoder json_encoder(resource);
   const std::string json(
-      OtlpJsonEncoder(resource).Encode(records.data(), records.size(), offset, &buffer, &json_count));
+      json_encoder.Encode(records.data(), records.size(), offset, &buffer, &json_count));
   rapidjson::Document doc;
   doc.Parse(json.c_str());
   ASSERT_FALSE(doc.HasParseError());
