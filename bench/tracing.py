@@ -25,6 +25,8 @@ from bench_kit import IDENTITY_CONFIG
 
 
 class _Sink(http.server.BaseHTTPRequestHandler):
+    # Keeps the connection as a collector does (HTTP/1.0 would close it each time).
+    protocol_version = "HTTP/1.1"
     received = 0
 
     def do_POST(self):  # noqa: N802 (http.server's name)
@@ -106,7 +108,7 @@ def section_tracing(build, args, Inferd, write_model, loadgen):
             cpu_change = f"{(cpu / cpu_base - 1) * 100:+.1f}%" if cpu_base else ""
             print(f"   {name:8} {median:>10.0f} {change:>8} {cpu:>18.1f} {cpu_change:>8}")
         print(f"\n   spans dropped: {dropped}; the sink received {_Sink.received / 1e6:.1f} MB of "
-              "OTLP/JSON\n")
+              "OTLP (protobuf unless protocol=http/json)\n")
     finally:
         sink.shutdown()
         shutil.rmtree(repo, ignore_errors=True)

@@ -29,6 +29,8 @@ from bench_kit import IDENTITY_CONFIG, Inferd  # noqa: E402
 
 
 class _Sink(http.server.BaseHTTPRequestHandler):
+    # Keeps the connection as a collector does (HTTP/1.0 would close it each time).
+    protocol_version = "HTTP/1.1"
     posts = 0
 
     def do_POST(self):  # noqa: N802 (http.server's name)

@@ -5,10 +5,10 @@
 
 namespace inferd {
 
-OtlpExporter::OtlpExporter(BatchSpanSettings settings, ResourceAttributes resource,
+OtlpExporter::OtlpExporter(BatchSpanSettings settings, std::unique_ptr<SpanEncoder> encoder,
                            std::unique_ptr<SpanTransport> transport, const Clock& clock)
     : settings_(settings),
-      encoder_(resource),
+      encoder_(std::move(encoder)),
       transport_(std::move(transport)),
       clock_(clock),
       thread_([this] { Run(); }) {}
@@ -111,7 +111,7 @@ void OtlpExporter::Send(const std::vector<SpanRecord>& batch, size_t spans) {
   }
   size_t encoded = 0;
   const Status status = transport_->Send(
-      encoder_.Encode(batch.data(), batch.size(), UnixMinusSteadyNs(), &buffer_, &encoded));
+      encoder_->Encode(batch.data(), batch.size(), UnixMinusSteadyNs(), &buffer_, &encoded));
   if (status.ok()) {
     exported_.fetch_add(spans, std::memory_order_relaxed);
     return;

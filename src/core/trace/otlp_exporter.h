@@ -23,7 +23,7 @@
 #include "inferd/base/mutex.h"
 #include "core/timing/clock.h"
 #include "core/trace/otlp_http.h"
-#include "core/trace/otlp_json.h"
+#include "core/trace/otlp_encoder.h"
 #include "core/trace/span_record.h"
 #include "core/trace/trace_settings.h"
 
@@ -34,7 +34,8 @@ class OtlpExporter {
   // How long a collector that failed a send is left alone.
   static constexpr uint64_t kRetryAfterMs = 1000;
 
-  OtlpExporter(BatchSpanSettings settings, ResourceAttributes resource,
+  // `transport` sends bodies of `encoder`'s content type.
+  OtlpExporter(BatchSpanSettings settings, std::unique_ptr<SpanEncoder> encoder,
                std::unique_ptr<SpanTransport> transport, const Clock& clock = Clock::Steady());
   // Sends what is still queued (one try), then stops the thread.
   ~OtlpExporter();
@@ -58,7 +59,7 @@ class OtlpExporter {
   void Send(const std::vector<SpanRecord>& batch, size_t spans);
 
   const BatchSpanSettings settings_;
-  const OtlpJsonEncoder encoder_;
+  const std::unique_ptr<SpanEncoder> encoder_;
   const std::unique_ptr<SpanTransport> transport_;
   const Clock& clock_;
   Mutex mu_;

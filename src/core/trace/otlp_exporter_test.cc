@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/timing/fake_clock.h"
+#include "core/trace/otlp_json.h"
 
 namespace inferd {
 namespace {
@@ -64,7 +65,9 @@ void Export(OtlpExporter& exporter, std::vector<SpanRecord> records) {
 class OtlpExporterTest : public ::testing::Test {
  protected:
   std::unique_ptr<OtlpExporter> Make(BatchSpanSettings settings) {
-    return std::make_unique<OtlpExporter>(settings, ResourceAttributes{{"service.name", "t"}},
+    return std::make_unique<OtlpExporter>(settings,
+                                          std::make_unique<OtlpJsonEncoder>(
+                                              ResourceAttributes{{"service.name", "t"}}),
                                           std::make_unique<FakeTransport>(&state_), clock_);
   }
   std::vector<size_t> Batches() {

@@ -32,9 +32,11 @@ StatusOr<std::shared_ptr<OtlpExporter>> MakeExporter(const TraceSettings& settin
   for (const auto& [key, value] : resource) named = named || key == "service.name";
   if (!named) resource.insert(resource.begin(), {"service.name", "inferd"});
   constexpr uint32_t kExportTimeoutMs = 10000;  // OTLP exporters' default
-  return std::make_shared<OtlpExporter>(
-      settings.opentelemetry.batch, std::move(resource),
-      std::make_unique<OtlpHttpTransport>(std::move(endpoint), kExportTimeoutMs));
+  std::unique_ptr<SpanEncoder> encoder = MakeSpanEncoder(settings.opentelemetry.protocol, resource);
+  auto transport = std::make_unique<OtlpHttpTransport>(std::move(endpoint), kExportTimeoutMs,
+                                                       std::string(encoder->content_type()));
+  return std::make_shared<OtlpExporter>(settings.opentelemetry.batch, std::move(encoder),
+                                        std::move(transport));
 }
 
 }  // namespace
@@ -92,11 +94,7 @@ std::shared_ptr<RequestTrace> TraceManager::BeginChild(const RequestTrace& paren
                                                        int64_t model_version,
                                                        const std::string& request_id) {
   if (parent.collector() == nullptr) return nullptr;
-  uint64_t id = 0;
-  {
-    MutexLock lock(&mu_);
-    id = next_id_++;
-  }
+  const uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
   parent.collector()->TakeChild();
   auto trace = std::make_shared<RequestTrace>(id, parent.collector(), model_name, model_version,
                                               request_id);
@@ -114,27 +112,20 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
                                                   int64_t model_version,
                                                   const std::string& request_id,
                                                   const TraceContext* context) {
-  std::shared_ptr<TraceCollector> collector;
-  uint64_t id = 0;
-  {
-    MutexLock lock(&mu_);
-    // The setting may have changed since the sampler was read (a caller's
-    // sampled context is traced at rate 0 too).
-    const bool forced = context != nullptr && context->sampled && exporter_ != nullptr;
+  // The setting may have changed since the sampler was read (a caller's
+  // sampled context is traced at rate 0 too).
+  const bool forced = context != nullptr && context->sampled && exporter_ != nullptr;
+  std::shared_ptr<TraceCollector> collector = sampler->uncounted_.load(std::memory_order_acquire);
+  if (collector != nullptr) {
     if (!forced && sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
-    if (!sampler->settings_.Traces()) return nullptr;
-    const bool taken = sampler->collector_->Take();
-    if (!taken || sampler->collector_->remaining() == 0) {
-      // The count ran out: stop sampling until a client sets a new one.
-      sampler->rate_.store(0, std::memory_order_relaxed);
-      Republish();
-    }
-    if (!taken) return nullptr;
-    collector = sampler->collector_;
-    id = next_id_++;
+    collector->Take();  // no count: always taken
+  } else {
+    collector = TakeCounted(sampler, forced);
+    if (collector == nullptr) return nullptr;
   }
-  auto trace = std::make_shared<RequestTrace>(id, std::move(collector), model_name,
-                                              model_version, request_id);
+  auto trace = std::make_shared<RequestTrace>(next_id_.fetch_add(1, std::memory_order_relaxed),
+                                              std::move(collector), model_name, model_version,
+                                              request_id);
   if (exporter_ != nullptr) {
     SpanIdentity span;
     span.span_id = NewSpanId();
@@ -149,6 +140,20 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   }
   trace->Record(TracePoint::kRequestStart, Clock::Steady().NowNs());
   return trace;
+}
+
+std::shared_ptr<TraceCollector> TraceManager::TakeCounted(TraceSampler* sampler, bool forced) {
+  MutexLock lock(&mu_);
+  if (!forced && sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
+  // A model's own sampler whose overrides were just cleared has no collector.
+  if (!sampler->settings_.Traces() || sampler->collector_ == nullptr) return nullptr;
+  const bool taken = sampler->collector_->Take();
+  if (!taken || sampler->collector_->remaining() == 0) {
+    // The count ran out: stop sampling until a client sets a new one.
+    sampler->rate_.store(0, std::memory_order_relaxed);
+    Republish();
+  }
+  return taken ? sampler->collector_ : nullptr;
 }
 
 TraceSettings TraceManager::CurrentOf(const TraceSampler& sampler) const {
@@ -174,6 +179,8 @@ void TraceManager::Install(TraceSampler& sampler, const TraceSettings& settings,
   sampler.settings_ = settings;
   sampler.collector_ =
       std::make_shared<TraceCollector>(file_, settings.log_frequency, settings.count, exporter_);
+  sampler.uncounted_.store(settings.Traces() && settings.count < 0 ? sampler.collector_ : nullptr,
+                           std::memory_order_release);
   sampler.seen_.store(0, std::memory_order_relaxed);
   sampler.rate_.store(settings.Sampling() ? settings.rate : 0, std::memory_order_relaxed);
 }
@@ -210,6 +217,7 @@ Status TraceManager::Update(const std::string& model, const TraceSettingsUpdate&
     const TraceOverrides overrides = ApplyUpdate(trace.overrides, update);
     if (overrides.empty()) {
       trace.overrides = overrides;
+      trace.own.uncounted_.store(nullptr, std::memory_order_release);
       if (trace.own.collector_) retired.push_back(std::move(trace.own.collector_));
       trace.own.rate_.store(0, std::memory_order_relaxed);
     } else {

@@ -10,7 +10,10 @@
 // The request path is lock-free until a request is sampled: a loaded model
 // version keeps its model's TraceEntry, and MaybeTrace costs one atomic load
 // when tracing is off for the model; when it is on, a second load (the rate)
-// and one shared increment. No lock, no allocation.
+// and one shared increment. No lock, no allocation. A sampled request takes
+// the manager's lock only while its setting has a count (trace_count), which
+// the lock keeps exact; without one (the default) its trace id comes from an
+// atomic counter and its collector from an atomic pointer.
 // Thread-safe.
 #ifndef INFERD_CORE_TRACE_TRACE_MANAGER_H_
 #define INFERD_CORE_TRACE_TRACE_MANAGER_H_
@@ -48,6 +51,10 @@ class TraceSampler {
   friend class TraceManager;
   std::atomic<uint32_t> rate_{0};  // 0 while not sampling
   std::atomic<uint64_t> seen_{0};
+  // The collector while the setting traces without a count (-1): a trace
+  // taken from it cannot run the count out, so Begin takes it without the
+  // manager's lock. Null otherwise (Begin locks). Replaced with collector_.
+  std::atomic<std::shared_ptr<TraceCollector>> uncounted_;
   // Guarded by the manager's mutex.
   TraceSettings settings_;
   std::shared_ptr<TraceCollector> collector_;
@@ -132,6 +139,9 @@ class TraceManager {
   std::shared_ptr<RequestTrace> Begin(TraceSampler* sampler, const std::string& model_name,
                                       int64_t model_version, const std::string& request_id,
                                       const TraceContext* context = nullptr) EXCLUDES(mu_);
+  // Takes a trace from `sampler`'s count (none left: null), stopping its
+  // sampling when the count runs out.
+  std::shared_ptr<TraceCollector> TakeCounted(TraceSampler* sampler, bool forced) EXCLUDES(mu_);
   TraceSettings CurrentOf(const TraceSampler& sampler) const REQUIRES(mu_);
   // Puts `settings` in force on `sampler` with a fresh collector and counter;
   // the old collector goes to `retired`, to be flushed outside the lock.
@@ -154,7 +164,7 @@ class TraceManager {
   TraceSampler global_;
   TraceOverrides global_overrides_ GUARDED_BY(mu_);
   std::map<std::string, std::unique_ptr<ModelTrace>, std::less<>> models_ GUARDED_BY(mu_);
-  uint64_t next_id_ GUARDED_BY(mu_) = 1;
+  std::atomic<uint64_t> next_id_{1};
 };
 
 }  // namespace inferd

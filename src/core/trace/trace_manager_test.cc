@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/test_util/temp_dir.h"
 
@@ -224,6 +226,35 @@ TEST(RequestTraceTest, FirstRecordWinsAndComputeEndKeepsOrder) {
   EXPECT_EQ(trace.At(TracePoint::kComputeOutputStart), 30u);
   EXPECT_EQ(trace.At(TracePoint::kComputeEnd), 30u);
   EXPECT_EQ(trace.At(TracePoint::kRequestEnd), 0u);
+}
+
+TEST_F(TraceManagerTest, ConcurrentRequestsTakeTheCountExactlyAndUniqueIds) {
+  for (const int32_t count : {-1, 150}) {
+    TraceSettings settings = Timestamps();
+    settings.count = count;
+    auto manager = Make(settings);
+    TraceEntry* entry = manager->EntryFor("m");
+    constexpr int kThreads = 4;
+    constexpr int kEach = 100;
+    std::vector<std::vector<uint64_t>> ids(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kEach; ++i) {
+          if (auto trace = manager->MaybeTrace(entry, "m", 1, "")) ids[t].push_back(trace->id());
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    std::set<uint64_t> unique;
+    for (const auto& some : ids) unique.insert(some.begin(), some.end());
+    size_t traced = 0;
+    for (const auto& some : ids) traced += some.size();
+    EXPECT_EQ(unique.size(), traced) << "count " << count;
+    EXPECT_EQ(traced, count < 0 ? size_t{kThreads * kEach} : size_t(count)) << "count " << count;
+    EXPECT_EQ(manager->Current("").count, count < 0 ? -1 : 0);
+    EXPECT_TRUE(Sample(*manager, "m", 10).size() == (count < 0 ? 10u : 0u)) << "count " << count;
+  }
 }
 
 }  // namespace

@@ -228,6 +228,15 @@ Status AddResource(OpenTelemetrySettings* settings, std::string_view value) {
   return Status::Ok();
 }
 
+// OTEL_EXPORTER_OTLP_PROTOCOL's values but grpc.
+StatusOr<OtlpProtocol> ParseProtocol(std::string_view value) {
+  if (value == "http/protobuf") return OtlpProtocol::kHttpProtobuf;
+  if (value == "http/json") return OtlpProtocol::kHttpJson;
+  return Status::InvalidArg(
+      "trace setting 'opentelemetry,protocol': expected http/protobuf or http/json, got " +
+      Quote(value));
+}
+
 Status ApplyOpenTelemetrySetting(OpenTelemetrySettings* settings, std::string_view name,
                                  std::string_view value) {
   constexpr const char* kPositive = "a positive 32-bit integer";
@@ -237,6 +246,8 @@ Status ApplyOpenTelemetrySetting(OpenTelemetrySettings* settings, std::string_vi
     settings->url = std::string(value);
   } else if (name == "resource") {
     return AddResource(settings, value);
+  } else if (name == "protocol") {
+    ASSIGN_OR_RETURN(settings->protocol, ParseProtocol(value));
   } else if (name == "bsp_max_queue_size") {
     ASSIGN_OR_RETURN(batch.max_queue_size, ParseInteger<uint32_t>(name, value, 1, kPositive));
   } else if (name == "bsp_schedule_delay") {
@@ -246,7 +257,7 @@ Status ApplyOpenTelemetrySetting(OpenTelemetrySettings* settings, std::string_vi
                      ParseInteger<uint32_t>(name, value, 1, kPositive));
   } else {
     return Status::InvalidArg("unknown trace setting 'opentelemetry," + std::string(name) +
-                              "'; expected url, resource, bsp_max_queue_size, "
+                              "'; expected url, resource, protocol, bsp_max_queue_size, "
                               "bsp_schedule_delay or bsp_max_export_batch_size");
   }
   return Status::Ok();

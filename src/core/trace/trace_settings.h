@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "inferd/base/status.h"
-#include "core/trace/otlp_json.h"
+#include "core/trace/otlp_encoder.h"
 
 namespace inferd {
 
@@ -36,6 +36,7 @@ struct BatchSpanSettings {
 struct OpenTelemetrySettings {
   std::string url = "http://localhost:4318/v1/traces";
   ResourceAttributes resource;  // service.name=inferd unless given
+  OtlpProtocol protocol = OtlpProtocol::kHttpProtobuf;  // protocol=http/protobuf|http/json
   BatchSpanSettings batch;
 };
 

@@ -146,8 +146,11 @@ TEST(TraceSettingsOpenTelemetryTest, ReadsTritonsOpenTelemetrySettings) {
   ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,bsp_schedule_delay", "50").ok());
   ASSERT_TRUE(
       ApplyStartupTraceSetting(&settings, "opentelemetry,bsp_max_export_batch_size", "3").ok());
+  EXPECT_EQ(settings.opentelemetry.protocol, OtlpProtocol::kHttpProtobuf);  // OTLP's default
+  ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "opentelemetry,protocol", "http/json").ok());
   ASSERT_TRUE(ApplyStartupTraceSetting(&settings, "level", "TIMESTAMPS").ok());
   EXPECT_EQ(settings.mode, TraceMode::kOpenTelemetry);
+  EXPECT_EQ(settings.opentelemetry.protocol, OtlpProtocol::kHttpJson);
   EXPECT_EQ(settings.opentelemetry.url, "localhost:4318");
   EXPECT_EQ(settings.opentelemetry.resource,
             (ResourceAttributes{{"a", "2"}, {"b", "x=y"}}));
@@ -168,6 +171,7 @@ TEST(TraceSettingsOpenTelemetryTest, RefusesBadOpenTelemetrySettings) {
            {"opentelemetry,url", "https://c:4318"},
            {"opentelemetry,resource", "novalue"},
            {"opentelemetry,bsp_max_queue_size", "0"},
+           {"opentelemetry,protocol", "grpc"},
            {"opentelemetry,file", "/tmp/x"},
            {"triton,url", "c:1"}}) {
     const Status status = ApplyStartupTraceSetting(&settings, name, value);

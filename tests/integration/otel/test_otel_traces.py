@@ -181,3 +181,15 @@ def test_a_collector_that_is_down_costs_requests_nothing(inferd):
         http_infer(server, "simple", new_caller()[0])
     wait_until(lambda: dropped(server) >= 20 * 6, what="the dropped spans counted")
     assert re.search(r"^inferd_trace_spans_exported_total 0$", metrics_text(server), re.M)
+
+
+def test_the_json_protocol_carries_the_same_spans(inferd, collector):
+    # OTLP/protobuf is the default; protocol=http/json sends OTLP/JSON.
+    server = inferd({"simple": single_identity("simple", "FP32", [4])},
+                    extra_args=otel_args(collector.url,
+                                         "--trace-config=opentelemetry,protocol=http/json"))
+    traceparent, trace_id, caller_span = new_caller()
+    http_infer(server, "simple", traceparent)
+    request = assert_request_spans(trace_of(collector, trace_id, 6), "simple", caller_span)
+    assert request.get("traceState") == "vendor=1"
+    assert request["resource"]["service.name"] == "inferd"
