@@ -10,7 +10,7 @@ import pytest
 import tritonclient.grpc as grpcclient
 from tritonclient.utils import InferenceServerException
 
-from conftest import KEYS
+from auth_keys import KEYS
 
 
 def metadata(name):

@@ -10,7 +10,7 @@ import requests
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
-from conftest import KEYS, bearer, sha256
+from auth_keys import KEYS, REPO, bearer, sha256
 from util import REQUEST_TIMEOUT_S
 
 INFER_BODY = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [4],
@@ -118,7 +118,6 @@ def test_metrics_port_needs_the_metrics_scope_and_counts_by_key_name(server):
 
 
 def test_restricted_api_still_applies_beside_the_keys(inferd, auth_file):
-    from conftest import REPO
     server = inferd({"identity": REPO["identity"]}, extra_args=[
         f"--auth-file={auth_file}", "--http-restricted-api=model-repository:admin-key=yes"])
     resp = call(server, "POST", "/v2/repository/index", {}, bearer("admin"))

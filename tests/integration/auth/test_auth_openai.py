@@ -6,7 +6,7 @@ allow (the model is named in the body). Refusals take OpenAI's error shape."""
 import openai
 import pytest
 
-from conftest import KEYS
+from auth_keys import KEYS
 
 
 def client_for(server, key_name):

@@ -11,7 +11,7 @@ import requests
 import tritonclient.grpc as grpcclient
 from tritonclient.utils import InferenceServerException
 
-from conftest import REPO, key_entry, write_keys
+from auth_keys import REPO, key_entry, write_keys
 from util import REQUEST_TIMEOUT_S
 
 BODY = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [4], "data": [1, 2, 3, 4]}]}

@@ -10,7 +10,7 @@ import threading
 
 import requests
 
-from conftest import REPO, key_entry, sha256, write_keys
+from auth_keys import REPO, key_entry, sha256, write_keys
 from util import REQUEST_TIMEOUT_S, inferd_binary, backend_directory, wait_until
 
 BODY = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [4], "data": [1, 2, 3, 4]}]}

@@ -17,7 +17,7 @@ import time
 
 import requests
 
-from conftest import KEYS, REPO, key_entry, write_keys
+from auth_keys import REPO, key_entry, write_keys
 
 ROUNDS = 300
 # No pair of kinds may differ, in the median of their paired differences, by

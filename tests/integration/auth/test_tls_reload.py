@@ -15,7 +15,7 @@ import requests
 import tritonclient.grpc as grpcclient
 
 from certs import make_cert, make_test_certs
-from conftest import REPO
+from auth_keys import REPO
 from util import wait_until
 
 BODY = {"inputs": [{"name": "INPUT0", "datatype": "FP32", "shape": [4], "data": [1, 2, 3, 4]}]}
