@@ -6,7 +6,6 @@ AWS variables of moto's key."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recording_proxy import RecordingProxy  # noqa: E402
 from s3_server import MotoS3  # noqa: E402
-from util import START_TIMEOUT_S, InferdServer, backend_directory, inferd_binary  # noqa: E402
+from util import START_TIMEOUT_S, InferdServer  # noqa: E402
 
 AWS_VARIABLES = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                  "AWS_DEFAULT_REGION", "AWS_REGION", "AWS_ENDPOINT_URL", "AWS_PROFILE",
@@ -76,11 +75,3 @@ def s3_inferd(aws_env, tmp_path_factory):
     for server in started:
         if server.process.poll() is None:
             server.stop()
-
-
-def run_to_exit(args, timeout: float = 60) -> subprocess.CompletedProcess:
-    """inferd run with `args` until it exits (a start that must fail)."""
-    return subprocess.run(
-        [str(inferd_binary()), f"--backend-directory={backend_directory()}", "--http-port=0",
-         "--grpc-port=0", "--metrics-port=0", *args],
-        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)

@@ -10,7 +10,7 @@ import urllib.parse
 import pytest
 
 from bucket_models import assert_serves_both, cache_flag, model_py, offset_served, repository_files
-from conftest import run_to_exit
+from failed_start import run_to_exit
 from recording_proxy import RecordingProxy, behind_proxy
 from storage_emulators import Azurite
 from util import wait_until

@@ -14,7 +14,7 @@ import pytest
 
 from bucket_models import (X, assert_serves_both, cache_flag, model_py, offset_served,
                            repository_files)
-from conftest import run_to_exit
+from failed_start import run_to_exit
 from google_token_endpoint import GceMetadataServer, GoogleTokenEndpoint, new_key
 from recording_proxy import RecordingProxy, behind_proxy
 from storage_emulators import FakeGcs

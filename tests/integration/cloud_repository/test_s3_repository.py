@@ -21,7 +21,7 @@ import tritonclient.http as httpclient
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from conftest import run_to_exit  # noqa: E402
+from failed_start import run_to_exit  # noqa: E402
 from python_models import ADD_SUB, ADD_SUB_CONFIG, python_model  # noqa: E402
 from util import Model, single_identity, wait_until, write_repository  # noqa: E402
 
