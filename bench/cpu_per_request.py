@@ -2,30 +2,39 @@
 
 Production servers run at moderate utilisation, so what a user pays for is
 the CPU each request takes at a fixed rate, not throughput at saturation. The
-identity model (16 x FP32, one CPU instance) is driven by inferd-loadgen at
-fixed request rates (1,000 and 3,000 per second, constant arrivals) over HTTP
-(binary tensors) and gRPC; the server's CPU (user + system, every thread,
-from /proc) is divided by the requests its statistics counted over the same
-window. Beside it: the server's idle CPU, and at 3,000 req/s over gRPC the
-gRPC ceiling (bench/grpc_ceiling.cc: the same gRPC callback API answering at
-once, no model behind it; its requests are the rate times the run's seconds).
-Three alternating rounds, medians; against issue 43's figures for Triton 2.51
-on this box kind and its targets.
+identity model (16 x FP32, one CPU instance) is driven at fixed request rates
+(1,000 and 3,000 per second) over HTTP (binary tensors) and gRPC by two tools:
+inferd-loadgen (open loop, constant arrivals) and perf_analyzer's request-rate
+mode (the tool issue 43's Triton figures come from; its worker threads wake
+per request). The server's CPU (user + system, every thread, from /proc) is
+divided by the requests its statistics counted over the same run. Beside it:
+the server's idle CPU, and over gRPC the gRPC ceiling (bench/grpc_ceiling.cc:
+the same gRPC callback API answering at once, no model behind it, counting
+its answers in its statistics) and "ceil-cq", the same answers through gRPC's
+completion-queue API, one polling thread per core. Three alternating rounds,
+medians; against issue 43's figures for Triton 2.51 on this box kind and its
+targets.
 """
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 
+import tritonclient.grpc as grpcclient
+
 from grpc_ceiling import Ceiling
-from tracing import _cpu_seconds, _successes
+from perf_analyzer import perf_analyzer_and_env
+from tracing import _cpu_seconds
 
 RATES = (1000, 3000)
 PROTOCOLS = (("http", True, "http binary"), ("grpc", False, "grpc"))
-# Issue 43: server CPU per request at 3,000 req/s on this box kind (us).
+# Issue 43: server CPU per request at 3,000 req/s on this box kind (us), measured
+# under perf_analyzer's request-rate mode.
 TRITON_US = {"http binary": 123, "grpc": 202}
 TARGET_US = {"http binary": 60, "grpc": 100}
 IDLE_SECONDS = 3
+MODEL = "identity_fp32"
 
 
 def _idle_cpu_ms_per_s(pid):
@@ -35,49 +44,79 @@ def _idle_cpu_ms_per_s(pid):
     return (_cpu_seconds(pid) - before) / (time.monotonic() - start) * 1e3
 
 
-def _inferd_us(build, args, server, loadgen_at_rate, protocol, binary, rate):
-    cpu, done = _cpu_seconds(server.process.pid), _successes(server.http_port)
-    loadgen_at_rate(build, args, server, "identity_fp32", protocol, binary, rate)
-    requests = _successes(server.http_port) - done
-    return (_cpu_seconds(server.process.pid) - cpu) / requests * 1e6 if requests else None
+def _answered(target):
+    """Requests the server (inferd or the ceiling) counts as answered, from its
+    gRPC statistics."""
+    with grpcclient.InferenceServerClient(f"127.0.0.1:{target.grpc_port}") as client:
+        stats = client.get_inference_statistics(model_name=MODEL, as_json=True)
+    return int(stats["model_stats"][0]["inference_stats"]["success"].get("count", 0))
 
 
-def _ceiling_us(build, args, ceiling, loadgen_at_rate, rate):
-    cpu = _cpu_seconds(ceiling.process.pid)
-    row = loadgen_at_rate(build, args, ceiling, "identity_fp32", "grpc", False, rate)
-    if row is None:
-        return None
-    # The ceiling keeps no statistics: the loadgen's rate over its warm-up and
-    # measured window stands for the count.
-    requests = rate * (args.warmup + args.duration)
-    return (_cpu_seconds(ceiling.process.pid) - cpu) / requests * 1e6
+def _cpu_us_per_request(target, drive):
+    """Runs drive(); the server's CPU over that run divided by the requests it
+    answered meanwhile (None when it answered none)."""
+    pid = target.process.pid
+    cpu, done = _cpu_seconds(pid), _answered(target)
+    drive()
+    requests = _answered(target) - done
+    return (_cpu_seconds(pid) - cpu) / requests * 1e6 if requests > 0 else None
+
+
+def _perf_analyzer_at_rate(target, protocol, rate):
+    """perf_analyzer's request-rate mode (what issue 43 measured with): a few
+    2 s windows at a fixed rate."""
+    binary, env = perf_analyzer_and_env()
+    port = target.http_port if protocol == "http" else target.grpc_port
+    command = [binary, "-m", MODEL, "-u", f"127.0.0.1:{port}", "-i", protocol,
+               "--request-rate-range", str(rate), "--measurement-interval", "2000",
+               "--max-trials", "4", "--stability-percentage", "50"]
+    subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+
+
+def _measure(build, args, target, loadgen_at_rate, label, rates, figures):
+    """Every (tool, protocol, rate) this target serves, into figures."""
+    has_pa = perf_analyzer_and_env()[0] is not None
+    for protocol, binary, name in PROTOCOLS:
+        if label != "inferd" and protocol == "http":
+            continue
+        for rate in rates:
+            runs = [("loadgen", lambda: loadgen_at_rate(build, args, target, MODEL, protocol,
+                                                        binary, rate))]
+            if has_pa:
+                runs.append(("perf_analyzer", lambda: _perf_analyzer_at_rate(target, protocol,
+                                                                             rate)))
+            for tool, drive in runs:
+                us = _cpu_us_per_request(target, drive)
+                if us is not None:
+                    figures.setdefault((label, tool, name, rate), []).append(us)
 
 
 def _print(figures, idle):
     print(f"   idle server CPU: {statistics.median(idle):.2f} ms per second (median of 3)")
-    print(f"   {'protocol':12} {'req/s':>6} {'inferd us/req':>14} {'Triton 2.51':>12} "
-          f"{'ratio':>6} {'target':>7}")
-    for (label, rate), values in figures.items():
-        if label == "ceiling" or not values:
-            continue
+    print(f"   {'server':8} {'load tool':14} {'protocol':12} {'req/s':>6} {'us/req':>7} "
+          f"{'Triton 2.51':>12} {'ratio':>6} {'target':>7}")
+    for (label, tool, name, rate), values in sorted(figures.items()):
         us = statistics.median(values)
-        triton = TRITON_US.get(label) if rate == 3000 else None
-        extra = (f"{triton:>12} {us / triton:>6.2f} {TARGET_US[label]:>7}" if triton
+        triton = TRITON_US.get(name) if (label, rate) == ("inferd", 3000) else None
+        extra = (f"{triton:>12} {us / triton:>6.2f} {TARGET_US[name]:>7}" if triton
                  else f"{'':>12} {'':>6} {'':>7}")
-        print(f"   {label:12} {rate:>6} {us:>14.1f} {extra}")
-    ceiling = figures.get(("ceiling", 3000))
-    grpc = figures.get(("grpc", 3000))
-    if ceiling and grpc:
-        c, g = statistics.median(ceiling), statistics.median(grpc)
-        print(f"   gRPC ceiling at 3000 req/s: {c:.1f} us/req; inferd / ceiling {g / c:.2f}")
+        print(f"   {label:8} {tool:14} {name:12} {rate:>6} {us:>7.1f} {extra}")
+    for tool in ("loadgen", "perf_analyzer"):
+        for rate in RATES:
+            ceiling = figures.get(("ceiling", tool, "grpc", rate))
+            grpc = figures.get(("inferd", tool, "grpc", rate))
+            if ceiling and grpc:
+                c, g = statistics.median(ceiling), statistics.median(grpc)
+                print(f"   gRPC at {rate} req/s under {tool}: inferd / ceiling {g / c:.2f}")
     print()
 
 
 def section_cpu_per_request(build, args, Inferd, write_model, identity_config, loadgen_at_rate,
                             free_port):
-    print("== 17. server CPU per request at fixed rates: identity model, inferd-loadgen ==")
+    print("== 17. server CPU per request at fixed rates: identity model, inferd-loadgen and "
+          "perf_analyzer ==")
     repo = tempfile.mkdtemp(prefix="inferd-bench-cpu-")
-    write_model(repo, "identity_fp32", identity_config.format(name="identity_fp32", extra=""))
+    write_model(repo, MODEL, identity_config.format(name=MODEL, extra=""))
     ceiling_binary = os.path.join(build, "bench", "inferd-grpc-ceiling")
     figures, idle = {}, []
     for _ in range(3):
@@ -85,19 +124,15 @@ def section_cpu_per_request(build, args, Inferd, write_model, identity_config, l
         try:
             server.wait_ready()
             idle.append(_idle_cpu_ms_per_s(server.process.pid))
-            for protocol, binary, label in PROTOCOLS:
-                for rate in RATES:
-                    us = _inferd_us(build, args, server, loadgen_at_rate, protocol, binary, rate)
-                    if us is not None:
-                        figures.setdefault((label, rate), []).append(us)
+            _measure(build, args, server, loadgen_at_rate, "inferd", RATES, figures)
         finally:
             server.stop()
-        if os.path.exists(ceiling_binary):
-            ceiling = Ceiling(ceiling_binary, free_port())
+        for api, label in (("callback", "ceiling"), ("async", "ceil-cq")):
+            if not os.path.exists(ceiling_binary):
+                break
+            ceiling = Ceiling(ceiling_binary, free_port(), api)
             try:
-                us = _ceiling_us(build, args, ceiling, loadgen_at_rate, 3000)
-                if us is not None:
-                    figures.setdefault(("ceiling", 3000), []).append(us)
+                _measure(build, args, ceiling, loadgen_at_rate, label, RATES, figures)
             finally:
                 ceiling.stop()
     _print(figures, idle)

@@ -14,7 +14,6 @@ Both identity models: max_batch_size 8, dynamic batching, one instance.
 Printed: pipelines per second, latency p50 / p99 and the ratio. The client is
 Python (its cost is in both figures, twice in the second).
 """
-import os
 import statistics
 import tempfile
 import time

@@ -13,12 +13,14 @@ CONCURRENCIES = (1, 16)
 
 
 class Ceiling:
-    """The ceiling server on a free port; `grpc_port` as loadgen expects."""
+    """The ceiling server on a free port; `grpc_port` as loadgen expects.
+    `api` is "callback" (inferd's) or "async" (completion queues)."""
 
-    def __init__(self, binary, port):
+    def __init__(self, binary, port, api="callback"):
         self.grpc_port = port
         self.http_port = None
-        self.process = subprocess.Popen([binary, "--port", str(port)], stdout=subprocess.PIPE,
+        self.process = subprocess.Popen([binary, "--port", str(port), "--api", api],
+                                        stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         line = self.process.stdout.readline()
         if "listening" not in line:
