@@ -19,7 +19,7 @@
 #include <cerrno>
 #include <atomic>
 #include <chrono>
-#include <optional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -58,6 +58,25 @@ std::string ConnectionRefusal(size_t limit) {
          std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
+// How many I/O threads serve connections: --http-thread-count, or one per core
+// (at least two, so a model executing on one leaves the other answering).
+int IoThreadCount(const HttpOptions& options) {
+  if (options.thread_count > 0) return options.thread_count;
+  return std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// One io_context per I/O thread. Each connection lives on one of them, so a
+// request is read, executed (a short model runs right there) and answered by
+// one thread, which sleeps in its own epoll_wait between requests: no thread
+// wakes another to hand over a handler, as threads sharing one io_context do
+// (a futex wake and an epoll round on a second thread per request).
+std::vector<std::unique_ptr<asio::io_context>> MakeIoContexts(int count) {
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  contexts.reserve(count);
+  for (int i = 0; i < count; ++i) contexts.push_back(std::make_unique<asio::io_context>());
+  return contexts;
+}
+
 // Runs `io` until it stops. After each burst of handlers the thread looks for
 // more work for IdleLookPolicy::kWindow before sleeping, while looking has been
 // paying off (see idle_look.h). Each look yields the core first, so a runnable
@@ -90,10 +109,11 @@ class HttpServer::Impl {
  public:
   Impl(INFERD_Server* server, HttpOptions options)
       : options_(std::move(options)),
-        work_(ioc_.get_executor()),
-        acceptor_strand_(asio::make_strand(ioc_)),
+        contexts_(MakeIoContexts(IoThreadCount(options_))),
+        acceptor_strand_(asio::make_strand(*contexts_.front())),
         acceptor_(acceptor_strand_),
         retry_timer_(acceptor_strand_) {
+    for (auto& context : contexts_) work_.emplace_back(context->get_executor());
     shared_.server = server;
     shared_.restrictions = options_.restrictions;
     shared_.access = options_.access;
@@ -128,15 +148,13 @@ class HttpServer::Impl {
     RETURN_IF_ERROR(PrepareShared());
     RETURN_IF_ERROR(Listen());
     started_ = true;
-    int threads = options_.thread_count;
-    if (threads <= 0) threads = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    shared_.execute_on_io_threads = threads >= 2;
+    shared_.execute_on_io_threads = contexts_.size() >= 2;
     Accept();
-    threads_.reserve(threads);
-    for (int i = 0; i < threads; ++i) {
-      threads_.emplace_back([this] {
+    threads_.reserve(contexts_.size());
+    for (auto& context : contexts_) {
+      threads_.emplace_back([&io = *context] {
         pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
-        RunIoThread(ioc_);
+        RunIoThread(io);
       });
     }
     return Status::Ok();
@@ -247,7 +265,7 @@ class HttpServer::Impl {
     }
     // The threads return once every session is gone and every request queued
     // in the server has handed back its InferContext (each holds a work guard).
-    work_.reset();
+    work_.clear();
     for (std::thread& thread : threads_) thread.join();
     threads_.clear();
     if (worker_) worker_->Stop();  // idle: each task held the io threads until it was answered
@@ -263,8 +281,10 @@ class HttpServer::Impl {
   }
 
  private:
+  // Each new connection goes to the next I/O thread's context in turn.
   void Accept() {
-    acceptor_.async_accept(asio::make_strand(ioc_),
+    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
+    acceptor_.async_accept(asio::make_strand(context),
                            [this](error_code ec, HttpSession::Socket socket) {
                              OnAccept(ec, std::move(socket));
                            });
@@ -335,8 +355,9 @@ class HttpServer::Impl {
 #if INFERD_HTTP_TLS
   std::unique_ptr<ReloadingTlsContext> tls_;  // created by Start; null: plain HTTP
 #endif
-  asio::io_context ioc_;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  std::vector<std::unique_ptr<asio::io_context>> contexts_;  // one per I/O thread
+  // Keep the threads running until Stop; each InferContext holds one more.
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads
   SessionShared shared_;
   // Used on acceptor_strand_ only (and by Start before the threads run).
@@ -354,6 +375,7 @@ class HttpServer::Impl {
   // The 503 for connections past the limit.
   const std::string refusal_ = ConnectionRefusal(options_.limits.max_connections);
   bool refusal_logged_ = false;  // acceptor strand only
+  size_t next_context_ = 0;      // acceptor strand only
 };
 
 HttpServer::HttpServer(INFERD_Server* server, HttpOptions options)
