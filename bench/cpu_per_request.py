@@ -7,7 +7,8 @@ identity model (16 x FP32, one CPU instance) is driven at fixed request rates
 inferd-loadgen (open loop, constant arrivals) and perf_analyzer's request-rate
 mode (the tool issue 43's Triton figures come from; its worker threads wake
 per request). The server's CPU (user + system, every thread, from /proc) is
-divided by the requests its statistics counted over the same run. Beside it:
+divided by the requests its statistics counted over the same run, and so are
+the times its threads went to sleep (each a wake-up later). Beside it:
 the server's idle CPU, and over gRPC the gRPC ceiling (bench/grpc_ceiling.cc:
 the same gRPC callback API answering at once, no model behind it, counting
 its answers in its statistics) and "ceil-cq", the same answers through gRPC's
@@ -15,6 +16,7 @@ completion-queue API, one polling thread per core. Three alternating rounds,
 medians; against issue 43's figures for Triton 2.51 on this box kind and its
 targets.
 """
+import glob
 import os
 import statistics
 import subprocess
@@ -52,14 +54,31 @@ def _answered(target):
     return int(stats["model_stats"][0]["inference_stats"]["success"].get("count", 0))
 
 
+def _sleeps(pid):
+    """Times the server's threads went to sleep (voluntary context switches,
+    every thread): each is a wake-up paid for later, and unlike CPU time the
+    count hardly moves with the box's load."""
+    total = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/status"):
+        try:
+            with open(path) as status:
+                total += next(int(line.split()[1]) for line in status
+                              if line.startswith("voluntary_ctxt_switches"))
+        except (FileNotFoundError, StopIteration):
+            pass  # a thread that ended meanwhile
+    return total
+
+
 def _cpu_us_per_request(target, drive):
-    """Runs drive(); the server's CPU over that run divided by the requests it
-    answered meanwhile (None when it answered none)."""
+    """Runs drive(); the server's CPU (us) and sleeps over that run, each divided
+    by the requests it answered meanwhile (None when it answered none)."""
     pid = target.process.pid
-    cpu, done = _cpu_seconds(pid), _answered(target)
+    cpu, sleeps, done = _cpu_seconds(pid), _sleeps(pid), _answered(target)
     drive()
     requests = _answered(target) - done
-    return (_cpu_seconds(pid) - cpu) / requests * 1e6 if requests > 0 else None
+    if requests <= 0:
+        return None
+    return ((_cpu_seconds(pid) - cpu) / requests * 1e6, (_sleeps(pid) - sleeps) / requests)
 
 
 def _perf_analyzer_at_rate(target, protocol, rate):
@@ -86,27 +105,29 @@ def _measure(build, args, target, loadgen_at_rate, label, rates, figures):
                 runs.append(("perf_analyzer", lambda: _perf_analyzer_at_rate(target, protocol,
                                                                              rate)))
             for tool, drive in runs:
-                us = _cpu_us_per_request(target, drive)
-                if us is not None:
-                    figures.setdefault((label, tool, name, rate), []).append(us)
+                figure = _cpu_us_per_request(target, drive)
+                if figure is not None:
+                    figures.setdefault((label, tool, name, rate), []).append(figure)
 
 
 def _print(figures, idle):
     print(f"   idle server CPU: {statistics.median(idle):.2f} ms per second (median of 3)")
     print(f"   {'server':8} {'load tool':14} {'protocol':12} {'req/s':>6} {'us/req':>7} "
-          f"{'Triton 2.51':>12} {'ratio':>6} {'target':>7}")
+          f"{'sleeps/req':>10} {'Triton 2.51':>12} {'ratio':>6} {'target':>7}")
     for (label, tool, name, rate), values in sorted(figures.items()):
-        us = statistics.median(values)
+        us = statistics.median(value[0] for value in values)
+        sleeps = statistics.median(value[1] for value in values)
         triton = TRITON_US.get(name) if (label, rate) == ("inferd", 3000) else None
         extra = (f"{triton:>12} {us / triton:>6.2f} {TARGET_US[name]:>7}" if triton
                  else f"{'':>12} {'':>6} {'':>7}")
-        print(f"   {label:8} {tool:14} {name:12} {rate:>6} {us:>7.1f} {extra}")
+        print(f"   {label:8} {tool:14} {name:12} {rate:>6} {us:>7.1f} {sleeps:>10.2f} {extra}")
     for tool in ("loadgen", "perf_analyzer"):
         for rate in RATES:
             ceiling = figures.get(("ceiling", tool, "grpc", rate))
             grpc = figures.get(("inferd", tool, "grpc", rate))
             if ceiling and grpc:
-                c, g = statistics.median(ceiling), statistics.median(grpc)
+                c = statistics.median(value[0] for value in ceiling)
+                g = statistics.median(value[0] for value in grpc)
                 print(f"   gRPC at {rate} req/s under {tool}: inferd / ceiling {g / c:.2f}")
     print()
 
