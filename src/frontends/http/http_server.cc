@@ -28,6 +28,7 @@
 #include "common/output_allocator.h"
 #include "http/http_session.h"
 #include "http/idle_look.h"
+#include "http/io_thread_busy.h"
 #include "http/https_module.h"
 #if INFERD_HTTP_TLS
 #include "http/tls_context.h"
@@ -69,7 +70,9 @@ int IoThreadCount(const HttpOptions& options) {
 // request is read, executed (a short model runs right there) and answered by
 // one thread, which sleeps in its own epoll_wait between requests: no thread
 // wakes another to hand over a handler, as threads sharing one io_context do
-// (a futex wake and an epoll round on a second thread per request).
+// (a futex wake and an epoll round on a second thread per request). The
+// acceptor has a context and thread of its own, so that an I/O thread held by
+// a long execution does not hold up new connections (io_thread_busy.h).
 std::vector<std::unique_ptr<asio::io_context>> MakeIoContexts(int count) {
   std::vector<std::unique_ptr<asio::io_context>> contexts;
   contexts.reserve(count);
@@ -110,10 +113,12 @@ class HttpServer::Impl {
   Impl(INFERD_Server* server, HttpOptions options)
       : options_(std::move(options)),
         contexts_(MakeIoContexts(IoThreadCount(options_))),
-        acceptor_strand_(asio::make_strand(*contexts_.front())),
+        busy_(new std::atomic<bool>[contexts_.size()]()),
+        acceptor_strand_(asio::make_strand(acceptor_context_)),
         acceptor_(acceptor_strand_),
         retry_timer_(acceptor_strand_) {
     for (auto& context : contexts_) work_.emplace_back(context->get_executor());
+    work_.emplace_back(acceptor_context_.get_executor());
     shared_.server = server;
     shared_.restrictions = options_.restrictions;
     shared_.access = options_.access;
@@ -150,13 +155,18 @@ class HttpServer::Impl {
     started_ = true;
     shared_.execute_on_io_threads = contexts_.size() >= 2;
     Accept();
-    threads_.reserve(contexts_.size());
-    for (auto& context : contexts_) {
-      threads_.emplace_back([&io = *context] {
+    threads_.reserve(contexts_.size() + 1);
+    for (size_t i = 0; i < contexts_.size(); ++i) {
+      threads_.emplace_back([&io = *contexts_[i], busy = &busy_[i]] {
         pthread_setname_np(pthread_self(), "inferd-http");  // for per-thread CPU figures
+        IoThreadBusy::BindThread(busy);
         RunIoThread(io);
       });
     }
+    threads_.emplace_back([this] {
+      pthread_setname_np(pthread_self(), "inferd-http-acc");
+      acceptor_context_.run();
+    });
     return Status::Ok();
   }
 
@@ -281,10 +291,8 @@ class HttpServer::Impl {
   }
 
  private:
-  // Each new connection goes to the next I/O thread's context in turn.
   void Accept() {
-    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
-    acceptor_.async_accept(asio::make_strand(context),
+    acceptor_.async_accept(asio::make_strand(NextContext()),
                            [this](error_code ec, HttpSession::Socket socket) {
                              OnAccept(ec, std::move(socket));
                            });
@@ -315,6 +323,20 @@ class HttpServer::Impl {
 #endif
     std::make_shared<BasicHttpSession<PlainTransport>>(std::move(socket), shared_)->Start();
     Accept();
+  }
+
+  // The I/O thread a new connection goes to: the next in turn that is not
+  // inside a call that may execute a model (the next in turn if all are).
+  asio::io_context& NextContext() {
+    const size_t count = contexts_.size();
+    for (size_t tried = 0; tried < count; ++tried) {
+      const size_t i = (next_context_ + tried) % count;
+      if (!busy_[i].load(std::memory_order_relaxed)) {
+        next_context_ = i + 1;
+        return *contexts_[i];
+      }
+    }
+    return *contexts_[next_context_++ % count];
   }
 
   bool AtConnectionLimit() const {
@@ -356,7 +378,10 @@ class HttpServer::Impl {
   std::unique_ptr<ReloadingTlsContext> tls_;  // created by Start; null: plain HTTP
 #endif
   std::vector<std::unique_ptr<asio::io_context>> contexts_;  // one per I/O thread
-  // Keep the threads running until Stop; each InferContext holds one more.
+  std::unique_ptr<std::atomic<bool>[]> busy_;  // one per I/O thread: io_thread_busy.h
+  asio::io_context acceptor_context_{1};       // the acceptor's own thread
+  // Keep the threads running until Stop (the acceptor's last); each
+  // InferContext holds one more.
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work_;
   std::unique_ptr<BlockingWorker> worker_;  // model loads and unloads
   SessionShared shared_;

@@ -10,6 +10,7 @@
 #include "http/generate_request.h"
 #include "http/http_session.h"
 #include "http/infer_request_builder.h"
+#include "http/io_thread_busy.h"
 
 namespace inferd::http {
 
@@ -109,6 +110,8 @@ Status InferContext::Start(INFERD_Server* server, INFERD_ResponseAllocator* allo
       INFERD_InferenceRequestSetReleaseCallback(request_, OnRelease, this)));
   RETURN_IF_ERROR(StatusFromServerError(
       INFERD_InferenceRequestSetResponseCallback(request_, allocator, this, OnResponse, this)));
+  // The model may execute right here, on this I/O thread.
+  IoThreadBusy::Scope busy;
   return StatusFromServerError(INFERD_ServerInferAsync(server, request_));
 }
 
