@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import queue
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
