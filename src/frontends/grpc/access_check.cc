@@ -13,13 +13,10 @@ std::string_view AuthorizationOf(const Metadata& metadata) {
   return {};
 }
 
-grpc::Status CheckAccess(const auth::AccessControl& access, ApiCategory category,
-                         std::optional<std::string_view> model,
-                         grpc::ServerContextBase& context) {
-  const std::optional<auth::Scope> scope = auth::ScopeOfCategory(category);
-  if (!scope) return grpc::Status::OK;
-  const auth::AccessDecision decision =
-      access.Check(AuthorizationOf(context.client_metadata()), *scope, model);
+namespace {
+
+grpc::Status StatusOfDecision(const auth::AccessDecision& decision,
+                              grpc::ServerContextBase& context) {
   switch (decision.verdict) {
     case auth::Verdict::kAllowed:
       return grpc::Status::OK;
@@ -32,6 +29,25 @@ grpc::Status CheckAccess(const auth::AccessControl& access, ApiCategory category
       return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, decision.message);
   }
   return grpc::Status(grpc::StatusCode::INTERNAL, "unknown access verdict");
+}
+
+}  // namespace
+
+grpc::Status CheckAccess(const auth::AccessControl& access, ApiCategory category,
+                         std::optional<std::string_view> model,
+                         grpc::ServerContextBase& context) {
+  const std::optional<auth::Scope> scope = auth::ScopeOfCategory(category);
+  if (!scope) return grpc::Status::OK;
+  return StatusOfDecision(access.Check(AuthorizationOf(context.client_metadata()), *scope, model),
+                          context);
+}
+
+grpc::Status CheckStreamOpen(const auth::AccessControl& access, ApiCategory category,
+                             grpc::ServerContextBase& context) {
+  const std::optional<auth::Scope> scope = auth::ScopeOfCategory(category);
+  if (!scope) return grpc::Status::OK;
+  return StatusOfDecision(
+      access.CheckStreamOpen(AuthorizationOf(context.client_metadata()), *scope), context);
 }
 
 }  // namespace inferd::grpc_frontend

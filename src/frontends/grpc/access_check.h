@@ -29,6 +29,11 @@ grpc::Status CheckAccess(const auth::AccessControl& access, ApiCategory category
                          std::optional<std::string_view> model,
                          grpc::ServerContextBase& context);
 
+// The same for the opening of ModelStreamInfer, whose requests are each
+// checked as they come (StreamReactor): an allowed opening is not counted.
+grpc::Status CheckStreamOpen(const auth::AccessControl& access, ApiCategory category,
+                             grpc::ServerContextBase& context);
+
 }  // namespace inferd::grpc_frontend
 
 #endif  // INFERD_FRONTENDS_GRPC_ACCESS_CHECK_H_

@@ -29,13 +29,17 @@ Unary* Answer(grpc::CallbackServerContext* context, const Status& status) {
 // The call's refusal: UNAVAILABLE when its category is restricted and its
 // metadata lack the header, an API key's refusal (access_check.h) with
 // --auth-file; OK when it may run. Two tests when neither is on.
+// A stream's opening (`stream`) is checked without being counted: its
+// requests are, each as it comes.
 grpc::Status Refusal(const ServiceContext& service, grpc::CallbackServerContext* context,
-                     ApiCategory category, std::optional<std::string_view> model) {
+                     ApiCategory category, std::optional<std::string_view> model,
+                     bool stream = false) {
   if (!service.restrictions.empty()) {
     grpc::Status status = CheckRestriction(service.restrictions, category, *context);
     if (!status.ok()) return status;
   }
   if (service.access == nullptr) return grpc::Status::OK;
+  if (stream) return CheckStreamOpen(*service.access, category, *context);
   return CheckAccess(*service.access, category, model, *context);
 }
 
@@ -113,7 +117,8 @@ grpc::ServerBidiReactor<inference::ModelInferRequest, inference::ModelStreamInfe
 InferenceService::ModelStreamInfer(Context* context) {
   constexpr ApiCategory kCategory = CategoryOfMethod("ModelStreamInfer");
   // Each request of the stream is checked against the key's models as it comes.
-  if (grpc::Status status = Refusal(context_, context, kCategory, std::nullopt); !status.ok()) {
+  if (grpc::Status status = Refusal(context_, context, kCategory, std::nullopt, /*stream=*/true);
+      !status.ok()) {
     return new RefusedStream(std::move(status));
   }
   return new StreamReactor(context_, context);

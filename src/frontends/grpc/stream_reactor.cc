@@ -5,6 +5,7 @@
 #include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
 
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -88,18 +89,27 @@ void StreamReactor::OnReadDone(bool ok) {
   ReadNext();
 }
 
-Status StreamReactor::CheckKey(StreamRequest& request) const {
+Status StreamReactor::CheckKey(StreamRequest& request, uint32_t* priority) const {
   if (service_.access == nullptr) return Status::Ok();
   const auth::AccessDecision decision = service_.access->Check(
       AuthorizationOf(metadata_), auth::Scope::kInfer, request.message().model_name());
-  if (decision.allowed()) return Status::Ok();
-  return decision.verdict == auth::Verdict::kRateLimited ? Status::Unavailable(decision.message)
-                                                         : Status::InvalidArg(decision.message);
+  if (decision.allowed()) {
+    if (decision.key->priority) *priority = *decision.key->priority;
+    return Status::Ok();
+  }
+  // In-band, as any request's error, with the quota's retry advice
+  // (StreamRequest::ErrorResponse).
+  if (decision.verdict == auth::Verdict::kRateLimited) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(decision.retry_after);
+    return Status::ResourceExhausted(decision.message, static_cast<uint64_t>(ms.count()));
+  }
+  return Status::InvalidArg(decision.message);
 }
 
 void StreamReactor::Submit(StreamRequest* submitted) {
-  Status status = CheckKey(*submitted);
-  if (status.ok()) status = submitted->Submit(service_);
+  uint32_t priority = 0;  // the model's default, unless the key names one
+  Status status = CheckKey(*submitted, &priority);
+  if (status.ok()) status = submitted->Submit(service_, priority);
   if (!status.ok()) {
     Send(submitted->ErrorResponse(status));
     submitted->Unref();  // the server's two references: nothing is in flight

@@ -71,8 +71,9 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   // reference; a request that fails is answered with its error.
   void Submit(StreamRequest* request) EXCLUDES(mu_);
   // With --auth-file: whether the stream's key may infer with the request's
-  // model (and is within its quota); the error its response carries if not.
-  Status CheckKey(StreamRequest& request) const;
+  // model (and is within its quota), and then the key's priority in
+  // *priority; the error its response carries if not.
+  Status CheckKey(StreamRequest& request, uint32_t* priority) const;
   // The next message to write, with the write marked as running; null when a
   // write runs already or nothing is queued. The caller starts the write
   // with `options` once it has released mu_: while more messages wait behind

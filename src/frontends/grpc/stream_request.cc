@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "common/server_error.h"
-#include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
 #include "grpc/stream_reactor.h"
@@ -23,6 +22,8 @@ namespace {
 
 constexpr char kEnableEmptyFinal[] = "triton_enable_empty_final_response";
 constexpr char kFinalResponse[] = "triton_final_response";
+constexpr char kErrorCode[] = "error_code";
+constexpr char kRetryAfterMs[] = "retry_after_ms";
 
 void MarkFinal(bool final, inference::ModelStreamInferResponse* message) {
   (*message->mutable_infer_response()->mutable_parameters())[kFinalResponse].set_bool_param(final);
@@ -30,14 +31,11 @@ void MarkFinal(bool final, inference::ModelStreamInferResponse* message) {
 
 }  // namespace
 
-Status StreamRequest::Submit(const ServiceContext& service) {
+Status StreamRequest::Submit(const ServiceContext& service, uint32_t priority) {
   // The request builder refuses a value that is not a boolean.
   const auto enable = message_.parameters().find(kEnableEmptyFinal);
   empty_final_response_ = enable != message_.parameters().end() && enable->second.bool_param();
   if (!stream_.forwarded().ok()) return stream_.forwarded().status();
-  const uint32_t priority = service.access == nullptr
-                                ? 0
-                                : service.access->PriorityOf(AuthorizationOf(stream_.metadata()));
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
                            &stream_.forwarded().value(), &stream_.metadata(), priority};
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this};
@@ -57,6 +55,14 @@ inference::ModelStreamInferResponse StreamRequest::ErrorResponse(
   infer->set_id(message_.id());
   infer->set_model_name(message_.model_name());
   infer->set_model_version(message_.model_version());
+  // A refusal with retry advice (admission control, a key's quota): its
+  // code and the advice where a client can read them without parsing the
+  // message (docs/admission-control.md), as the trailers of a unary call.
+  if (const uint64_t ms = status.retry_after_ms(); ms != 0) {
+    auto& parameters = *infer->mutable_parameters();
+    parameters[kErrorCode].set_string_param("RESOURCE_EXHAUSTED");
+    parameters[kRetryAfterMs].set_int64_param(static_cast<int64_t>(ms));
+  }
   return response;
 }
 

@@ -49,11 +49,14 @@ class StreamRequest {
   // Where the stream reads the request into; not touched after Submit.
   inference::ModelInferRequest& message() { return message_; }
 
-  // Builds and submits the server request. On error nothing is in flight and
-  // the server's two references are the caller's to drop.
-  Status Submit(const ServiceContext& service);
+  // Builds and submits the server request, of `priority` unless it names
+  // one (0: the model's default). On error nothing is in flight and the
+  // server's two references are the caller's to drop.
+  Status Submit(const ServiceContext& service, uint32_t priority);
 
-  // The stream message reporting `status` for this request.
+  // The stream message reporting `status` for this request; a refusal with
+  // retry advice adds the parameters error_code "RESOURCE_EXHAUSTED" and
+  // retry_after_ms.
   inference::ModelStreamInferResponse ErrorResponse(const Status& status) const;
 
   // Asks the server to drop the request if it was submitted (best effort).

@@ -34,8 +34,10 @@ HttpError AccessError(const auth::AccessDecision& decision) {
     case auth::Verdict::kForbidden:
       return HttpError(403, Status::InvalidArg(decision.message));
     case auth::Verdict::kRateLimited:
-      return HttpError(429, Status::Unavailable(decision.message),
-                       "Retry-After: " + std::to_string(decision.retry_after.count()) + "\r\n");
+      // The advice in the status, as admission control's: WriteError writes
+      // it as Retry-After (and the OpenAI routes as retry-after-ms too).
+      return Status::ResourceExhausted(
+          decision.message, static_cast<uint64_t>(decision.retry_after.count()) * 1000);
   }
   return Status::Internal("unknown access verdict");
 }

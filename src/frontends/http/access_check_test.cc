@@ -80,7 +80,10 @@ TEST_F(AccessCheckTest, RefusalsAnswer401403And429WithTheirHeaders) {
   EXPECT_TRUE(Check(Endpoint::kModelInfer, "fraud_a", "Bearer s").allowed());  // burst 2
   const HttpError over = AccessError(Check(Endpoint::kModelInfer, "fraud_a", "Bearer s"));
   EXPECT_EQ(over.http_status(), 429u);
-  EXPECT_EQ(over.headers(), "Retry-After: 1000\r\n");
+  // The advice travels in the status, which WriteError turns into Retry-After.
+  EXPECT_EQ(over.status().code(), Status::Code::kResourceExhausted);
+  EXPECT_EQ(over.status().retry_after_ms(), 1'000'000u);
+  EXPECT_EQ(over.headers(), "");
   EXPECT_TRUE(AccessError(Check(Endpoint::kHealthLive, "", "")).ok());
 }
 

@@ -319,9 +319,7 @@ void BasicHttpSession<Transport>::StartInfer(const Route& route) {
   context->set_forwarded_headers(std::move(forwarded));
   SetTraceContext(*context);
   context->set_execute_on_caller(shared_.execute_on_io_threads);
-  if (access_.key != nullptr && access_.key->priority) {
-    context->set_default_priority(*access_.key->priority);
-  }
+  ApplyKeyPriority(*context);
   if (Status s = InferContext::Submit(context, shared_.server, shared_.allocator,
                                       shared_.shared_memory, route, json_size);
       !s.ok()) {

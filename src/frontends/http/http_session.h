@@ -177,6 +177,13 @@ class BasicHttpSession final : public HttpSession,
   Status CollectForwardedHeaders(ForwardedHeaders* out) const;
   // Hands the request's traceparent and tracestate headers, if any, to `context`.
   void SetTraceContext(InferContext& context) const;
+  // With --auth-file: the priority of the key's requests that name none
+  // (its "priority"), for infer, generate and the OpenAI routes alike.
+  void ApplyKeyPriority(InferContext& context) const {
+    if (access_.key != nullptr && access_.key->priority) {
+      context.set_default_priority(*access_.key->priority);
+    }
+  }
   // Answers `route` on the BlockingWorker (its server call blocks), then
   // writes the answer on the strand.
   void StartBlocking(Route route);

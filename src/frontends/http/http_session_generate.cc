@@ -54,6 +54,7 @@ void BasicHttpSession<Transport>::StartGenerate(const Route& route) {
       streaming ? InferContext::Reply::kGenerateStream : InferContext::Reply::kGenerate);
   context->set_forwarded_headers(std::move(forwarded));
   SetTraceContext(*context);
+  ApplyKeyPriority(*context);
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator, route,
                                               inputs);
       !s.ok()) {

@@ -107,6 +107,7 @@ void BasicHttpSession<Transport>::SubmitOpenAiChoice() {
   auto context = std::make_unique<InferContext>(this->shared_from_this(),
                                                 transport_.get_executor(), openai_->CurrentBody(),
                                                 InferContext::Reply::kOpenAi);
+  ApplyKeyPriority(*context);
   if (Status s = InferContext::SubmitGenerate(context, shared_.server, shared_.allocator,
                                               openai_route_, openai_->convention().inputs);
       !s.ok()) {

@@ -103,7 +103,7 @@ template <typename Transport>
 void BasicHttpSession<Transport>::WriteError(const HttpError& error) {
   if (openai_errors_) {
     openai::ApiError api_error = openai::FromStatus(error.status(), error.http_status());
-    api_error.headers = error.headers();
+    api_error.headers += error.headers();  // after FromStatus's Retry-After, if any
     return WriteOpenAiError(api_error);
   }
   // Whole seconds, rounded up: a client that waits that long finds room.

@@ -95,6 +95,7 @@ Status InferContext::SubmitGenerate(std::unique_ptr<InferContext>& context, INFE
   InferContext& self = *context;
   RETURN_IF_ERROR(ParseGenerateRequest(self.body_.data(), self.body_.size(), inputs,
                                        &self.parsed_));
+  if (self.parsed_.priority == 0) self.parsed_.priority = self.default_priority_;
   RETURN_IF_ERROR(
       BuildInferRequest(server, route.model, route.model_version, self.parsed_, &self.request_));
   RETURN_IF_ERROR(SetForwardedHeaders(self.request_, self.forwarded_headers_));

@@ -122,9 +122,8 @@ AccessDecision AccessControl::Refuse(Verdict verdict, std::string message,
   return known;
 }
 
-AccessDecision AccessControl::Check(std::string_view authorization, Scope scope,
-                                    std::optional<std::string_view> model,
-                                    bool count_allowed) const {
+AccessDecision AccessControl::Identify(std::string_view authorization, Scope scope,
+                                       std::optional<std::string_view> model) const {
   const std::optional<std::string_view> token = BearerToken(authorization);
   if (!token) {
     return Refuse(Verdict::kUnauthenticated,
@@ -139,6 +138,7 @@ AccessDecision AccessControl::Check(std::string_view authorization, Scope scope,
   AccessDecision known;
   known.key = std::shared_ptr<const ApiKey>(snapshot, found);
   known.counters = snapshot->counters[index];
+  known.bucket = snapshot->buckets[index];
   if (!Grants(found->scopes, scope)) {
     return Refuse(Verdict::kForbidden,
                   "API key '" + found->name + "' does not have the '" +
@@ -148,20 +148,32 @@ AccessDecision AccessControl::Check(std::string_view authorization, Scope scope,
   if (scope == Scope::kInfer && model && !found->AllowsModel(*model)) {
     return Refuse(Verdict::kForbidden, ModelRefusal(*found, *model), std::move(known));
   }
-  if (const std::shared_ptr<TokenBucket>& bucket = snapshot->buckets[index]; bucket != nullptr) {
+  return known;
+}
+
+AccessDecision AccessControl::Check(std::string_view authorization, Scope scope,
+                                    std::optional<std::string_view> model,
+                                    bool count_allowed) const {
+  AccessDecision known = Identify(authorization, scope, model);
+  if (!known.allowed()) return known;
+  if (known.bucket != nullptr) {
     std::chrono::seconds retry_after{0};
-    if (!bucket->TryTake(now_(), &retry_after)) {
-      AccessDecision refused =
-          Refuse(Verdict::kRateLimited,
-                 "API key '" + found->name + "' is over its quota of " +
-                     FormatRate(found->rate_limit_rps) + " requests a second; retry later",
-                 std::move(known));
+    if (!known.bucket->TryTake(now_(), &retry_after)) {
+      const std::string why = "API key '" + known.key->name + "' is over its quota of " +
+                              FormatRate(known.key->rate_limit_rps) +
+                              " requests a second; retry after " +
+                              std::to_string(retry_after.count()) + " s";
+      AccessDecision refused = Refuse(Verdict::kRateLimited, why, std::move(known));
       refused.retry_after = retry_after;
       return refused;
     }
   }
   if (count_allowed) known.counters->allowed.fetch_add(1, std::memory_order_relaxed);
   return known;
+}
+
+AccessDecision AccessControl::CheckStreamOpen(std::string_view authorization, Scope scope) const {
+  return Identify(authorization, scope, std::nullopt);
 }
 
 AccessDecision AccessControl::FinishModelCheck(AccessDecision decision,

@@ -48,6 +48,7 @@ struct AccessDecision {
   std::chrono::seconds retry_after{0};   // kRateLimited: when a token will be there
   std::shared_ptr<const ApiKey> key;     // the key presented, when the file holds it
   std::shared_ptr<KeyCounters> counters;  // the key's, when known
+  std::shared_ptr<TokenBucket> bucket;    // the key's quota, when it has one
   bool allowed() const { return verdict == Verdict::kAllowed; }
 };
 
@@ -75,6 +76,11 @@ class AccessControl {
   AccessDecision Check(std::string_view authorization, Scope scope,
                        std::optional<std::string_view> model = std::nullopt,
                        bool count_allowed = true) const;
+  // The opening of a stream whose requests are each checked (gRPC's
+  // ModelStreamInfer): the key and `scope` only. A refusal is counted; an
+  // allowed opening is neither counted nor charged to the key's quota, so a
+  // stream counts what it carries, request by request (docs/security.md).
+  AccessDecision CheckStreamOpen(std::string_view authorization, Scope scope) const;
   // After Check(..., count_allowed=false) allowed `decision`: whether its key
   // may infer with `model`; counts the result.
   AccessDecision FinishModelCheck(AccessDecision decision, std::string_view model) const;
@@ -103,6 +109,10 @@ class AccessControl {
   // Pairs each key of `table` with its state (made for a new name, its
   // bucket remade when its quota changed) and swaps the snapshot in.
   void Install(KeyTable table) EXCLUDES(mu_);
+  // The key in `authorization`, if it may do what `scope` names (with
+  // `model`): refusals counted, an allowed verdict not counted, no quota taken.
+  AccessDecision Identify(std::string_view authorization, Scope scope,
+                          std::optional<std::string_view> model) const;
   // A refusal, counted (for the key, when known).
   AccessDecision Refuse(Verdict verdict, std::string message, AccessDecision known) const;
 

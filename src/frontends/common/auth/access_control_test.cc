@@ -94,11 +94,29 @@ TEST_F(AccessControlTest, QuotaRefusesWithRetryAfterAndRefillsInSimulatedTime) {
   const AccessDecision over = access->Check("Bearer ci-secret", Scope::kInfer);
   EXPECT_EQ(over.verdict, Verdict::kRateLimited);
   EXPECT_EQ(over.retry_after, std::chrono::seconds(1));
-  EXPECT_EQ(over.message, "API key 'ci' is over its quota of 2 requests a second; retry later");
+  EXPECT_EQ(over.message, "API key 'ci' is over its quota of 2 requests a second; retry after 1 s");
   now_ += std::chrono::milliseconds(500);
   EXPECT_TRUE(access->Check("Bearer ci-secret", Scope::kInfer).allowed());
   EXPECT_NE(access->RenderMetrics().find("key=\"ci\",result=\"rate_limited\"} 1\n"),
             std::string::npos);
+}
+
+TEST_F(AccessControlTest, StreamOpeningIsNeitherCountedNorChargedWhenAllowed) {
+  Write(Key("ci", "ci-secret", "\"infer\"", ", \"rate_limit_rps\": 1, \"burst\": 1") + "," +
+        Key("meta", "meta-secret", "\"metadata\""));
+  auto access = Open();
+  EXPECT_TRUE(access->CheckStreamOpen("Bearer ci-secret", Scope::kInfer).allowed());
+  EXPECT_TRUE(access->CheckStreamOpen("Bearer ci-secret", Scope::kInfer).allowed());
+  // The quota's one token is still there for the stream's first request.
+  EXPECT_TRUE(access->Check("Bearer ci-secret", Scope::kInfer).allowed());
+  EXPECT_EQ(access->CheckStreamOpen("Bearer meta-secret", Scope::kInfer).verdict,
+            Verdict::kForbidden);
+  EXPECT_EQ(access->CheckStreamOpen("Bearer nobody", Scope::kInfer).verdict,
+            Verdict::kUnauthenticated);
+  const std::string metrics = access->RenderMetrics();
+  EXPECT_NE(metrics.find("key=\"ci\",result=\"allowed\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("key=\"meta\",result=\"forbidden\"} 1\n"), std::string::npos);
+  EXPECT_NE(metrics.find("{result=\"unauthenticated\"} 1\n"), std::string::npos);
 }
 
 TEST_F(AccessControlTest, ReloadSwapsKeysAndKeepsThePreviousOnError) {

@@ -1,6 +1,7 @@
 // OpenAI's error object.
 #include "http/openai/openai_error.h"
 
+#include <string>
 #include <utility>
 
 namespace inferd::http::openai {
@@ -33,8 +34,20 @@ ApiError ModelNotFound(const std::string& model, const std::string& why) {
 }
 
 ApiError FromStatus(const Status& status, unsigned http_status) {
-  return ApiError{http_status, status.message(),
-                  http_status >= 500 ? "server_error" : "invalid_request_error", "", "", {}};
+  ApiError error{http_status, status.message(),
+                 http_status >= 500 ? "server_error" : "invalid_request_error", "", "", {}};
+  if (http_status == 429) {
+    // OpenAI's own rate-limit answer: its client raises RateLimitError.
+    error.type = "requests";
+    error.code = "rate_limit_exceeded";
+  }
+  if (const uint64_t ms = status.retry_after_ms(); ms != 0) {
+    // Whole seconds rounded up for HTTP, and the milliseconds, which the
+    // openai client prefers when it waits to retry.
+    error.headers = "Retry-After: " + std::to_string((ms + 999) / 1000) +
+                    "\r\nretry-after-ms: " + std::to_string(ms) + "\r\n";
+  }
+  return error;
 }
 
 void RenderError(const ApiError& error, JsonWriter* writer) {

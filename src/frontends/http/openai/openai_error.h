@@ -29,7 +29,9 @@ ApiError WrongType(const std::string& param, std::string_view expected);
 // 404 for a model the server does not serve (code "model_not_found").
 ApiError ModelNotFound(const std::string& model, const std::string& why);
 // A server Status as OpenAI's error: its HTTP status by Triton's table, type
-// "server_error" for 5xx, "invalid_request_error" otherwise.
+// "server_error" for 5xx, "invalid_request_error" otherwise; a 429 is OpenAI's
+// rate-limit error (type "requests", code "rate_limit_exceeded"), and retry
+// advice in the status becomes Retry-After and retry-after-ms headers.
 ApiError FromStatus(const Status& status, unsigned http_status);
 
 // Writes {"error": {...}}.
