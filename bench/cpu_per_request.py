@@ -11,8 +11,8 @@ divided by the requests its statistics counted over the same run, and so are
 the times its threads went to sleep (each a wake-up later). Beside it:
 the server's idle CPU, and over gRPC the gRPC ceiling (bench/grpc_ceiling.cc:
 the same gRPC callback API answering at once, no model behind it, counting
-its answers in its statistics) and "ceil-cq", the same answers through gRPC's
-completion-queue API, one polling thread per core. Three alternating rounds,
+its answers in its statistics) and "ceil-cq2" / "ceil-cq1", the same answers
+through gRPC's completion-queue API polled by two threads / one. Three alternating rounds,
 medians; against issue 43's figures for Triton 2.51 on this box kind and its
 targets.
 """
@@ -36,6 +36,10 @@ PROTOCOLS = (("http", True, "http binary"), ("grpc", False, "grpc"))
 TRITON_US = {"http binary": 123, "grpc": 202}
 TARGET_US = {"http binary": 60, "grpc": 100}
 IDLE_SECONDS = 3
+# The gRPC ceiling on the callback API (inferd's), and on completion queues
+# polled by two threads and by one: gRPC's pollers share one epoll set, so with
+# two threads a call's events are handed between them.
+CEILINGS = (("callback", 2, "ceiling"), ("async", 2, "ceil-cq2"), ("async", 1, "ceil-cq1"))
 MODEL = "identity_fp32"
 
 
@@ -148,10 +152,10 @@ def section_cpu_per_request(build, args, Inferd, write_model, identity_config, l
             _measure(build, args, server, loadgen_at_rate, "inferd", RATES, figures)
         finally:
             server.stop()
-        for api, label in (("callback", "ceiling"), ("async", "ceil-cq")):
+        for api, threads, label in CEILINGS:
             if not os.path.exists(ceiling_binary):
                 break
-            ceiling = Ceiling(ceiling_binary, free_port(), api)
+            ceiling = Ceiling(ceiling_binary, free_port(), api, threads)
             try:
                 _measure(build, args, ceiling, loadgen_at_rate, label, RATES, figures)
             finally:

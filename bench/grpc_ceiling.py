@@ -14,12 +14,14 @@ CONCURRENCIES = (1, 16)
 
 class Ceiling:
     """The ceiling server on a free port; `grpc_port` as loadgen expects.
-    `api` is "callback" (inferd's) or "async" (completion queues)."""
+    `api` is "callback" (inferd's) or "async" (completion queues, polled by
+    `threads` threads)."""
 
-    def __init__(self, binary, port, api="callback"):
+    def __init__(self, binary, port, api="callback", threads=2):
         self.grpc_port = port
         self.http_port = None
-        self.process = subprocess.Popen([binary, "--port", str(port), "--api", api],
+        self.process = subprocess.Popen([binary, "--port", str(port), "--api", api,
+                                         "--threads", str(threads)],
                                         stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         line = self.process.stdout.readline()
