@@ -24,13 +24,17 @@ overrides the server binary.
    the same concurrency (HTTP, binary tensors, random data), after the above:
    rows per second, ratio, average batch and CPU per row (`--skip-perf-analyzer`).
 4. 2 and 3 again with one instance per core (instance_group count = cores, so
-   the backend gives each instance one intra-op thread), next to its own
-   in-process match: as many inferd_ort_bench processes at batch 64 with one
-   thread each, run together (`--skip-per-core`). With the frontends and the
-   client on the same cores, ORT's calling thread spins (SpinPause) waiting for
-   a pool thread that was scheduled late at the end of every parallel section;
-   one thread per instance has no parallel sections, and the instances' runs
-   overlap the other instance's HTTP work.
+   the backend gives each instance one intra-op thread) and max_batch_size
+   concurrency / cores, next to its own in-process match: as many
+   inferd_ort_bench processes at that batch with one thread each, run together
+   (`--skip-per-core`). With the frontends and the client on the same cores,
+   ORT's calling thread spins (SpinPause) at the end of every parallel section
+   waiting for a pool thread that was scheduled late; one thread per instance
+   has no parallel sections, and one instance's run overlaps the other's HTTP
+   work. max_batch_size splits the clients into one cohort per instance: with
+   64, the 64 requests a finished batch answers come back within the queue
+   delay on a quiet machine and fill one batch again, leaving the other
+   instance (and core) idle.
 
 Also the CPU time per row (user + system, every thread; steadier than rows per
 second on a shared box): in-process, the server's and the load generator's over
@@ -78,11 +82,12 @@ def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int, spin: s
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def per_core_ceiling(bench_tool: Path, model: Path, seconds: float, cores: int) -> dict:
-    """`cores` inferd_ort_bench processes at batch 64 with one thread each (spinning
+def per_core_ceiling(bench_tool: Path, model: Path, seconds: float, cores: int,
+                     batch: int) -> dict:
+    """`cores` inferd_ort_bench processes at `batch` with one thread each (spinning
     off: there is no pool), run together: their rows per second summed, their
     CPU per row averaged."""
-    procs = [subprocess.Popen([str(bench_tool), str(model), "--batch", str(CEILING_BATCH),
+    procs = [subprocess.Popen([str(bench_tool), str(model), "--batch", str(batch),
                                "--threads", "1", "--seconds", str(seconds), "--spin", "0"],
                               stdout=subprocess.PIPE, text=True) for _ in range(cores)]
     runs = []
@@ -91,7 +96,7 @@ def per_core_ceiling(bench_tool: Path, model: Path, seconds: float, cores: int) 
         if proc.returncode != 0:
             raise RuntimeError(f"{bench_tool} failed with status {proc.returncode}")
         runs.append(json.loads(stdout.strip().splitlines()[-1]))
-    return {"sessions": cores, "rows_per_s": sum(r["rows_per_s"] for r in runs),
+    return {"sessions": cores, "batch": batch, "rows_per_s": sum(r["rows_per_s"] for r in runs),
             "cpu_us_per_row": sum(r["cpu_us_per_row"] for r in runs) / len(runs)}
 
 
@@ -320,11 +325,13 @@ def serve(binary: Path, model: Path, config: str, args: argparse.Namespace) -> d
     return {"load": load, "batch": batch, "pa": pa}
 
 
-def per_core_config(config: str, cores: int) -> str:
-    """The example's configuration with one instance per core."""
+def per_core_config(config: str, cores: int, batch: int) -> str:
+    """The example's configuration with one instance per core, batches of up to
+    `batch` rows."""
     changed = re.sub(r"count:\s*1\b", f"count: {cores}", config)
-    if changed == config:
-        raise RuntimeError("onnx_mlp: no 'count: 1' in the example's instance_group")
+    changed = re.sub(r"max_batch_size:\s*\d+", f"max_batch_size: {batch}", changed)
+    if changed.count(f"count: {cores}") != 1 or f"max_batch_size: {batch}" not in changed:
+        raise RuntimeError("onnx_mlp: the example's configuration is not as expected")
     return changed
 
 
@@ -376,8 +383,9 @@ def main() -> int:
     served = serve(binary, model, config, args)
     per_core = None
     if not args.skip_per_core and cores > 1:
-        per_core_top = per_core_ceiling(bench_tool, model, args.seconds, cores)
-        per_core = serve(binary, model, per_core_config(config, cores), args)
+        cohort = max(1, args.concurrency // cores)
+        per_core_top = per_core_ceiling(bench_tool, model, args.seconds, cores, cohort)
+        per_core = serve(binary, model, per_core_config(config, cores, cohort), args)
 
     print(f"onnx_mlp ({INPUT_WIDTH} -> 2048 x3 -> 16, FP32) on {cores} cores, "
           f"{args.seconds:g} s measured each")
@@ -393,11 +401,12 @@ def main() -> int:
     print_served(served, top, compute, args.concurrency)
     errors = served["load"]["errors"]
     if per_core is not None:
-        print(f"  one instance per core ({cores} instances, 1 intra-op thread each); ratios to the "
-              f"same in-process ceiling (spin {top['spin']}):")
+        print(f"  one instance per core ({cores} instances, 1 intra-op thread each, max_batch_size "
+              f"{per_core_top['batch']}); ratios to the same in-process ceiling "
+              f"(spin {top['spin']}):")
         print_served(per_core, top, compute, args.concurrency)
         print(f"    in-process the same way ({cores} sessions of 1 thread at batch "
-              f"{CEILING_BATCH}, run together): {per_core_top['rows_per_s']:9.1f} rows/s "
+              f"{per_core_top['batch']}, run together): {per_core_top['rows_per_s']:9.1f} rows/s "
               f"({per_core_top['cpu_us_per_row']:.0f} us CPU per row); ratio to it "
               f"{per_core['load']['rows_per_s'] / per_core_top['rows_per_s']:.2f}")
         errors += per_core["load"]["errors"]
