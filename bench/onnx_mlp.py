@@ -23,6 +23,18 @@ overrides the server binary.
 3. When tritonclient's perf_analyzer is in .venv, the same server under it at
    the same concurrency (HTTP, binary tensors, random data), after the above:
    rows per second, ratio, average batch and CPU per row (`--skip-perf-analyzer`).
+4. 2 and 3 again with one instance per core (instance_group count = cores, so
+   the backend gives each instance one intra-op thread) and max_batch_size
+   concurrency / cores, next to its own in-process match: as many
+   inferd_ort_bench processes at that batch with one thread each, run together
+   (`--skip-per-core`). With the frontends and the client on the same cores,
+   ORT's calling thread spins (SpinPause) at the end of every parallel section
+   waiting for a pool thread that was scheduled late; one thread per instance
+   has no parallel sections, and one instance's run overlaps the other's HTTP
+   work. max_batch_size splits the clients into one cohort per instance: with
+   64, the 64 requests a finished batch answers come back within the queue
+   delay on a quiet machine and fill one batch again, leaving the other
+   instance (and core) idle.
 
 Also the CPU time per row (user + system, every thread; steadier than rows per
 second on a shared box): in-process, the server's and the load generator's over
@@ -39,7 +51,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,6 +80,24 @@ def ceiling(bench_tool: Path, model: Path, seconds: float, threads: int, spin: s
                           "--threads", str(threads), "--seconds", str(seconds), "--spin", spin],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def per_core_ceiling(bench_tool: Path, model: Path, seconds: float, cores: int,
+                     batch: int) -> dict:
+    """`cores` inferd_ort_bench processes at `batch` with one thread each (spinning
+    off: there is no pool), run together: their rows per second summed, their
+    CPU per row averaged."""
+    procs = [subprocess.Popen([str(bench_tool), str(model), "--batch", str(batch),
+                               "--threads", "1", "--seconds", str(seconds), "--spin", "0"],
+                              stdout=subprocess.PIPE, text=True) for _ in range(cores)]
+    runs = []
+    for proc in procs:
+        stdout, _ = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"{bench_tool} failed with status {proc.returncode}")
+        runs.append(json.loads(stdout.strip().splitlines()[-1]))
+    return {"sessions": cores, "batch": batch, "rows_per_s": sum(r["rows_per_s"] for r in runs),
+            "cpu_us_per_row": sum(r["cpu_us_per_row"] for r in runs) / len(runs)}
 
 
 def cpu_seconds(pid: int, tid: str | None = None) -> float:
@@ -255,46 +284,30 @@ def run_perf_analyzer(binary: Path, cudart: list[str], server_pid: int, port: in
             "client_cpu_us_per_row": 1e6 * client / rows}
 
 
-def print_cpu_per_row(load: dict, compute_us: float, instance_work: str, other_work: str) -> None:
+def print_cpu_per_row(load: dict, compute_us: float, instance_work: str, other_work: str,
+                      indent: str = "  ") -> None:
     """run_load's CPU per row (server, load generator, the server's thread
     groups) against `compute_us`, the in-process CPU per row, and their ratio:
     the CPU bound. `instance_work`, `other_work`: what those thread groups run."""
     if "server_cpu_us_per_row" not in load:
         return
     served = load["server_cpu_us_per_row"] + load["client_cpu_us_per_row"]
-    print(f"  CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
+    print(f"{indent}CPU per row: server {load['server_cpu_us_per_row']:.0f} us + load generator "
           f"{load['client_cpu_us_per_row']:.0f} us; in-process {compute_us:.0f} us; "
           f"CPU bound {compute_us / served:.2f}")
     threads = load["server_threads_us_per_row"]
-    print(f"    server threads: instance {threads['instance']:.0f} us ({instance_work}), "
+    print(f"{indent}  server threads: instance {threads['instance']:.0f} us ({instance_work}), "
           f"other {threads['other']:.0f} us ({other_work}), HTTP I/O {threads['http']:.0f} us")
 
 
-def main() -> int:
-    cores = os.cpu_count() or 1
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per side")
-    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds first")
-    parser.add_argument("--concurrency", type=int, default=64, help="requests in flight")
-    parser.add_argument("--build-dir", type=Path, default=REPO_ROOT / "build")
-    parser.add_argument("--skip-perf-analyzer", action="store_true",
-                        help="no perf_analyzer run after inferd_http_load's")
-    args = parser.parse_args()
-
-    binary = Path(os.environ.get("INFERD_BINARY", args.build_dir / "inferd")).resolve()
-    tools = binary.parent / "backends" / "onnxruntime"
-    bench_tool, load_tool = tools / "inferd_ort_bench", tools / "inferd_http_load"
-    for path in (binary, bench_tool, load_tool):
-        if not path.is_file():
-            sys.exit(f"onnx_mlp: {path} not found; run `make build` first")
-    model = ensure_model()
-
-    tops = [ceiling(bench_tool, model, args.seconds, cores, spin) for spin in ("1", "0")]
-    top = max(tops, key=lambda t: t["rows_per_s"])
+def serve(binary: Path, model: Path, config: str, args: argparse.Namespace) -> dict:
+    """One server of onnx_mlp with `config` under inferd_http_load, then (unless
+    skipped or absent) perf_analyzer: {"load", "batch", "pa"}."""
+    load_tool = binary.parent / "backends" / "onnxruntime" / "inferd_http_load"
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         (repo / MODEL_NAME / "1").mkdir(parents=True)
-        shutil.copy(MODEL_DIR / "config.pbtxt", repo / MODEL_NAME / "config.pbtxt")
+        (repo / MODEL_NAME / "config.pbtxt").write_text(config)
         os.symlink(model, repo / MODEL_NAME / "1" / "model.onnx")
         server, port = start_server(binary, repo, Path(tmp) / "inferd.log")
         try:
@@ -309,33 +322,95 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=30)
+    return {"load": load, "batch": batch, "pa": pa}
 
-    ratio = load["rows_per_s"] / top["rows_per_s"]
+
+def per_core_config(config: str, cores: int, batch: int) -> str:
+    """The example's configuration with one instance per core, batches of up to
+    `batch` rows."""
+    changed = re.sub(r"count:\s*1\b", f"count: {cores}", config)
+    changed = re.sub(r"max_batch_size:\s*\d+", f"max_batch_size: {batch}", changed)
+    if changed.count(f"count: {cores}") != 1 or f"max_batch_size: {batch}" not in changed:
+        raise RuntimeError("onnx_mlp: the example's configuration is not as expected")
+    return changed
+
+
+def print_served(served: dict, top: dict, compute: float, concurrency: int) -> None:
+    """inferd_http_load's and perf_analyzer's figures of one serve() against `top`
+    (rows per second), with the CPU bound against `compute` (us CPU per row)."""
+    load, pa = served["load"], served["pa"]
+    print(f"    inferd HTTP, concurrency {concurrency}, 1 row per request: "
+          f"{load['rows_per_s']:9.1f} rows/s, ratio {load['rows_per_s'] / top['rows_per_s']:.2f}  "
+          f"(p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, {load['errors']} errors)")
+    print_cpu_per_row(load, compute, "ORT's calling thread, gather, scatter",
+                      "ORT's pool, helpers", indent="    ")
+    batch = served["batch"]
+    print(f"    average batch formed by the server: "
+          f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
+    if pa is not None:
+        spent = pa["server_cpu_us_per_row"] + pa["client_cpu_us_per_row"]
+        print(f"    inferd under perf_analyzer (HTTP, concurrency {concurrency}): "
+              f"{pa['rows_per_s']:9.1f} rows/s, ratio {pa['rows_per_s'] / top['rows_per_s']:.2f}, "
+              f"average batch {pa['batch']:.1f}")
+        print(f"    CPU per row: server {pa['server_cpu_us_per_row']:.0f} us + perf_analyzer "
+              f"{pa['client_cpu_us_per_row']:.0f} us; CPU bound {compute / spent:.2f}")
+
+
+def main() -> int:
+    cores = os.cpu_count() or 1
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per side")
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds first")
+    parser.add_argument("--concurrency", type=int, default=64, help="requests in flight")
+    parser.add_argument("--build-dir", type=Path, default=REPO_ROOT / "build")
+    parser.add_argument("--skip-perf-analyzer", action="store_true",
+                        help="no perf_analyzer run after inferd_http_load's")
+    parser.add_argument("--skip-per-core", action="store_true",
+                        help="no runs with one instance per core")
+    args = parser.parse_args()
+
+    binary = Path(os.environ.get("INFERD_BINARY", args.build_dir / "inferd")).resolve()
+    tools = binary.parent / "backends" / "onnxruntime"
+    bench_tool = tools / "inferd_ort_bench"
+    for path in (binary, bench_tool, tools / "inferd_http_load"):
+        if not path.is_file():
+            sys.exit(f"onnx_mlp: {path} not found; run `make build` first")
+    model = ensure_model()
+    config = (MODEL_DIR / "config.pbtxt").read_text()
+
+    tops = [ceiling(bench_tool, model, args.seconds, cores, spin) for spin in ("1", "0")]
+    top = max(tops, key=lambda t: t["rows_per_s"])
+    served = serve(binary, model, config, args)
+    per_core = None
+    if not args.skip_per_core and cores > 1:
+        cohort = max(1, args.concurrency // cores)
+        per_core_top = per_core_ceiling(bench_tool, model, args.seconds, cores, cohort)
+        per_core = serve(binary, model, per_core_config(config, cores, cohort), args)
+
     print(f"onnx_mlp ({INPUT_WIDTH} -> 2048 x3 -> 16, FP32) on {cores} cores, "
           f"{args.seconds:g} s measured each")
-    print(f"  inferd HTTP, concurrency {args.concurrency}, 1 row per request: "
-          f"{load['rows_per_s']:9.1f} rows/s  (p50 {load['p50_ms']:.1f} ms, "
-          f"p99 {load['p99_ms']:.1f} ms, {load['errors']} errors)")
     for t in tops:
         print(f"  ONNX Runtime in-process, batch {CEILING_BATCH}, {t['threads']} threads, "
               f"spin {t['spin']}: {t['rows_per_s']:9.1f} rows/s  ({t['ms_per_batch']:.1f} ms per "
               f"batch, {t['cpu_us_per_row']:.0f} us CPU per row)")
-    print(f"  ratio inferd / in-process (spin {top['spin']}): {ratio:.2f}")
     # Spinning threads burn CPU without computing: the leaner run is the
     # compute's cost.
     compute = min(t["cpu_us_per_row"] for t in tops)
-    print_cpu_per_row(load, compute, "ORT's calling thread, gather, scatter",
-                      "ORT's pool, helpers")
-    print(f"  average batch formed by the server: "
-          f"{'%.1f' % batch if batch is not None else 'n/a (no statistics endpoint)'}")
-    if pa is not None:
-        served = pa["server_cpu_us_per_row"] + pa["client_cpu_us_per_row"]
-        print(f"  inferd under perf_analyzer (HTTP, concurrency {args.concurrency}): "
-              f"{pa['rows_per_s']:9.1f} rows/s, ratio {pa['rows_per_s'] / top['rows_per_s']:.2f}, "
-              f"average batch {pa['batch']:.1f}")
-        print(f"  CPU per row: server {pa['server_cpu_us_per_row']:.0f} us + perf_analyzer "
-              f"{pa['client_cpu_us_per_row']:.0f} us; CPU bound {compute / served:.2f}")
-    return 0 if load["errors"] == 0 else 1
+    print(f"  the example's configuration (1 instance, {cores} intra-op threads); "
+          f"ratios to in-process spin {top['spin']}:")
+    print_served(served, top, compute, args.concurrency)
+    errors = served["load"]["errors"]
+    if per_core is not None:
+        print(f"  one instance per core ({cores} instances, 1 intra-op thread each, max_batch_size "
+              f"{per_core_top['batch']}); ratios to the same in-process ceiling "
+              f"(spin {top['spin']}):")
+        print_served(per_core, top, compute, args.concurrency)
+        print(f"    in-process the same way ({cores} sessions of 1 thread at batch "
+              f"{per_core_top['batch']}, run together): {per_core_top['rows_per_s']:9.1f} rows/s "
+              f"({per_core_top['cpu_us_per_row']:.0f} us CPU per row); ratio to it "
+              f"{per_core['load']['rows_per_s'] / per_core_top['rows_per_s']:.2f}")
+        errors += per_core["load"]["errors"]
+    return 0 if errors == 0 else 1
 
 
 if __name__ == "__main__":
