@@ -13,19 +13,27 @@ last), for the measured time; each request carries one INT32 value. Against:
 All three: max_batch_size 64, one instance, max_queue_delay 500 us. Printed:
 requests per second, latency p50 / p99, and the mean rows per execution (from
 the statistics endpoint). inferd-loadgen has no sequence mode, so the client is
-Python: its own cost is in every figure, the same for all three lines.
+Python: its own cost is in every figure, the same for all three lines. Then
+perf_analyzer's sequence mode against seq_direct, 16 sequences at a time over
+gRPC (issue 43's measurement), against Triton 2.51's figure.
 """
 import json
 import os
+import re
 import statistics
+import subprocess
 import tempfile
 import time
 import urllib.request
 
 from client_threads import run_client_threads
+from perf_analyzer import perf_analyzer_and_env
 
 SEQUENCES = 64
 LENGTH = 20
+# Issue 43: Triton 2.51's sequence batcher under perf_analyzer over gRPC at
+# concurrency 16 (16 live sequences), on this box kind.
+TRITON_SEQUENCES_C16_PER_S = 3080
 
 CONTROLS = """  control_input [
     { name: "START" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] },
@@ -125,6 +133,33 @@ def _measure(server, args, model, stateful, id_base):
     return count / elapsed
 
 
+def _perf_analyzer_sequences(server, model):
+    """perf_analyzer's own sequence mode (it reads the model's sequence batcher
+    and sends START/END and ids itself) at concurrency 16, sequences of LENGTH:
+    the issue's measurement; its infer/s, or None with why."""
+    binary, env = perf_analyzer_and_env()
+    if not binary:
+        return None
+    command = [binary, "-m", model, "-u", f"127.0.0.1:{server.grpc_port}", "-i", "grpc",
+               "--concurrency-range", "16", "--sequence-length", str(LENGTH),
+               "--measurement-interval", "2000", "--max-trials", "6",
+               "--stability-percentage", "30"]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=180)
+    except subprocess.TimeoutExpired:
+        print("   perf_analyzer: no result in 180 s")
+        return None
+    found = re.search(r"Concurrency: 16, throughput: ([\d.]+) infer/sec", result.stdout)
+    if not found:
+        print("   perf_analyzer: no result: " + " | ".join(result.stdout.splitlines()[-2:])[:300])
+        return None
+    rate = float(found.group(1))
+    print(f"   perf_analyzer, gRPC, 16 sequences of {LENGTH} ({model}): {rate:8.0f} infer/s;"
+          f" Triton 2.51 {TRITON_SEQUENCES_C16_PER_S:,}/s: ratio"
+          f" {rate / TRITON_SEQUENCES_C16_PER_S:.2f} (target >= 2)")
+    return rate
+
+
 def section_sequences(build, args, inferd_class, write_model):
     print(f"== 6. {SEQUENCES} concurrent sequences of {LENGTH} requests (gRPC, Python threads) ==")
     if not os.path.exists(os.path.join(build, "backends", "accumulate", "libinferd_accumulate.so")):
@@ -143,6 +178,7 @@ def section_sequences(build, args, inferd_class, write_model):
                                     id_base=1 + index * 100_000_000)
         for model in STRATEGIES:
             print(f"   {model} / stateless: {rates[model] / rates['stateless']:.2f}")
+        _perf_analyzer_sequences(server, "seq_direct")
     finally:
         server.stop()
     print()
