@@ -120,12 +120,12 @@ test: unit-test clang-check integration-test image-test deploy-test
 # OCI images of the server (docs/deploying.md), built without Docker or a
 # registry: the runtime closure of build/ (ldd of every binary and backend)
 # and Debian's python3 with numpy, packed by umoci into
-# build/image/inferd-{default,onnx,torch}.oci.tar. image-test unpacks each and
+# build/image/inferd-{default,onnx,llm,torch}.oci.tar. image-test unpacks each and
 # runs it chroot'ed, read-only, as its non-root user, serving models to
 # tritonclient. Both as root (the layer's files are root's, ldconfig -r and
 # the tests chroot, the tests mount): through sudo otherwise. 45 s for the
 # images and 20-35 s for the tests here (2 cores, 2026-11-29).
-IMAGE_VARIANTS ?= default onnx torch
+IMAGE_VARIANTS ?= default onnx llm torch
 SUDO_UNLESS_ROOT = $(if $(filter 0,$(shell id -u)),,sudo -E)
 image: build
 	@bash scripts/install-image-deps.sh

@@ -38,8 +38,12 @@ VARIANTS = {
     "default": {"backends": BASE_BACKENDS + ["python", "fil"], "python": True},
     # ONNX Runtime alone (no Python): the smallest useful image.
     "onnx": {"backends": BASE_BACKENDS, "python": False},
-    # The default image and LibTorch (Debian's libtorch 1.13, CPU).
-    "torch": {"backends": BASE_BACKENDS + ["python", "fil", "pytorch"], "python": True},
+    # ONNX Runtime and llama.cpp (GGUF language models behind the OpenAI API):
+    # the default image has no room for llama.cpp's 30 MB within its 250 MB.
+    "llm": {"backends": BASE_BACKENDS + ["llamacpp"], "python": False},
+    # The default image, llama.cpp and LibTorch (Debian's libtorch 1.13, CPU).
+    "torch": {"backends": BASE_BACKENDS + ["python", "fil", "llamacpp", "pytorch"],
+              "python": True},
 }
 TOOLS = ["inferd-check-config", "inferd-loadgen"]
 PORTS = ["8000/tcp", "8001/tcp", "8002/tcp"]
@@ -130,6 +134,13 @@ def build_rootfs(build: Path, rootfs: Path, variant: dict) -> None:
     if variant["python"]:
         elves += closure.copy_python(copier)
     copier.copy_closure(elves)
+    # What came along beside a library (a folder's other libraries, which it
+    # may open at run time: ggml's CPU variants, ONNX Runtime's providers)
+    # needs its own closure too.
+    own_lib_dir = rootfs / PREFIX / "lib"
+    if own_lib_dir.is_dir():
+        copier.copy_closure([p for p in sorted(own_lib_dir.iterdir())
+                             if p.is_file() and not p.is_symlink() and closure.is_elf(p)])
     write_etc(rootfs)
     link_commands(rootfs)
     copier.finish()

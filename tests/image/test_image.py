@@ -4,7 +4,7 @@ serving models to tritonclient over HTTP and gRPC from its own root filesystem,
 read-only, as its non-root user.
 
 `make image-test` builds the images and the example models first; alone, this
-needs build/image/inferd-{default,onnx,torch}.oci.tar (or $INFERD_IMAGE_DIR)
+needs build/image/inferd-{default,onnx,llm,torch}.oci.tar (or $INFERD_IMAGE_DIR)
 and root.
 """
 
@@ -29,7 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 IMAGE_DIR = Path(os.environ.get("INFERD_IMAGE_DIR", REPO_ROOT / "build" / "image"))
 EXAMPLES = REPO_ROOT / "examples" / "models"
 # The issue's targets, uncompressed (the files of the root filesystem).
-SIZE_LIMITS_MB = {"default": 250, "onnx": 120, "torch": None}
+SIZE_LIMITS_MB = {"default": 250, "onnx": 120, "llm": 160, "torch": None}
 USER = "1000:1000"
 sys.path.insert(0, str(REPO_ROOT / "tests" / "integration"))
 
@@ -275,5 +275,36 @@ def test_file_override_loads_write_to_tmp(images, tmp_path, writable_tmp):
             with pytest.raises(Exception, match="cannot create a temporary folder for model "
                                                 "'uploaded'"):
                 load_with_file_override(server)
+    finally:
+        assert server.stop() == 0, server.describe("exit code")
+
+
+@pytest.mark.parametrize("variant", ["llm", "torch"])
+def test_image_serves_a_gguf_model_as_llama_cpp_does(images, tmp_path, variant):
+    """The llamacpp backend in the images that carry it: llama.cpp's libraries and the CPU
+    variants ggml opens at run time beside them. A tiny GGUF answers over
+    /generate and the OpenAI API with the greedy text llama.cpp's own
+    examples/simple generates on the host."""
+    sys.path.insert(0, str(REPO_ROOT / "tests" / "integration" / "llamacpp"))
+    import requests
+    from llamacpp_util import (generate_body, simple_generate, tiny_config, write_model,
+                               write_tiny_gguf)
+    gguf = write_tiny_gguf(tmp_path / "tiny.gguf")
+    repo = write_model(tmp_path / "models", "tiny", gguf, tiny_config("tiny"))
+    prompt, max_tokens = "Once upon a time", 16
+    expected = simple_generate(gguf, prompt, max_tokens)
+    server = ImageServer(images(variant), repo, ["--model-repository=/models"],
+                         tmp_path / "server.log")
+    try:
+        assert_contained(server)
+        resp = requests.post(f"{server.url}/v2/models/tiny/generate",
+                             json=generate_body(prompt, max_tokens), timeout=60)
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["text_output"].replace("\0", "") == expected
+        resp = requests.post(f"{server.url}/v1/completions", timeout=60,
+                             json={"model": "tiny", "prompt": prompt, "max_tokens": max_tokens,
+                                   "temperature": 0})
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["choices"][0]["text"].replace("\0", "") == expected
     finally:
         assert server.stop() == 0, server.describe("exit code")
