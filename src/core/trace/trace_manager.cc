@@ -117,8 +117,9 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   const bool forced = context != nullptr && context->sampled && exporter_ != nullptr;
   std::shared_ptr<TraceCollector> collector = sampler->uncounted_.load(std::memory_order_acquire);
   if (collector != nullptr) {
+    // No count: nothing to take, and nothing to keep exact (a collector
+    // without a count writes on log_frequency and flushes, never on taken).
     if (!forced && sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
-    collector->Take();  // no count: always taken
   } else {
     collector = TakeCounted(sampler, forced);
     if (collector == nullptr) return nullptr;
