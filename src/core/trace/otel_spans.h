@@ -45,6 +45,10 @@ struct SpanView {
 
 // Bit i set: slot i of the order above is a span of `record` (a batch: bit 0).
 uint32_t SpanSlots(const SpanRecord& record);
+// The same, computed once: what the exporter stored when it queued the record.
+inline uint32_t QueuedSpanSlots(const SpanRecord& record) {
+  return record.slots != 0 ? record.slots : SpanSlots(record);
+}
 // How many spans `record` holds.
 inline size_t SpanCount(const SpanRecord& record) {
   return static_cast<size_t>(__builtin_popcount(SpanSlots(record)));

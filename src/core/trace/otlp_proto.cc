@@ -189,9 +189,9 @@ OtlpProtoEncoder::OtlpProtoEncoder(const ResourceAttributes& resource) {
   scope_.resize(static_cast<size_t>(out - scope_.data()));
 }
 
-std::string_view OtlpProtoEncoder::Encode(const SpanRecord* records, size_t count,
-                                          int64_t unix_minus_steady_ns, std::string* buffer,
-                                          size_t* spans) const {
+std::string_view OtlpProtoEncoder::EncodeAll(const SpanRecord* const* records, size_t count,
+                                             int64_t unix_minus_steady_ns, std::string* buffer,
+                                             size_t* spans) const {
   // Room before the spans for the outer tags and lengths, the resource and
   // the scope.
   const size_t head = 2 * (1 + kMaxLength) + resource_.size() + 1 + kMaxLength + scope_.size();
@@ -202,8 +202,8 @@ std::string_view OtlpProtoEncoder::Encode(const SpanRecord* records, size_t coun
   reserve(0);
   *spans = 0;
   for (size_t r = 0; r < count; ++r) {
-    const SpanRecord& record = records[r];
-    const uint32_t slots = SpanSlots(record);
+    const SpanRecord& record = *records[r];
+    const uint32_t slots = QueuedSpanSlots(record);
     reserve(RecordBound(record, static_cast<size_t>(__builtin_popcount(slots))));
     char* out = buffer->data() + used;
     for (uint32_t left = slots; left != 0; left &= left - 1) {

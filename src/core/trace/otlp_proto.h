@@ -27,8 +27,9 @@ class OtlpProtoEncoder final : public SpanEncoder {
 
   // The view starts a few bytes into `*buffer` (the outer lengths are
   // written last, right before the spans).
-  std::string_view Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
-                          std::string* buffer, size_t* spans) const override;
+  std::string_view EncodeAll(const SpanRecord* const* records, size_t count,
+                             int64_t unix_minus_steady_ns, std::string* buffer,
+                             size_t* spans) const override;
   std::string_view content_type() const override { return "application/x-protobuf"; }
 
  private:

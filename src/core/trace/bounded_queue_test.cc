@@ -1,0 +1,58 @@
+#include "core/trace/bounded_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+namespace inferd {
+namespace {
+
+TEST(BoundedQueueTest, FirstInFirstOutUpToItsCapacity) {
+  BoundedQueue<int> queue(3);  // rounded up to 4
+  int values[5] = {0, 1, 2, 3, 4};
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(queue.Push(&values[i])) << i;
+  EXPECT_FALSE(queue.Push(&values[4]));  // full: refused, not overwritten
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(queue.Pop(), &values[i]);
+  EXPECT_EQ(queue.Pop(), nullptr);
+  // The slots are reused lap after lap.
+  for (int lap = 0; lap < 10; ++lap) {
+    EXPECT_TRUE(queue.Push(&values[lap % 5]));
+    EXPECT_EQ(queue.Pop(), &values[lap % 5]);
+  }
+}
+
+// Producers and consumers at once: every value comes out exactly once.
+TEST(BoundedQueueTest, ManyProducersAndConsumersLoseAndRepeatNothing) {
+  constexpr int kThreads = 4;
+  constexpr int kEach = 20000;
+  BoundedQueue<int> queue(64);
+  std::vector<int> values(kThreads * kEach);
+  std::vector<std::atomic<int>> seen(values.size());
+  std::atomic<int> popped{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = t * kEach; i < (t + 1) * kEach; ++i) {
+        while (!queue.Push(&values[i])) std::this_thread::yield();
+      }
+    });
+    threads.emplace_back([&] {
+      while (popped.load() < kThreads * kEach) {
+        int* value = queue.Pop();
+        if (value == nullptr) {
+          std::this_thread::yield();
+          continue;
+        }
+        seen[value - values.data()].fetch_add(1);
+        popped.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << i;
+  EXPECT_EQ(queue.Pop(), nullptr);
+}
+
+}  // namespace
+}  // namespace inferd
