@@ -1,6 +1,8 @@
 #include "core/trace/otlp_proto.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 
 #include "core/trace/otel_spans.h"
@@ -81,8 +83,22 @@ char* Text(char* out, uint8_t tag, std::string_view text) {
   return Bytes(out, tag, text.data(), text.size());
 }
 
+// An id: a length-delimited field of constant size, so the copy is a move or two.
+template <size_t N>
+char* Id(char* out, uint8_t tag, const std::array<uint8_t, N>& id) {
+  static_assert(N < 0x80);
+  *out++ = static_cast<char>(tag);
+  *out++ = static_cast<char>(N);
+  std::memcpy(out, id.data(), N);
+  return out + N;
+}
+
 char* Fixed64(char* out, uint8_t tag, uint64_t value) {
   out = Byte(out, tag);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out, &value, sizeof(value));
+    return out + sizeof(value);
+  }
   for (int i = 0; i < 8; ++i) *out++ = static_cast<char>(value >> (8 * i));  // little endian
   return out;
 }
@@ -124,8 +140,7 @@ char* Links(char* out, const SpanRecord& record) {
   for (size_t i = 0; i < record.link_count; ++i) {
     const SpanLink& link = record.Link(i);
     out = Varint(Byte(out, kSpanLinks), kLink);
-    out = Bytes(out, kLinkTraceId, link.trace_id.data(), link.trace_id.size());
-    out = Bytes(out, kLinkSpanId, link.span_id.data(), link.span_id.size());
+    out = Id(Id(out, kLinkTraceId, link.trace_id), kLinkSpanId, link.span_id);
   }
   return out;
 }
@@ -141,17 +156,15 @@ size_t RecordBound(const SpanRecord& record, size_t spans) {
 }
 
 // One Span (with its tag and length) written at `out`: its fields go after
-// room for the longest length, then move back over what it did not need.
+// one byte for its length, which most spans need (under 128 bytes), and
+// move up when the length takes more.
 char* Span(char* out, const SpanRecord& record, const SpanView& span, int64_t offset) {
-  char* const body = out + 1 + kMaxLength;
-  char* end = Bytes(body, kSpanTraceId, record.trace_id.data(), record.trace_id.size());
-  end = Bytes(end, kSpanSpanId, span.span_id.data(), span.span_id.size());
+  char* const body = out + 2;
+  char* end = Id(Id(body, kSpanTraceId, record.trace_id), kSpanSpanId, span.span_id);
   if (!record.trace_state.empty()) end = Text(end, kSpanTraceState, record.trace_state);
-  bool root_parent = true;
-  for (uint8_t byte : span.parent_span_id) root_parent = root_parent && byte == 0;
-  if (!root_parent) {
-    end = Bytes(end, kSpanParentSpanId, span.parent_span_id.data(), span.parent_span_id.size());
-  }
+  uint64_t parent = 0;
+  std::memcpy(&parent, span.parent_span_id.data(), sizeof(parent));
+  if (parent != 0) end = Id(end, kSpanParentSpanId, span.parent_span_id);  // 0: a root span
   end = Text(end, kSpanName, span.name);
   end = Varint(Byte(end, kSpanKind), static_cast<uint64_t>(span.kind));
   end = Fixed64(end, kSpanStart, span.start_ns + static_cast<uint64_t>(offset));
@@ -161,9 +174,10 @@ char* Span(char* out, const SpanRecord& record, const SpanView& span, int64_t of
     if (record.link_count > 0) end = Links(end, record);
   }
   const auto size = static_cast<size_t>(end - body);
-  char* const moved = Varint(Byte(out, kScopeSpansSpans), size);
-  if (moved != body) std::memmove(moved, body, size);
-  return moved + size;
+  char* const start = out + 1 + VarintSize(size);
+  if (start != body) std::memmove(start, body, size);  // up: RecordBound left the room
+  Varint(Byte(out, kScopeSpansSpans), size);
+  return start + size;
 }
 
 }  // namespace
