@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <thread>
 #include <vector>
+
+#include "core/trace/trace_pool.h"
 
 namespace inferd {
 namespace {
@@ -52,6 +55,23 @@ TEST(BoundedQueueTest, ManyProducersAndConsumersLoseAndRepeatNothing) {
   for (std::thread& thread : threads) thread.join();
   for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << i;
   EXPECT_EQ(queue.Pop(), nullptr);
+}
+
+// A type of its own, so that its pool is this test's alone.
+struct Pooled {
+  explicit Pooled(int v) : value(v) {}
+  int value;
+};
+
+TEST(TracePoolAllocatorTest, AFreedBlockIsReusedAndTheObjectBuiltAnew) {
+  auto first = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 1);
+  const void* block = first.get();
+  first.reset();  // the block goes to the pool, not to malloc
+  auto second = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 2);
+  EXPECT_EQ(second.get(), block);
+  EXPECT_EQ(second->value, 2);
+  auto third = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 3);
+  EXPECT_NE(third.get(), second.get());  // the pool was empty: a new block
 }
 
 }  // namespace
