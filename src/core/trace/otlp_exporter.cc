@@ -1,6 +1,5 @@
 #include "core/trace/otlp_exporter.h"
 
-#include <bit>
 #include <utility>
 
 #include "core/common/logging.h"
@@ -48,7 +47,7 @@ void OtlpExporter::Export(SpanRecord&& record) {
 
 void OtlpExporter::Submit(SpanRecord* record) {
   record->slots = SpanSlots(*record);
-  const auto spans = static_cast<size_t>(std::popcount(record->slots));
+  const auto spans = SlotCount(record->slots);
   if (spans == 0) return Recycle(record);
   const size_t before = queued_spans_.fetch_add(spans, std::memory_order_relaxed);
   if (before + spans > settings_.max_queue_size || !queue_.Push(record)) {
@@ -95,7 +94,7 @@ size_t OtlpExporter::TakeBatch() {
   while (staged_spans_ < settings_.max_export_batch_size) {
     SpanRecord* record = carried_ != nullptr ? std::exchange(carried_, nullptr) : queue_.Pop();
     if (record == nullptr) break;
-    const auto count = static_cast<size_t>(std::popcount(record->slots));
+    const auto count = SlotCount(record->slots);
     // A record's spans stay together, even when they alone exceed the limit.
     if (staged_spans_ > 0 && staged_spans_ + count > settings_.max_export_batch_size) {
       carried_ = record;

@@ -174,7 +174,7 @@ std::string_view OtlpJsonEncoder::EncodeAll(const SpanRecord* const* records, si
   for (size_t r = 0; r < count; ++r) {
     const SpanRecord& record = *records[r];
     const uint32_t slots = QueuedSpanSlots(record);
-    reserve(RecordBound(record, static_cast<size_t>(__builtin_popcount(slots))));
+    reserve(RecordBound(record, SlotCount(slots)));
     char* out = buffer->data() + used;
     const SpanHead head(record.trace_id);
     for (uint32_t left = slots; left != 0; left &= left - 1) {

@@ -111,26 +111,47 @@ char* StringAttribute(char* out, uint8_t tag, std::string_view key, std::string_
   return Text(Varint(Byte(out, kKeyValueValue), any), kAnyString, value);
 }
 
-char* IntAttribute(char* out, std::string_view key, int64_t value) {
+// A span attribute's head up to its value: the KeyValue's tag and length
+// (`pair`), and the key, a literal, copied as a block of constant size.
+template <size_t N>
+char* SpanAttributeHead(char* out, const char (&key)[N], size_t pair) {
+  constexpr size_t kKey = N - 1;
+  static_assert(kKey < 0x80);
+  out = Varint(Byte(out, kSpanAttributes), pair);
+  *out++ = static_cast<char>(kKeyValueKey);
+  *out++ = static_cast<char>(kKey);
+  std::memcpy(out, key, kKey);
+  return out + kKey;
+}
+
+template <size_t N>
+char* SpanIntAttribute(char* out, const char (&key)[N], int64_t value) {
   const auto bits = static_cast<uint64_t>(value);
-  const size_t any = 1 + VarintSize(bits);
-  const size_t pair = 1 + VarintSize(key.size()) + key.size() + 1 + VarintSize(any) + any;
-  out = Text(Varint(Byte(out, kSpanAttributes), pair), kKeyValueKey, key);
-  return Varint(Byte(Varint(Byte(out, kKeyValueValue), any), kAnyInt), bits);
+  const size_t any = 1 + VarintSize(bits);  // under 128
+  out = SpanAttributeHead(out, key, 2 + (N - 1) + 2 + any);
+  *out++ = static_cast<char>(kKeyValueValue);
+  *out++ = static_cast<char>(any);
+  *out++ = static_cast<char>(kAnyInt);
+  return Varint(out, bits);
+}
+
+template <size_t N>
+char* SpanStringAttribute(char* out, const char (&key)[N], std::string_view value) {
+  const size_t any = 1 + VarintSize(value.size()) + value.size();
+  out = SpanAttributeHead(out, key, 2 + (N - 1) + 1 + VarintSize(any) + any);
+  return Text(Varint(Byte(out, kKeyValueValue), any), kAnyString, value);
 }
 
 char* RootAttributes(char* out, const SpanRecord& record) {
-  out = StringAttribute(out, kSpanAttributes, "model_name", record.model_name);
-  out = IntAttribute(out, "model_version", record.model_version);
+  out = SpanStringAttribute(out, "model_name", record.model_name);
+  out = SpanIntAttribute(out, "model_version", record.model_version);
   if (record.kind == SpanRecord::Kind::kBatch) {
-    return IntAttribute(out, "batch_size", record.batch_size);
+    return SpanIntAttribute(out, "batch_size", record.batch_size);
   }
-  out = IntAttribute(out, "inferd.trace_id", static_cast<int64_t>(record.trace_number));
-  if (!record.request_id.empty()) {
-    out = StringAttribute(out, kSpanAttributes, "request_id", record.request_id);
-  }
+  out = SpanIntAttribute(out, "inferd.trace_id", static_cast<int64_t>(record.trace_number));
+  if (!record.request_id.empty()) out = SpanStringAttribute(out, "request_id", record.request_id);
   if (record.parent_number != 0) {
-    out = IntAttribute(out, "parent_id", static_cast<int64_t>(record.parent_number));
+    out = SpanIntAttribute(out, "parent_id", static_cast<int64_t>(record.parent_number));
   }
   return out;
 }
@@ -218,7 +239,7 @@ std::string_view OtlpProtoEncoder::EncodeAll(const SpanRecord* const* records, s
   for (size_t r = 0; r < count; ++r) {
     const SpanRecord& record = *records[r];
     const uint32_t slots = QueuedSpanSlots(record);
-    reserve(RecordBound(record, static_cast<size_t>(__builtin_popcount(slots))));
+    reserve(RecordBound(record, SlotCount(slots)));
     char* out = buffer->data() + used;
     for (uint32_t left = slots; left != 0; left &= left - 1) {
       const auto slot = static_cast<size_t>(__builtin_ctz(left));
