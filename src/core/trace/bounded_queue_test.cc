@@ -63,15 +63,20 @@ struct Pooled {
   int value;
 };
 
-TEST(TracePoolAllocatorTest, AFreedBlockIsReusedAndTheObjectBuiltAnew) {
-  auto first = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 1);
-  const void* block = first.get();
-  first.reset();  // the block goes to the pool, not to malloc
-  auto second = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 2);
-  EXPECT_EQ(second.get(), block);
-  EXPECT_EQ(second->value, 2);
-  auto third = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 3);
-  EXPECT_NE(third.get(), second.get());  // the pool was empty: a new block
+// A block freed on another thread comes back to the thread that allocates
+// next (malloc would have kept it in the freeing thread's cache).
+TEST(TracePoolAllocatorTest, ABlockFreedOnAnotherThreadIsReusedHere) {
+  constexpr size_t kKept = TracePoolAllocator<Pooled>::kKept;
+  // More than the pool keeps: it is empty now, whatever earlier tests left.
+  std::vector<std::shared_ptr<Pooled>> held;
+  for (size_t i = 0; i <= kKept; ++i) {
+    held.push_back(std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 1));
+  }
+  const void* oldest = held.front().get();
+  std::thread([&held] { held.clear(); }).join();  // the first kKept freed go to the pool
+  auto again = std::allocate_shared<Pooled>(TracePoolAllocator<Pooled>(), 2);
+  EXPECT_EQ(again.get(), oldest);  // the pool's oldest block
+  EXPECT_EQ(again->value, 2);      // built anew in it
 }
 
 }  // namespace
