@@ -12,6 +12,7 @@ threads: the request path and the exporter's) and what tracing adds.
         [--annotate]   # also the top functions of each traced run
 """
 import argparse
+import glob
 import http.client
 import http.server
 import json
@@ -76,7 +77,7 @@ def _dump_ir(path):
     raise RuntimeError(f"no totals in {path}")
 
 
-def measure(build, repo, extra, requests, annotate):
+def measure(build, repo, extra, requests, annotate, threads):
     work = tempfile.mkdtemp(prefix="inferd-cg-")
     out = os.path.join(work, "cg.out")
     # Inferd picks the ports and builds the command line; its own process is
@@ -86,7 +87,7 @@ def measure(build, repo, extra, requests, annotate):
     server.process.kill()
     server.process.wait()
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no",
-               "--compress-strings=no", *server.process.args]
+               "--compress-strings=no", "--separate-threads=yes", *server.process.args]
     server.process = subprocess.Popen(command, stdout=server.log, stderr=subprocess.STDOUT)
     server.started = time.monotonic()
     try:
@@ -103,16 +104,28 @@ def measure(build, repo, extra, requests, annotate):
         connection.close()
     finally:
         server.stop()
-    dump = out + ".1"  # what callgrind_control -d wrote: the measured requests only
-    if annotate:  # the tracing functions, inclusive, per request
-        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", dump],
-                                capture_output=True, text=True).stdout
-        tracing = re.compile(r"inferd::\S*(Trace|Otlp|Span|Export)")
-        for row in [line.strip() for line in report.splitlines() if tracing.search(line)][:25]:
-            count, name = row.split(" ", 1)[0], row.split("???:", 1)[-1]
-            print(f"   {int(count.replace(',', '')) / requests:9.0f}  {name[:110]}")
-    total = _dump_ir(dump) / requests
-    shutil.rmtree(work, ignore_errors=True)
+    # What callgrind_control -d wrote, a file per thread: the measured requests only.
+    dumps = sorted(glob.glob(out + ".1-*"))
+    per_thread = [_dump_ir(dump) / requests for dump in dumps]
+    if threads:  # the busy threads, to tell the request path's change from idle wake-ups'
+        print("   threads:", " ".join(f"{count:.0f}" for count in per_thread if count >= 50))
+    if annotate:  # the tracing functions, inclusive, per request, all threads together
+        inclusive = {}
+        for dump in dumps:
+            report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                                     dump], capture_output=True, text=True).stdout
+            for line in report.splitlines():
+                match = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+\S*?:(\S.*)", line)
+                if match and re.search(r"inferd::\S*(Trace|Otlp|Span|Export)", line):
+                    name = match.group(2).split(" [")[0]
+                    inclusive[name] = inclusive.get(name, 0) + int(match.group(1).replace(",", ""))
+        for name, count in sorted(inclusive.items(), key=lambda item: -item[1])[:25]:
+            print(f"   {count / requests:9.0f}  {name[:110]}")
+    total = sum(per_thread)
+    if os.environ.get("KEEP_CALLGRIND"):
+        print("   kept", work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
     return total
 
 
@@ -121,6 +134,8 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--annotate", action="store_true")
+    parser.add_argument("--threads", action="store_true",
+                        help="also each busy thread's instructions per request")
     parser.add_argument("--only", default="off,100%,1%")
     args = parser.parse_args()
     sink = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sink)
@@ -133,12 +148,19 @@ def main():
     otel = ["--trace-config=mode=opentelemetry", f"--trace-config=opentelemetry,url={url}",
             "--trace-config=level=TIMESTAMPS", "--trace-config=opentelemetry,bsp_schedule_delay=200",
             "--trace-config=opentelemetry,bsp_max_queue_size=65536"]
-    setups = {"off": [], "100%": otel + ["--trace-config=rate=1"],
-              "1%": otel + ["--trace-config=rate=100"]}
+    # One HTTP thread, so every execution runs on the model instance's thread.
+    # With more, an execution may run on the HTTP thread instead when the
+    # model's recent executions were short (under 100 us of wall time): under
+    # callgrind's slowdown on a loaded machine, the instructions tracing adds
+    # inside an execution flipped that choice, and with it ~7k instructions
+    # of thread hand-off per request, between runs and setups.
+    pinned = ["--http-thread-count=1"]
+    setups = {"off": pinned, "100%": pinned + otel + ["--trace-config=rate=1"],
+              "1%": pinned + otel + ["--trace-config=rate=100"]}
     results = {}
     for name in args.only.split(","):
         results[name] = measure(args.build, repo, setups[name], args.requests,
-                                   args.annotate and name != "off")
+                                args.annotate and name != "off", args.threads)
         base = results.get("off")
         change = f"  {(results[name] / base - 1) * 100:+.2f}% vs off" if base else ""
         print(f"{name:6} {results[name]:10.0f} instructions/request{change}", flush=True)

@@ -148,7 +148,7 @@ void ExportBatchSpan(const ModelVersion& model, const std::vector<std::shared_pt
   OtlpExporter* exporter = traces.front()->collector() ? traces.front()->collector()->exporter()
                                                        : nullptr;
   if (exporter == nullptr) return;  // triton mode: the file has no batches
-  SpanRecord record;
+  SpanRecord& record = *exporter->NewRecord();  // cleared, filled in place
   record.kind = SpanRecord::Kind::kBatch;
   record.trace_id = NewTraceId();
   record.span_id = NewSpanId();
@@ -156,9 +156,9 @@ void ExportBatchSpan(const ModelVersion& model, const std::vector<std::shared_pt
   record.ns[static_cast<size_t>(TracePoint::kRequestEnd)] = end_ns;
   record.model_version = model.version();
   record.batch_size = static_cast<uint32_t>(batch_size);
-  record.model_name = model.name();
+  record.model_name.assign(model.name());
   for (const auto& trace : traces) record.AddLink({trace->span().trace_id, trace->span().span_id});
-  exporter->Export(std::move(record));
+  exporter->Submit(&record);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "core/trace/otel_spans.h"
 
 #include <chrono>
+#include <cstring>
 
 namespace inferd {
 namespace {
@@ -38,12 +39,13 @@ uint64_t Mix(uint64_t x) {
 }
 
 SpanId ChildId(const SpanId& root, size_t slot) {
-  uint64_t word = 0;
-  for (uint8_t byte : root) word = word << 8 | byte;
-  uint64_t child = Mix(word + slot * 0x9e3779b97f4a7c15ull);
+  uint64_t word = 0;  // the id's bytes read big-endian
+  std::memcpy(&word, root.data(), sizeof(word));
+  uint64_t child = Mix(__builtin_bswap64(word) + slot * 0x9e3779b97f4a7c15ull);
   if (child == 0) child = slot;  // ids are never all zero
-  SpanId id{};
-  for (size_t i = id.size(); i-- > 0; child >>= 8) id[i] = static_cast<uint8_t>(child);
+  child = __builtin_bswap64(child);
+  SpanId id;
+  std::memcpy(id.data(), &child, sizeof(child));
   return id;
 }
 

@@ -19,6 +19,7 @@
 #ifndef INFERD_CORE_TRACE_OTEL_SPANS_H_
 #define INFERD_CORE_TRACE_OTEL_SPANS_H_
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -45,10 +46,25 @@ struct SpanView {
 
 // Bit i set: slot i of the order above is a span of `record` (a batch: bit 0).
 uint32_t SpanSlots(const SpanRecord& record);
-// How many spans `record` holds.
-inline size_t SpanCount(const SpanRecord& record) {
-  return static_cast<size_t>(__builtin_popcount(SpanSlots(record)));
+// The same, computed once: what the exporter stored when it queued the record.
+inline uint32_t QueuedSpanSlots(const SpanRecord& record) {
+  return record.slots != 0 ? record.slots : SpanSlots(record);
 }
+// How many of the slots are set: a table, as without -mpopcnt a popcount
+// is a libgcc call.
+inline size_t SlotCount(uint32_t slots) {
+  static_assert(kRequestSpanSlots <= 8);
+  static constexpr auto kCounts = [] {
+    std::array<uint8_t, 256> counts{};
+    for (size_t i = 1; i < counts.size(); ++i) {
+      counts[i] = static_cast<uint8_t>(counts[i / 2] + (i & 1));
+    }
+    return counts;
+  }();
+  return kCounts[slots & 0xff];
+}
+// How many spans `record` holds.
+inline size_t SpanCount(const SpanRecord& record) { return SlotCount(SpanSlots(record)); }
 // Slot `slot` of `record` (one of SpanSlots). Children's span ids are derived
 // from the record's, so building a span draws no random number.
 SpanView SpanAt(const SpanRecord& record, size_t slot);

@@ -28,9 +28,16 @@ class SpanEncoder {
   // times moved by `unix_minus_steady_ns`), written into `*buffer`, which
   // only grows (so it is seldom zero-filled); the view is into it.
   // `*spans`: how many spans it holds.
-  virtual std::string_view Encode(const SpanRecord* records, size_t count,
-                                  int64_t unix_minus_steady_ns, std::string* buffer,
-                                  size_t* spans) const = 0;
+  virtual std::string_view EncodeAll(const SpanRecord* const* records, size_t count,
+                                     int64_t unix_minus_steady_ns, std::string* buffer,
+                                     size_t* spans) const = 0;
+  // The same for `count` records side by side.
+  std::string_view Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
+                          std::string* buffer, size_t* spans) const {
+    std::vector<const SpanRecord*> pointers(count);
+    for (size_t i = 0; i < count; ++i) pointers[i] = &records[i];
+    return EncodeAll(pointers.data(), count, unix_minus_steady_ns, buffer, spans);
+  }
   // The body's Content-Type.
   virtual std::string_view content_type() const = 0;
 };

@@ -8,8 +8,12 @@
 // After a failed send the collector counts as down for kRetryAfterMs: the
 // batches due meanwhile are dropped (and counted) without being encoded.
 //
-// The queue is a vector whose slots are reused, so queueing a record
-// allocates nothing once the queue has grown. Thread-safe.
+// The request path takes no lock: a record comes from a pool of cleared
+// ones (a lock-free queue the thread returns them to once sent), is filled
+// in place and pushed onto a lock-free queue of pointers (bounded_queue.h);
+// only the record that finds the queue empty, or fills a batch, takes the
+// lock to wake the thread. Nothing is allocated once the pool has grown to
+// what is in flight. Thread-safe.
 #ifndef INFERD_CORE_TRACE_OTLP_EXPORTER_H_
 #define INFERD_CORE_TRACE_OTLP_EXPORTER_H_
 
@@ -22,6 +26,7 @@
 
 #include "inferd/base/mutex.h"
 #include "core/timing/clock.h"
+#include "core/trace/bounded_queue.h"
 #include "core/trace/otlp_http.h"
 #include "core/trace/otlp_encoder.h"
 #include "core/trace/span_record.h"
@@ -42,8 +47,13 @@ class OtlpExporter {
   OtlpExporter(const OtlpExporter&) = delete;
   OtlpExporter& operator=(const OtlpExporter&) = delete;
 
-  // Queues `record`'s spans, or drops them when they do not fit. Never waits
-  // for the collector.
+  // A cleared record for the caller to fill and hand to Submit (always: it
+  // belongs to the exporter).
+  SpanRecord* NewRecord();
+  // Queues the spans of `record` (from NewRecord), or drops and counts them
+  // when they do not fit. Never waits for the collector.
+  void Submit(SpanRecord* record) EXCLUDES(mu_);
+  // NewRecord, `record` moved into it, Submit.
   void Export(SpanRecord&& record) EXCLUDES(mu_);
   // Sends everything queued now and returns once it was tried.
   void Flush() EXCLUDES(mu_);
@@ -52,28 +62,43 @@ class OtlpExporter {
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
  private:
-  // Moves the next batch into `batch` when one is due (or `force`); returns
-  // its span count (0: nothing due).
-  size_t TakeBatch(bool force, std::vector<SpanRecord>* batch) REQUIRES(mu_);
+  // kNow: send what is queued (the delay is over, or `force`); kFull: a
+  // batch's worth of spans is queued.
+  enum class Due { kNo, kFull, kNow };
+  Due CheckDue(bool force) REQUIRES(mu_);
+  // Pops records into batch_ up to a batch; returns the spans it holds
+  // (fewer while counted records are still being pushed).
+  size_t TakeBatch();
+  // Sleeps until a push in progress finishes (or a stop).
+  void AwaitPush() REQUIRES(mu_);
   void Run() EXCLUDES(mu_);
-  void Send(const std::vector<SpanRecord>& batch, size_t spans);
+  void Send(size_t spans);
+  // Back to the pool (or freed when the pool is full).
+  void Recycle(SpanRecord* record);
 
   const BatchSpanSettings settings_;
   const std::unique_ptr<SpanEncoder> encoder_;
   const std::unique_ptr<SpanTransport> transport_;
   const Clock& clock_;
+  BoundedQueue<SpanRecord> queue_;  // submitted, oldest first
+  BoundedQueue<SpanRecord> pool_;   // cleared, for NewRecord
+  // Spans queued and not yet being sent (bsp_max_queue_size's).
+  std::atomic<size_t> queued_spans_{0};
+  // The thread waits for a push in progress (AwaitPush).
+  std::atomic<bool> awaiting_push_{false};
   Mutex mu_;
   CondVar wake_;
   CondVar sent_;
-  std::vector<SpanRecord> queue_ GUARDED_BY(mu_);  // waiting from queue_[head_] on
-  size_t head_ GUARDED_BY(mu_) = 0;
-  size_t queued_spans_ GUARDED_BY(mu_) = 0;
   uint64_t oldest_ns_ GUARDED_BY(mu_) = 0;  // when the oldest queued span came
   uint64_t flush_requested_ GUARDED_BY(mu_) = 0;
   uint64_t flush_done_ GUARDED_BY(mu_) = 0;
   bool stopping_ GUARDED_BY(mu_) = false;
-  // Only the thread: where batches are encoded (reused) and until when the
-  // collector counts as down.
+  // Only the thread: the batch being sent, a popped record that did not fit
+  // in it, where batches are encoded (reused) and until when the collector
+  // counts as down.
+  std::vector<SpanRecord*> batch_;
+  size_t staged_spans_ = 0;  // batch_'s
+  SpanRecord* carried_ = nullptr;
   std::string buffer_;
   uint64_t down_until_ns_ = 0;
   std::atomic<uint64_t> exported_{0};

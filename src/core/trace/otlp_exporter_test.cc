@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <chrono>
+#include <thread>
 
 #include "core/timing/fake_clock.h"
 #include "core/trace/otlp_json.h"
@@ -175,6 +176,48 @@ TEST_F(OtlpExporterTest, ACollectorThatFailedIsLeftAloneForAWhileAndDropsAreCoun
   EXPECT_EQ(Batches().size(), 2u);
   EXPECT_EQ(exporter->exported(), 2u);
   EXPECT_EQ(exporter->dropped(), 8u);
+}
+
+TEST_F(OtlpExporterTest, RecordsComeBackClearedFromThePoolOnceSent) {
+  auto exporter = Make({100, 5000, 10});
+  SpanRecord* record = exporter->NewRecord();
+  *record = std::move(Spans(1)[0]);
+  record->request_id = "r";
+  exporter->Submit(record);
+  exporter->Flush();
+  EXPECT_EQ(exporter->exported(), 1u);
+  SpanRecord* again = exporter->NewRecord();
+  EXPECT_EQ(again, record);  // reused, not allocated again
+  EXPECT_TRUE(again->model_name.empty());
+  EXPECT_TRUE(again->request_id.empty());
+  EXPECT_EQ(again->At(TracePoint::kRequestStart), 0u);
+  exporter->Submit(again);  // no span: back to the pool, nothing sent
+  exporter->Flush();
+  EXPECT_EQ(exporter->exported(), 1u);
+  EXPECT_EQ(Batches().size(), 1u);
+}
+
+// Threads submitting at once, the queue filling and draining: every span is
+// either sent or counted as dropped, and the thread is never left asleep
+// with spans queued (Flush returns).
+TEST_F(OtlpExporterTest, ConcurrentSubmitsAreAllSentOrCounted) {
+  auto exporter = Make({/*max_queue_size=*/16, 5000, /*max_export_batch_size=*/4});
+  constexpr size_t kThreads = 4;
+  constexpr size_t kEach = 500;
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (SpanRecord& record : Spans(kEach)) {
+        SpanRecord* queued = exporter->NewRecord();
+        *queued = std::move(record);
+        exporter->Submit(queued);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  exporter->Flush();
+  EXPECT_EQ(exporter->exported() + exporter->dropped(), kThreads * kEach);
+  EXPECT_GT(exporter->exported(), 0u);
 }
 
 TEST(OtlpHttpTest, ParsesTritonsAndFullUrls) {

@@ -159,9 +159,9 @@ OtlpJsonEncoder::OtlpJsonEncoder(const ResourceAttributes& resource) {
   head_.resize(static_cast<size_t>(out - head_.data()));
 }
 
-std::string_view OtlpJsonEncoder::Encode(const SpanRecord* records, size_t count,
-                                         int64_t unix_minus_steady_ns, std::string* buffer,
-                                         size_t* spans) const {
+std::string_view OtlpJsonEncoder::EncodeAll(const SpanRecord* const* records, size_t count,
+                                           int64_t unix_minus_steady_ns, std::string* buffer,
+                                           size_t* spans) const {
   constexpr std::string_view kTail = "]}]}]}";
   size_t used = 0;
   // Makes room for `more` bytes after `used`.
@@ -172,9 +172,9 @@ std::string_view OtlpJsonEncoder::Encode(const SpanRecord* records, size_t count
   used = static_cast<size_t>(Raw(buffer->data(), head_) - buffer->data());
   *spans = 0;
   for (size_t r = 0; r < count; ++r) {
-    const SpanRecord& record = records[r];
-    const uint32_t slots = SpanSlots(record);
-    reserve(RecordBound(record, static_cast<size_t>(__builtin_popcount(slots))));
+    const SpanRecord& record = *records[r];
+    const uint32_t slots = QueuedSpanSlots(record);
+    reserve(RecordBound(record, SlotCount(slots)));
     char* out = buffer->data() + used;
     const SpanHead head(record.trace_id);
     for (uint32_t left = slots; left != 0; left &= left - 1) {

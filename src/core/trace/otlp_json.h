@@ -24,8 +24,9 @@ class OtlpJsonEncoder final : public SpanEncoder {
   explicit OtlpJsonEncoder(const ResourceAttributes& resource);
 
   // Written at the start of `*buffer`.
-  std::string_view Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
-                          std::string* buffer, size_t* spans) const override;
+  std::string_view EncodeAll(const SpanRecord* const* records, size_t count,
+                             int64_t unix_minus_steady_ns, std::string* buffer,
+                             size_t* spans) const override;
   std::string_view content_type() const override { return "application/json"; }
 
  private:

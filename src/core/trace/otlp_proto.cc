@@ -1,6 +1,8 @@
 #include "core/trace/otlp_proto.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 
 #include "core/trace/otel_spans.h"
@@ -81,8 +83,22 @@ char* Text(char* out, uint8_t tag, std::string_view text) {
   return Bytes(out, tag, text.data(), text.size());
 }
 
+// An id: a length-delimited field of constant size, so the copy is a move or two.
+template <size_t N>
+char* Id(char* out, uint8_t tag, const std::array<uint8_t, N>& id) {
+  static_assert(N < 0x80);
+  *out++ = static_cast<char>(tag);
+  *out++ = static_cast<char>(N);
+  std::memcpy(out, id.data(), N);
+  return out + N;
+}
+
 char* Fixed64(char* out, uint8_t tag, uint64_t value) {
   out = Byte(out, tag);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out, &value, sizeof(value));
+    return out + sizeof(value);
+  }
   for (int i = 0; i < 8; ++i) *out++ = static_cast<char>(value >> (8 * i));  // little endian
   return out;
 }
@@ -95,26 +111,47 @@ char* StringAttribute(char* out, uint8_t tag, std::string_view key, std::string_
   return Text(Varint(Byte(out, kKeyValueValue), any), kAnyString, value);
 }
 
-char* IntAttribute(char* out, std::string_view key, int64_t value) {
+// A span attribute's head up to its value: the KeyValue's tag and length
+// (`pair`), and the key, a literal, copied as a block of constant size.
+template <size_t N>
+char* SpanAttributeHead(char* out, const char (&key)[N], size_t pair) {
+  constexpr size_t kKey = N - 1;
+  static_assert(kKey < 0x80);
+  out = Varint(Byte(out, kSpanAttributes), pair);
+  *out++ = static_cast<char>(kKeyValueKey);
+  *out++ = static_cast<char>(kKey);
+  std::memcpy(out, key, kKey);
+  return out + kKey;
+}
+
+template <size_t N>
+char* SpanIntAttribute(char* out, const char (&key)[N], int64_t value) {
   const auto bits = static_cast<uint64_t>(value);
-  const size_t any = 1 + VarintSize(bits);
-  const size_t pair = 1 + VarintSize(key.size()) + key.size() + 1 + VarintSize(any) + any;
-  out = Text(Varint(Byte(out, kSpanAttributes), pair), kKeyValueKey, key);
-  return Varint(Byte(Varint(Byte(out, kKeyValueValue), any), kAnyInt), bits);
+  const size_t any = 1 + VarintSize(bits);  // under 128
+  out = SpanAttributeHead(out, key, 2 + (N - 1) + 2 + any);
+  *out++ = static_cast<char>(kKeyValueValue);
+  *out++ = static_cast<char>(any);
+  *out++ = static_cast<char>(kAnyInt);
+  return Varint(out, bits);
+}
+
+template <size_t N>
+char* SpanStringAttribute(char* out, const char (&key)[N], std::string_view value) {
+  const size_t any = 1 + VarintSize(value.size()) + value.size();
+  out = SpanAttributeHead(out, key, 2 + (N - 1) + 1 + VarintSize(any) + any);
+  return Text(Varint(Byte(out, kKeyValueValue), any), kAnyString, value);
 }
 
 char* RootAttributes(char* out, const SpanRecord& record) {
-  out = StringAttribute(out, kSpanAttributes, "model_name", record.model_name);
-  out = IntAttribute(out, "model_version", record.model_version);
+  out = SpanStringAttribute(out, "model_name", record.model_name);
+  out = SpanIntAttribute(out, "model_version", record.model_version);
   if (record.kind == SpanRecord::Kind::kBatch) {
-    return IntAttribute(out, "batch_size", record.batch_size);
+    return SpanIntAttribute(out, "batch_size", record.batch_size);
   }
-  out = IntAttribute(out, "inferd.trace_id", static_cast<int64_t>(record.trace_number));
-  if (!record.request_id.empty()) {
-    out = StringAttribute(out, kSpanAttributes, "request_id", record.request_id);
-  }
+  out = SpanIntAttribute(out, "inferd.trace_id", static_cast<int64_t>(record.trace_number));
+  if (!record.request_id.empty()) out = SpanStringAttribute(out, "request_id", record.request_id);
   if (record.parent_number != 0) {
-    out = IntAttribute(out, "parent_id", static_cast<int64_t>(record.parent_number));
+    out = SpanIntAttribute(out, "parent_id", static_cast<int64_t>(record.parent_number));
   }
   return out;
 }
@@ -124,8 +161,7 @@ char* Links(char* out, const SpanRecord& record) {
   for (size_t i = 0; i < record.link_count; ++i) {
     const SpanLink& link = record.Link(i);
     out = Varint(Byte(out, kSpanLinks), kLink);
-    out = Bytes(out, kLinkTraceId, link.trace_id.data(), link.trace_id.size());
-    out = Bytes(out, kLinkSpanId, link.span_id.data(), link.span_id.size());
+    out = Id(Id(out, kLinkTraceId, link.trace_id), kLinkSpanId, link.span_id);
   }
   return out;
 }
@@ -141,17 +177,15 @@ size_t RecordBound(const SpanRecord& record, size_t spans) {
 }
 
 // One Span (with its tag and length) written at `out`: its fields go after
-// room for the longest length, then move back over what it did not need.
+// one byte for its length, which most spans need (under 128 bytes), and
+// move up when the length takes more.
 char* Span(char* out, const SpanRecord& record, const SpanView& span, int64_t offset) {
-  char* const body = out + 1 + kMaxLength;
-  char* end = Bytes(body, kSpanTraceId, record.trace_id.data(), record.trace_id.size());
-  end = Bytes(end, kSpanSpanId, span.span_id.data(), span.span_id.size());
+  char* const body = out + 2;
+  char* end = Id(Id(body, kSpanTraceId, record.trace_id), kSpanSpanId, span.span_id);
   if (!record.trace_state.empty()) end = Text(end, kSpanTraceState, record.trace_state);
-  bool root_parent = true;
-  for (uint8_t byte : span.parent_span_id) root_parent = root_parent && byte == 0;
-  if (!root_parent) {
-    end = Bytes(end, kSpanParentSpanId, span.parent_span_id.data(), span.parent_span_id.size());
-  }
+  uint64_t parent = 0;
+  std::memcpy(&parent, span.parent_span_id.data(), sizeof(parent));
+  if (parent != 0) end = Id(end, kSpanParentSpanId, span.parent_span_id);  // 0: a root span
   end = Text(end, kSpanName, span.name);
   end = Varint(Byte(end, kSpanKind), static_cast<uint64_t>(span.kind));
   end = Fixed64(end, kSpanStart, span.start_ns + static_cast<uint64_t>(offset));
@@ -161,9 +195,10 @@ char* Span(char* out, const SpanRecord& record, const SpanView& span, int64_t of
     if (record.link_count > 0) end = Links(end, record);
   }
   const auto size = static_cast<size_t>(end - body);
-  char* const moved = Varint(Byte(out, kScopeSpansSpans), size);
-  if (moved != body) std::memmove(moved, body, size);
-  return moved + size;
+  char* const start = out + 1 + VarintSize(size);
+  if (start != body) std::memmove(start, body, size);  // up: RecordBound left the room
+  Varint(Byte(out, kScopeSpansSpans), size);
+  return start + size;
 }
 
 }  // namespace
@@ -189,9 +224,9 @@ OtlpProtoEncoder::OtlpProtoEncoder(const ResourceAttributes& resource) {
   scope_.resize(static_cast<size_t>(out - scope_.data()));
 }
 
-std::string_view OtlpProtoEncoder::Encode(const SpanRecord* records, size_t count,
-                                          int64_t unix_minus_steady_ns, std::string* buffer,
-                                          size_t* spans) const {
+std::string_view OtlpProtoEncoder::EncodeAll(const SpanRecord* const* records, size_t count,
+                                             int64_t unix_minus_steady_ns, std::string* buffer,
+                                             size_t* spans) const {
   // Room before the spans for the outer tags and lengths, the resource and
   // the scope.
   const size_t head = 2 * (1 + kMaxLength) + resource_.size() + 1 + kMaxLength + scope_.size();
@@ -202,9 +237,9 @@ std::string_view OtlpProtoEncoder::Encode(const SpanRecord* records, size_t coun
   reserve(0);
   *spans = 0;
   for (size_t r = 0; r < count; ++r) {
-    const SpanRecord& record = records[r];
-    const uint32_t slots = SpanSlots(record);
-    reserve(RecordBound(record, static_cast<size_t>(__builtin_popcount(slots))));
+    const SpanRecord& record = *records[r];
+    const uint32_t slots = QueuedSpanSlots(record);
+    reserve(RecordBound(record, SlotCount(slots)));
     char* out = buffer->data() + used;
     for (uint32_t left = slots; left != 0; left &= left - 1) {
       const auto slot = static_cast<size_t>(__builtin_ctz(left));

@@ -8,9 +8,9 @@
 // dozen stores per span, a third of the bytes of OTLP/JSON and no hex.
 //
 // Written straight from span records into one reused buffer. A message's
-// length comes before it, so each span is written after room for the
-// longest length and moved back over what its length did not need; the
-// request's outer lengths are written last, before the spans.
+// length comes before it, so each span is written after one byte for its
+// length (most spans are under 128 bytes) and moved up when it needs more;
+// the request's outer lengths are written last, before the spans.
 #ifndef INFERD_CORE_TRACE_OTLP_PROTO_H_
 #define INFERD_CORE_TRACE_OTLP_PROTO_H_
 
@@ -27,8 +27,9 @@ class OtlpProtoEncoder final : public SpanEncoder {
 
   // The view starts a few bytes into `*buffer` (the outer lengths are
   // written last, right before the spans).
-  std::string_view Encode(const SpanRecord* records, size_t count, int64_t unix_minus_steady_ns,
-                          std::string* buffer, size_t* spans) const override;
+  std::string_view EncodeAll(const SpanRecord* const* records, size_t count,
+                             int64_t unix_minus_steady_ns, std::string* buffer,
+                             size_t* spans) const override;
   std::string_view content_type() const override { return "application/x-protobuf"; }
 
  private:

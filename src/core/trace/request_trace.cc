@@ -53,7 +53,8 @@ RequestTrace::~RequestTrace() {
 }
 
 void RequestTrace::ExportTo(OtlpExporter& exporter) {
-  SpanRecord record;
+  // Filled in place: the record comes cleared from the exporter's pool.
+  SpanRecord& record = *exporter.NewRecord();
   record.trace_id = span_.trace_id;
   record.span_id = span_.span_id;
   record.parent_span_id = span_.parent_span_id;
@@ -61,10 +62,11 @@ void RequestTrace::ExportTo(OtlpExporter& exporter) {
   record.trace_number = id_;
   record.parent_number = parent_id_;
   record.model_version = model_version_;
-  record.model_name = std::move(model_name_);
-  record.request_id = std::move(request_id_);
-  record.trace_state = std::move(span_.trace_state);
-  exporter.Export(std::move(record));
+  // Assigned, not moved: the pooled record's strings keep their capacity.
+  record.model_name.assign(model_name_);
+  record.request_id.assign(request_id_);
+  record.trace_state.assign(span_.trace_state);
+  exporter.Submit(&record);
 }
 
 void RequestTrace::Record(TracePoint point, uint64_t ns) {

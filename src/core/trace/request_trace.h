@@ -98,15 +98,15 @@ class RequestTrace {
   std::string Json() const;
 
  private:
-  // In opentelemetry mode, what the finished trace hands the exporter; its
-  // strings are moved out (the trace is being destroyed).
+  // In opentelemetry mode, what the finished trace hands the exporter: a
+  // record from its pool, filled in place.
   void ExportTo(OtlpExporter& exporter);
 
   const uint64_t id_;
   const std::shared_ptr<TraceCollector> collector_;
-  std::string model_name_;  // not const: moved out when the trace finishes
+  const std::string model_name_;
   const int64_t model_version_;
-  std::string request_id_;
+  const std::string request_id_;
   std::array<std::atomic<uint64_t>, kTracePointCount> ns_{};
   std::atomic<bool> discarded_{false};
   uint64_t parent_id_ = 0;  // set before the trace is shared

@@ -39,6 +39,9 @@ struct SpanRecord {
   int64_t model_version = 0;
   uint32_t batch_size = 0;
   uint32_t link_count = 0;
+  // Which spans of otel_spans.h's plan it holds (bit i: slot i), set by the
+  // exporter when queued (0: not yet computed; a queued record holds one).
+  uint32_t slots = 0;
   std::array<SpanLink, kInlineLinks> links{};
   std::vector<SpanLink> more_links;  // links past kInlineLinks (large batches)
   std::string model_name;
@@ -46,6 +49,22 @@ struct SpanRecord {
   std::string trace_state;
 
   uint64_t At(TracePoint point) const { return ns[static_cast<size_t>(point)]; }
+  // Back to a default record, keeping the strings' and links' capacity (the
+  // exporter's queue reuses its records).
+  void Clear() {
+    kind = Kind::kRequest;
+    trace_id = {};
+    span_id = {};
+    parent_span_id = {};
+    ns = {};
+    trace_number = parent_number = 0;
+    model_version = 0;
+    batch_size = link_count = slots = 0;
+    more_links.clear();
+    model_name.clear();
+    request_id.clear();
+    trace_state.clear();
+  }
   void AddLink(const SpanLink& link) {
     if (link_count < kInlineLinks) {
       links[link_count] = link;

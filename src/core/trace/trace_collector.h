@@ -28,7 +28,9 @@ class TraceCollector {
   TraceCollector(const TraceCollector&) = delete;
   TraceCollector& operator=(const TraceCollector&) = delete;
 
-  // Takes one trace from the count; false when none is left.
+  // Takes one trace from the count; false when none is left. A collector
+  // without a count (-1) need not be asked: what is taken matters only to
+  // knowing when a count has run out.
   bool Take() EXCLUDES(mu_);
   // One more trace that is not counted against trace_count: a child of a
   // taken one (an ensemble step's), written with it.

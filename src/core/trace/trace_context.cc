@@ -1,6 +1,7 @@
 #include "core/trace/trace_context.h"
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 namespace inferd {
@@ -55,16 +56,27 @@ SplitMix64& Generator() {
   return generator;
 }
 
-template <size_t N>
-std::array<uint8_t, N> RandomBytes() {
-  std::array<uint8_t, N> bytes{};
-  do {
-    for (size_t i = 0; i < N; i += 8) {
-      uint64_t word = Generator()();
-      for (size_t j = i; j < std::min(N, i + 8); ++j, word >>= 8) bytes[j] = word & 0xff;
-    }
-  } while (AllZero(bytes));
-  return bytes;
+// 64 random bits, never zero (W3C ids are invalid all zero; one draw in
+// 2^64 is moved to 1 rather than drawn again).
+uint64_t NonZeroRandom() {
+  const uint64_t word = Generator()();
+  return word != 0 ? word : 1;
+}
+
+// "00" .. "ff": two digits a byte, one two-byte copy each.
+constexpr std::array<char, 512> kHexPairs = [] {
+  constexpr char kDigits[] = "0123456789abcdef";
+  std::array<char, 512> pairs{};
+  for (size_t i = 0; i < 256; ++i) {
+    pairs[2 * i] = kDigits[i >> 4];
+    pairs[2 * i + 1] = kDigits[i & 0xf];
+  }
+  return pairs;
+}();
+
+char* WriteHex(char* out, const uint8_t* bytes, size_t size) {
+  for (size_t i = 0; i < size; ++i, out += 2) std::memcpy(out, &kHexPairs[2 * bytes[i]], 2);
+  return out;
 }
 
 }  // namespace
@@ -90,39 +102,37 @@ std::optional<TraceContext> ParseTraceparent(std::string_view text) {
 }
 
 std::string Hex(const uint8_t* bytes, size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string text(2 * size, '0');
-  for (size_t i = 0; i < size; ++i) {
-    text[2 * i] = kDigits[bytes[i] >> 4];
-    text[2 * i + 1] = kDigits[bytes[i] & 0xf];
-  }
+  WriteHex(text.data(), bytes, size);
   return text;
 }
 
 Traceparent FormatTraceparent(const TraceId& trace_id, const SpanId& span_id, bool sampled) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   Traceparent traceparent;
   char* out = traceparent.text.data();
-  const auto hex = [&out](const uint8_t* bytes, size_t size) {
-    for (size_t i = 0; i < size; ++i) {
-      *out++ = kDigits[bytes[i] >> 4];
-      *out++ = kDigits[bytes[i] & 0xf];
-    }
-  };
-  *out++ = '0';
-  *out++ = '0';
+  std::memcpy(out, "00-", 3);
+  out = WriteHex(out + 3, trace_id.data(), trace_id.size());
   *out++ = '-';
-  hex(trace_id.data(), trace_id.size());
-  *out++ = '-';
-  hex(span_id.data(), span_id.size());
-  *out++ = '-';
-  *out++ = '0';
-  *out++ = sampled ? '1' : '0';
-  *out = '\0';
+  out = WriteHex(out, span_id.data(), span_id.size());
+  std::memcpy(out, sampled ? "-01" : "-00", 4);  // with the terminating NUL
   return traceparent;
 }
 
-TraceId NewTraceId() { return RandomBytes<16>(); }
-SpanId NewSpanId() { return RandomBytes<8>(); }
+// Either half of a trace id is non-zero, so the id is.
+TraceId NewTraceId() {
+  TraceId id;
+  const uint64_t high = Generator()();
+  const uint64_t low = NonZeroRandom();
+  std::memcpy(id.data(), &high, sizeof(high));
+  std::memcpy(id.data() + sizeof(high), &low, sizeof(low));
+  return id;
+}
+
+SpanId NewSpanId() {
+  SpanId id;
+  const uint64_t word = NonZeroRandom();
+  std::memcpy(id.data(), &word, sizeof(word));
+  return id;
+}
 
 }  // namespace inferd

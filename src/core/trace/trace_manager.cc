@@ -1,6 +1,7 @@
 #include "core/trace/trace_manager.h"
 
 #include "core/timing/clock.h"
+#include "core/trace/trace_pool.h"
 
 namespace inferd {
 namespace {
@@ -96,8 +97,9 @@ std::shared_ptr<RequestTrace> TraceManager::BeginChild(const RequestTrace& paren
   if (parent.collector() == nullptr) return nullptr;
   const uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
   parent.collector()->TakeChild();
-  auto trace = std::make_shared<RequestTrace>(id, parent.collector(), model_name, model_version,
-                                              request_id);
+  auto trace = std::allocate_shared<RequestTrace>(TracePoolAllocator<RequestTrace>(), id,
+                                                  parent.collector(), model_name, model_version,
+                                                  request_id);
   trace->set_parent_id(parent.id());
   if (exporter_ != nullptr) {
     trace->set_span(SpanIdentity{parent.span().trace_id, NewSpanId(), parent.span().span_id,
@@ -117,15 +119,16 @@ std::shared_ptr<RequestTrace> TraceManager::Begin(TraceSampler* sampler,
   const bool forced = context != nullptr && context->sampled && exporter_ != nullptr;
   std::shared_ptr<TraceCollector> collector = sampler->uncounted_.load(std::memory_order_acquire);
   if (collector != nullptr) {
+    // No count: nothing to take, and nothing to keep exact (a collector
+    // without a count writes on log_frequency and flushes, never on taken).
     if (!forced && sampler->rate_.load(std::memory_order_relaxed) == 0) return nullptr;
-    collector->Take();  // no count: always taken
   } else {
     collector = TakeCounted(sampler, forced);
     if (collector == nullptr) return nullptr;
   }
-  auto trace = std::make_shared<RequestTrace>(next_id_.fetch_add(1, std::memory_order_relaxed),
-                                              std::move(collector), model_name, model_version,
-                                              request_id);
+  auto trace = std::allocate_shared<RequestTrace>(
+      TracePoolAllocator<RequestTrace>(), next_id_.fetch_add(1, std::memory_order_relaxed),
+      std::move(collector), model_name, model_version, request_id);
   if (exporter_ != nullptr) {
     SpanIdentity span;
     span.span_id = NewSpanId();

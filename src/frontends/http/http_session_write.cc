@@ -3,6 +3,7 @@
 // memory, unless compressed), other answers as a JSON or text body.
 #include <boost/asio/write.hpp>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,9 +40,12 @@ void BasicHttpSession<Transport>::WriteInferResponse(InferContext& context,
   head.keep_alive = KeepAlive();
   const char* traceparent = "";
   DiscardServerError(INFERD_InferenceResponseTraceParent(response, &traceparent));
-  // Copied: the response may be deleted before the head is written.
-  std::string traceresponse(traceparent);
-  head.traceresponse = traceresponse;
+  // Copied: the response may be deleted before the head is written. On the
+  // stack, not the heap: a traceparent is 55 characters.
+  char traceresponse[64];
+  const size_t traceresponse_length = strnlen(traceparent, sizeof(traceresponse));
+  std::memcpy(traceresponse, traceparent, traceresponse_length);
+  head.traceresponse = std::string_view(traceresponse, traceresponse_length);
   if (!binary_.empty()) {
     head.content_type = kBinaryContentType;
     head.inference_header_length = json.size();
