@@ -125,9 +125,13 @@ void ModelLifecycle::LoadAsTheyArrive(const std::vector<std::string>& names,
   });
   std::atomic<bool> opening{false};
   RunThreads(preps.size(), [&] {
-    while (std::optional<Arrivals::Arrival> arrival = arrivals.Pop()) {
-      StartPrep& prep = preps[arrival->index];  // each arrives once: this thread's alone
-      PrepareArrived(std::move(arrival->status), opening, &prep);
+    while (std::optional<Arrivals::Task> task = arrivals.Next()) {
+      StartPrep& prep = preps[task->index];  // each arrives once: this task's alone
+      if (task->prepare) {
+        PrepareArrived(std::move(task->status), opening, &prep);
+        arrivals.Prepared(task->index);
+        continue;
+      }
       // An ensemble loaded before may have loaded it already.
       Status status = DoLoad(ModelKey(prep.location.ns, prep.location.name), prep.location, {},
                              LoadKind::kIfNotReady, &prep);
