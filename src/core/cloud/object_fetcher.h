@@ -7,11 +7,14 @@
 // read back once for an object fetched in ranges), so a destination is
 // either absent or right.
 // On failure the first error comes back and no temporary file remains.
+// FetchGroups does the same for many sets of objects (the models of a
+// repository) that succeed or fail apart, each reported as soon as it is done.
 #ifndef INFERD_CORE_CLOUD_OBJECT_FETCHER_H_
 #define INFERD_CORE_CLOUD_OBJECT_FETCHER_H_
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 #include "core/cloud/object_store.h"
@@ -27,6 +30,7 @@ struct FetchOptions {
 struct FetchItem {
   ObjectInfo object;
   std::filesystem::path dest;
+  size_t group = 0;  // FetchGroups: which set it belongs to
 };
 
 struct FetchStats {
@@ -38,6 +42,19 @@ struct FetchStats {
 // Fetches every item; `stats` (may be null) counts what was fetched.
 Status FetchObjects(const ObjectStore& store, const std::vector<FetchItem>& items,
                     const FetchOptions& options, FetchStats* stats);
+
+// One group's outcome: its first error, or what it fetched.
+using GroupDone = std::function<void(size_t group, Status status, const FetchStats& stats)>;
+
+// Fetches the items of groups 0 .. `groups` - 1 with `options.parallel`
+// transfers in flight across all of them, lower groups first (so the first
+// groups finish first rather than all at the end). A failure fails its own
+// group only: its other transfers are skipped and its temporary files
+// removed. `done` is called once for every group, as soon as its last item is
+// in place (a group of no item: at once), from the thread that finished it;
+// FetchGroups returns after the last call.
+void FetchGroups(const ObjectStore& store, const std::vector<FetchItem>& items, size_t groups,
+                 const FetchOptions& options, const GroupDone& done);
 
 }  // namespace inferd
 

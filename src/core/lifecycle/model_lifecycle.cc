@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/common/freed_memory.h"
+#include "core/lifecycle/arrivals.h"
 #include "core/common/logging.h"
 #include "core/model/model_version.h"
 
@@ -71,13 +72,7 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
     PublishLocked();
     publish_deferred_ = true;
   }
-  std::map<std::string, StartPrep> prepared = PrepareStart(to_load, models);
-  ForEachParallel(to_load, [&](const std::string& name) {
-    const StartPrep& prep = prepared.at(name);
-    // An ensemble loaded before may have loaded it already.
-    Status status = DoLoad(name, prep.location, {}, LoadKind::kIfNotReady, &prep);
-    (void)status;  // recorded in the index and logged
-  });
+  LoadAsTheyArrive(to_load, models);
   {
     MutexLock lock(&mu_);
     publish_deferred_ = false;
@@ -87,52 +82,102 @@ Status ModelLifecycle::Start(const std::vector<std::string>& startup_models) {
   return Status::Ok();
 }
 
-std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
-    const std::vector<std::string>& names, const std::vector<ModelLocation>& models) const {
+std::vector<ModelLifecycle::StartPrep> ModelLifecycle::StartLocations(
+    const std::vector<std::string>& names, const std::vector<ModelLocation>& models) {
   const std::set<std::string> wanted(names.begin(), names.end());
-  std::map<std::string, StartPrep> prepared;
-  std::vector<std::string> keys;  // once each: --load-model may name a model twice
+  std::set<std::string> seen;  // once each: --load-model may name a model twice
+  std::vector<StartPrep> preps;
   for (const ModelLocation& location : models) {
     std::string key = ModelKey(location.ns, location.name);
-    if (wanted.count(key) == 0 || prepared.count(key) != 0) continue;
-    prepared[key].location = location;
-    keys.push_back(std::move(key));
+    if (wanted.count(key) == 0 || !seen.insert(key).second) continue;
+    preps.push_back({location, {}, nullptr});
   }
-  std::vector<ModelLocation> locations;
-  for (const std::string& key : keys) locations.push_back(prepared.at(key).location);
-  options_.source->Prefetch(locations);  // an object store's models, all at once
+  return preps;
+}
+
+void ModelLifecycle::PrepareArrived(Status copied, std::atomic<bool>& opening,
+                                    StartPrep* prep) const {
+  prep->fingerprint = options_.source->Fingerprint(prep->location);
+  if (!copied.ok()) {
+    PreparedLoad failed;
+    failed.plan = std::move(copied);
+    prep->load = std::make_shared<const PreparedLoad>(std::move(failed));
+    return;
+  }
   // Opening a backend takes a while (dlopen, its initialize): one thread at a
   // time does it while the others go on reading configs. A model whose
   // backends were not opened here acquires them when it loads.
-  std::atomic<bool> opening{false};
-  ForEachParallel(keys, [&](const std::string& name) {
-    StartPrep& prep = prepared.at(name);  // each thread writes only its own entry
-    prep.fingerprint = options_.source->Fingerprint(prep.location);
-    Status copied = options_.source->Materialize(prep.location);  // an object store's model
-    if (!copied.ok()) {
-      PreparedLoad failed;
-      failed.plan = std::move(copied);
-      prep.load = std::make_shared<const PreparedLoad>(std::move(failed));
-      return;
-    }
-    const bool open = !opening.exchange(true, std::memory_order_acquire);
-    prep.load = std::make_shared<const PreparedLoad>(loader_.Prepare(prep.location, open));
-    if (open) opening.store(false, std::memory_order_release);
+  const bool open = !opening.exchange(true, std::memory_order_acquire);
+  prep->load = std::make_shared<const PreparedLoad>(loader_.Prepare(prep->location, open));
+  if (open) opening.store(false, std::memory_order_release);
+}
+
+void ModelLifecycle::LoadAsTheyArrive(const std::vector<std::string>& names,
+                                      const std::vector<ModelLocation>& models) {
+  std::vector<StartPrep> preps = StartLocations(names, models);
+  std::vector<ModelLocation> locations;
+  for (const StartPrep& prep : preps) locations.push_back(prep.location);
+  Arrivals arrivals;
+  std::thread copying([&] {
+    options_.source->MaterializeEach(
+        locations, [&](size_t index, Status status) { arrivals.Push(index, std::move(status)); });
+    arrivals.Close();
   });
+  std::atomic<bool> opening{false};
+  RunThreads(preps.size(), [&] {
+    while (std::optional<Arrivals::Task> task = arrivals.Next()) {
+      StartPrep& prep = preps[task->index];  // each arrives once: this task's alone
+      if (task->prepare) {
+        PrepareArrived(std::move(task->status), opening, &prep);
+        arrivals.Prepared(task->index);
+        continue;
+      }
+      // An ensemble loaded before may have loaded it already.
+      Status status = DoLoad(ModelKey(prep.location.ns, prep.location.name), prep.location, {},
+                             LoadKind::kIfNotReady, &prep);
+      (void)status;  // recorded in the index and logged
+    }
+  });
+  copying.join();
+}
+
+std::map<std::string, ModelLifecycle::StartPrep> ModelLifecycle::PrepareStart(
+    const std::vector<std::string>& names, const std::vector<ModelLocation>& models) const {
+  std::vector<StartPrep> preps = StartLocations(names, models);
+  std::vector<ModelLocation> locations;
+  for (const StartPrep& prep : preps) locations.push_back(prep.location);
+  std::vector<Status> copied(preps.size());
+  options_.source->MaterializeEach(  // an object store's models, side by side
+      locations, [&](size_t index, Status status) { copied[index] = std::move(status); });
+  std::atomic<bool> opening{false};
+  std::atomic<size_t> next{0};
+  RunThreads(preps.size(), [&] {
+    for (size_t i = next++; i < preps.size(); i = next++) {
+      PrepareArrived(std::move(copied[i]), opening, &preps[i]);
+    }
+  });
+  std::map<std::string, StartPrep> prepared;
+  for (StartPrep& prep : preps) {
+    std::string key = ModelKey(prep.location.ns, prep.location.name);
+    prepared.emplace(std::move(key), std::move(prep));
+  }
   return prepared;
+}
+
+void ModelLifecycle::RunThreads(size_t work_items, const std::function<void()>& worker) const {
+  const size_t thread_count = std::min<size_t>(std::max(1, options_.load_threads), work_items);
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
+  if (thread_count > 0) worker();
+  for (std::thread& thread : threads) thread.join();
 }
 
 void ModelLifecycle::ForEachParallel(const std::vector<std::string>& names,
                                      const std::function<void(const std::string&)>& work) const {
   std::atomic<size_t> next{0};
-  auto worker = [&] {
+  RunThreads(names.size(), [&] {
     for (size_t i = next++; i < names.size(); i = next++) work(names[i]);
-  };
-  const size_t thread_count = std::min<size_t>(std::max(1, options_.load_threads), names.size());
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& thread : threads) thread.join();
+  });
 }
 
 Status ModelLifecycle::Load(const std::string& name, const LoadOverrides& overrides) {

@@ -140,7 +140,7 @@ class ModelLifecycle final : public OnDemandHost {
   void UnloadAll(uint64_t deadline_ns) EXCLUDES(mu_);
 
  private:
-  // A model's load worked out ahead at start, before any model loads.
+  // A model's load worked out at start, once its files are in place.
   struct StartPrep {
     ModelLocation location;
     ModelFingerprint fingerprint;  // taken before its config was read, as DoLoad does
@@ -159,7 +159,7 @@ class ModelLifecycle final : public OnDemandHost {
   // the cycles it refuses are the only way two loads could wait on each
   // other), their outcomes in `composed`; an ensemble loaded as one of those
   // (`composed` set) finds its own composing models there.
-  // `prep`: what PrepareStart did for it (at start only; not with overrides).
+  // `prep`: what the start prepared for it (PrepareArrived; not with overrides).
   Status DoLoad(const std::string& name, ModelLocation location,
                 const LoadOverrides& overrides, LoadKind kind,
                 const StartPrep* prep = nullptr, ComposingOutcomes* composed = nullptr)
@@ -200,9 +200,23 @@ class ModelLifecycle final : public OnDemandHost {
                                          const inference::ModelConfig& config) const;
   // ComposingKeys of model `key` as its folder holds it; empty if none.
   std::vector<std::string> StepsOfKey(const std::string& key) const;
-  // Fingerprints and plans each of `names` (keys of `models`) on the load
-  // threads, opening the backends they name (ModelLoader::Prepare), so that
-  // a backend initializing in the background overlaps reading the configs.
+  // The start's entry for each of `names` (keys of `models`), once each, in
+  // the order of `models`.
+  static std::vector<StartPrep> StartLocations(const std::vector<std::string>& names,
+                                               const std::vector<ModelLocation>& models);
+  // Fingerprints and plans `prep`, whose files arrived (`copied`: or why
+  // not), opening the backends it names (ModelLoader::Prepare) unless another
+  // thread is opening some (`opening`), so that a backend initializing in the
+  // background overlaps reading the other configs.
+  void PrepareArrived(Status copied, std::atomic<bool>& opening, StartPrep* prep) const;
+  // The start's loads: the source copies every model of `names` (keys of
+  // `models`) side by side (MaterializeEach), and each loads on the load
+  // threads as soon as its own files are in place, in the order they arrive,
+  // while the others still download.
+  void LoadAsTheyArrive(const std::vector<std::string>& names,
+                        const std::vector<ModelLocation>& models) EXCLUDES(mu_);
+  // PrepareArrived for each of `names` (keys of `models`), once all are
+  // copied: the start with a memory budget, which loads none.
   std::map<std::string, StartPrep> PrepareStart(const std::vector<std::string>& names,
                                                 const std::vector<ModelLocation>& models) const;
   // With a memory budget and not `forget`, the model loads again on its next
@@ -224,6 +238,9 @@ class ModelLifecycle final : public OnDemandHost {
   // Runs `work` for each of `names` on up to load_threads threads.
   void ForEachParallel(const std::vector<std::string>& names,
                        const std::function<void(const std::string&)>& work) const;
+  // Runs `worker` on min(load_threads, `work_items`) threads (this one
+  // among them) and waits for all.
+  void RunThreads(size_t work_items, const std::function<void()>& worker) const;
   // The folder of model `name` as seen from repository `ns`: that
   // repository's, else the only one of that name (with namespacing);
   // NOT_FOUND when none, INVALID_ARG when several and none in `ns`.

@@ -156,6 +156,8 @@ std::vector<std::string> ModelLifecycle::ComposingKeys(
 std::vector<std::string> ModelLifecycle::StepsOfKey(const std::string& key) const {
   StatusOr<ModelLocation> location = LocateKey(key);
   if (!location.ok()) return {};  // its load reports it
+  // An object store's model may still be downloading at start: wait for it.
+  if (!options_.source->Materialize(*location).ok()) return {};  // as well
   StatusOr<ModelPlan> plan =
       PlanModel(*location, std::nullopt, true, loader_.context().config_name);
   if (!plan.ok() || plan->config.platform() != kEnsemblePlatform) return {};

@@ -140,7 +140,9 @@ StatusOr<std::vector<ModelCheck>> CheckRepository(const RepositoryCheckOptions& 
   for (const ModelLocation& location : locations) {
     if (every_model || wanted.erase(location.name) > 0) checked.push_back(location);
   }
-  source->Prefetch(checked);  // an object store's models download side by side
+  // An object store's models download side by side; each check's
+  // Materialize then finds its copy (or reports why there is none).
+  source->MaterializeEach(checked, [](size_t, const Status&) {});
   std::vector<ModelCheck> checks;
   for (const ModelLocation& location : checked) {
     checks.push_back(CheckModel(location, locations, *source, options.strict_model_config,

@@ -92,16 +92,6 @@ fs::path ModelMirror::ObjectPath(const ObjectStore& store, const ObjectInfo& obj
          ShortHash(store.Url() + '\n' + object.key + '\n' + object.version, 40);
 }
 
-Status ModelMirror::Fetch(const ObjectStore& store, const std::vector<ObjectInfo>& objects) {
-  FetchStats stats;
-  Status status = FetchMissing(store, objects, &stats);
-  MutexLock lock(&mu_);
-  fetched_.objects += stats.objects;
-  fetched_.bytes += stats.bytes;
-  fetched_.requests += stats.requests;
-  return status;
-}
-
 FetchStats ModelMirror::fetched() const {
   MutexLock lock(&mu_);
   return fetched_;
@@ -146,8 +136,8 @@ StatusOr<bool> ModelMirror::Assemble(const ObjectStore& store, const std::string
   return true;
 }
 
-Status ModelMirror::Materialize(const ObjectStore& store, const std::string& model,
-                                const std::vector<ObjectInfo>& objects) {
+Status ModelMirror::CheckKeys(const ObjectStore& store, const std::string& model,
+                              const std::vector<ObjectInfo>& objects) {
   const std::string prefix = model + "/";
   for (const ObjectInfo& object : objects) {
     if (object.key.rfind(prefix, 0) != 0 || !SafeRelativePath(object.key.substr(prefix.size()))) {
@@ -155,8 +145,53 @@ Status ModelMirror::Materialize(const ObjectStore& store, const std::string& mod
                                 "' cannot be placed inside model folder '" + model + "'");
     }
   }
+  return Status::Ok();
+}
+
+Status ModelMirror::Materialize(const ObjectStore& store, const std::string& model,
+                                const std::vector<ObjectInfo>& objects) {
+  RETURN_IF_ERROR(CheckKeys(store, model, objects));
+  return Place(store, model, objects, {});
+}
+
+void ModelMirror::MaterializeEach(const ObjectStore& store,
+                                  const std::vector<ModelObjects>& models,
+                                  const std::function<void(size_t, Status)>& done) {
+  // What the cache lacks, grouped by model; the rest is placed at once.
+  std::vector<FetchItem> missing;
+  std::vector<size_t> fetched;  // group -> index in `models`
+  std::error_code ec;
+  for (size_t i = 0; i < models.size(); ++i) {
+    const ModelObjects& m = models[i];
+    Status checked = CheckKeys(store, m.model, m.objects);
+    if (!checked.ok()) {
+      done(i, std::move(checked));
+      continue;
+    }
+    const size_t before = missing.size();
+    if (!fs::exists(FolderFor(store, m.model, m.objects).parent_path(), ec)) {
+      for (const ObjectInfo& object : m.objects) {
+        fs::path path = ObjectPath(store, object);
+        if (!fs::exists(path, ec)) missing.push_back({object, std::move(path), fetched.size()});
+      }
+    }
+    if (missing.size() == before) {
+      done(i, Place(store, m.model, m.objects, {}));
+    } else {
+      fetched.push_back(i);
+    }
+  }
+  FetchGroups(store, missing, fetched.size(), options_.fetch,
+              [&](size_t group, Status status, const FetchStats& stats) {
+                const ModelObjects& m = models[fetched[group]];
+                done(fetched[group],
+                     status.ok() ? Place(store, m.model, m.objects, stats) : std::move(status));
+              });
+}
+
+Status ModelMirror::Place(const ObjectStore& store, const std::string& model,
+                          const std::vector<ObjectInfo>& objects, FetchStats stats) {
   const fs::path set_dir = FolderFor(store, model, objects).parent_path();
-  FetchStats stats;
   for (int attempt = 0;; ++attempt) {
     std::error_code ec;
     if (!fs::exists(set_dir, ec)) RETURN_IF_ERROR(FetchMissing(store, objects, &stats));

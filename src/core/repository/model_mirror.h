@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,9 +49,17 @@ class ModelMirror {
   Status Materialize(const ObjectStore& store, const std::string& model,
                      const std::vector<ObjectInfo>& objects);
 
-  // Fetches the objects of `objects` the cache lacks (no model folder made):
-  // many models' objects in one call download side by side.
-  Status Fetch(const ObjectStore& store, const std::vector<ObjectInfo>& objects);
+  // One model of MaterializeEach: its name and objects.
+  struct ModelObjects {
+    std::string model;
+    std::vector<ObjectInfo> objects;
+  };
+  // Materializes each of `models` of `store`, their objects downloading side
+  // by side (the first models' first); `done(i, status)` is called for
+  // models[i] as soon as its folder is in place or failed, from a fetching
+  // thread. A failure is that model's alone. Returns after the last call.
+  void MaterializeEach(const ObjectStore& store, const std::vector<ModelObjects>& models,
+                       const std::function<void(size_t, Status)>& done);
 
   // Model `model` of `store` is no longer loaded: its latest folder may go
   // when the cache is over its limit (at once, if it is). A later
@@ -64,6 +73,12 @@ class ModelMirror {
   std::filesystem::path ObjectPath(const ObjectStore& store, const ObjectInfo& object) const;
   Status FetchMissing(const ObjectStore& store, const std::vector<ObjectInfo>& objects,
                       FetchStats* stats);
+  // An error when an object of `objects` would land outside model `model`'s folder.
+  static Status CheckKeys(const ObjectStore& store, const std::string& model,
+                          const std::vector<ObjectInfo>& objects);
+  // Materialize once the keys are checked; `stats`: what was fetched for it already.
+  Status Place(const ObjectStore& store, const std::string& model,
+               const std::vector<ObjectInfo>& objects, FetchStats stats);
   // Links the objects into a temporary folder and renames it to `set_dir`;
   // false when an object vanished meanwhile (evicted: fetch again).
   StatusOr<bool> Assemble(const ObjectStore& store, const std::string& model,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/test_util/fake_object_store.h"
@@ -95,6 +96,41 @@ TEST(ModelMirrorTest, AFailedFetchLeavesNothingVisible) {
   for (const auto& entry : fs::directory_iterator(f.dir.path() / "cache" / "objects")) {
     EXPECT_NE(entry.path().filename().string()[0], '.') << entry.path();
   }
+}
+
+TEST(ModelMirrorTest, EachModelIsReportedOnceItsOwnCopyIsDoneAndFailsAlone) {
+  Fixture f(0, /*range_bytes=*/4);  // "weights-N" comes in ranges
+  std::vector<ModelMirror::ModelObjects> models;
+  for (const std::string model : {"a", "b", "c"}) {
+    f.store.Put(model + "/config.pbtxt", "name: \"" + model + "\"");
+    f.store.Put(model + "/1/model.bin", "weights-" + model);
+    models.push_back({model, ListModel(f.store, model)});
+  }
+  ASSERT_TRUE(f.mirror.Materialize(f.store, "c", models[2].objects).ok());  // cached already
+  f.store.Put("b/1/model.bin", "changed meanwhile");  // b's listed version is gone
+  Mutex mu;
+  std::vector<std::pair<std::string, Status>> reports;
+  f.mirror.MaterializeEach(f.store, models, [&](size_t i, Status status) {
+    // Reported once its folder is whole: a load may read it from now on.
+    if (status.ok()) {
+      EXPECT_EQ(Read(f.mirror.FolderFor(f.store, models[i].model, models[i].objects) / "1" /
+                     "model.bin"),
+                "weights-" + models[i].model);
+    }
+    MutexLock lock(&mu);
+    reports.emplace_back(models[i].model, std::move(status));
+  });
+  ASSERT_EQ(reports.size(), 3u);
+  EXPECT_EQ(reports[0].first, "c");  // nothing to fetch: at once
+  std::map<std::string, Status> outcome(reports.begin(), reports.end());
+  EXPECT_TRUE(outcome.at("a").ok()) << outcome.at("a").ToString();
+  EXPECT_TRUE(outcome.at("c").ok());
+  EXPECT_NE(outcome.at("b").message().find("b/1/model.bin"), std::string::npos);
+  EXPECT_FALSE(fs::exists(f.mirror.FolderFor(f.store, "b", models[1].objects)));
+  for (const auto& entry : fs::directory_iterator(f.dir.path() / "cache" / "objects")) {
+    EXPECT_NE(entry.path().filename().string()[0], '.') << entry.path();  // no part left
+  }
+  EXPECT_EQ(f.store.downloads("c/1/model.bin"), 3);  // only the first Materialize's ranges
 }
 
 TEST(ModelMirrorTest, KeysLeavingTheModelFolderAreRefused) {

@@ -8,6 +8,7 @@
 #define INFERD_CORE_REPOSITORY_MODEL_SOURCE_H_
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,19 @@ class ModelSource {
   // source handing out local copies (repository_source.h) downloads them
   // here. Local folders are already there.
   virtual Status Materialize(const ModelLocation& location) const { return Status::Ok(); }
-  // Starts the copies of many models at once (a start loading them all), so
-  // that their files download side by side rather than a few models at a
-  // time; failures are left for each model's Materialize to report.
-  virtual void Prefetch(const std::vector<ModelLocation>& locations) const {}
+  // What MaterializeEach tells as each model gets ready: its index in the
+  // list, and Materialize's outcome for it.
+  using Arrived = std::function<void(size_t index, Status status)>;
+  // Materialize for many models at once (a start loading them all): a source
+  // handing out local copies downloads them side by side, and calls `arrived`
+  // for each as soon as its own copy is whole (from the threads copying, in
+  // the order the copies finish), so that a model can load while the others
+  // still download. A failure is that model's alone. Returns after the last
+  // call; a Materialize of a model still being copied waits for that copy.
+  virtual void MaterializeEach(const std::vector<ModelLocation>& locations,
+                               const Arrived& arrived) const {
+    for (size_t i = 0; i < locations.size(); ++i) arrived(i, Materialize(locations[i]));
+  }
   // No version of the model of `key` (ModelKey) is loaded any more: a source
   // handing out local copies may remove its copy when it needs the room.
   virtual void Release(const std::string& key) const {}

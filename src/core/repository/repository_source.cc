@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <thread>
 
 #include "core/cloud/cloud_url.h"
 #include "core/cloud/curl_transport.h"
@@ -187,21 +188,44 @@ ModelFingerprint RepositorySource::Fingerprint(const ModelLocation& location) co
   return fingerprint;
 }
 
-void RepositorySource::Prefetch(const std::vector<ModelLocation>& locations) const {
-  std::map<const Root*, std::vector<ObjectInfo>> by_store;
+void RepositorySource::MaterializeEach(const std::vector<ModelLocation>& locations,
+                                       const Arrived& arrived) const {
+  // Per store: the indexes into `locations` of its models, and their objects.
+  std::map<const Root*, std::vector<size_t>> indexes;
+  std::map<const Root*, std::vector<ModelMirror::ModelObjects>> models;
+  std::vector<size_t> local;
   {
     MutexLock lock(&mu_);
-    for (const ModelLocation& location : locations) {
-      auto it = snapshots_.find(location.dir);
-      if (it == snapshots_.end()) continue;
-      std::vector<ObjectInfo>& objects = by_store[it->second.root];
-      objects.insert(objects.end(), it->second.objects.begin(), it->second.objects.end());
+    for (size_t i = 0; i < locations.size(); ++i) {
+      auto it = snapshots_.find(locations[i].dir);
+      if (it == snapshots_.end()) {
+        local.push_back(i);
+        continue;
+      }
+      indexes[it->second.root].push_back(i);
+      models[it->second.root].push_back({it->second.name, it->second.objects});
+      arriving_.insert(locations[i].dir);
     }
   }
-  for (const auto& [root, objects] : by_store) {
-    Status status = mirror_->Fetch(*root->store, objects);
-    if (!status.ok()) LOG_VERBOSE(1, "prefetching {}: {}", root->text, status.message());
+  for (size_t i : local) arrived(i, Status::Ok());
+  auto copy = [&](const Root* root) {
+    mirror_->MaterializeEach(*root->store, models.at(root), [&](size_t j, Status status) {
+      const size_t i = indexes.at(root)[j];
+      {
+        MutexLock lock(&mu_);
+        arriving_.erase(arriving_.find(locations[i].dir));
+      }
+      arrived_.SignalAll();
+      arrived(i, status.WithPrefix("model '" + locations[i].name + "': "));
+    });
+  };
+  // Each store's models side by side (a store's own downloads are parallel).
+  std::vector<std::thread> others;
+  for (auto it = std::next(models.begin(), models.empty() ? 0 : 1); it != models.end(); ++it) {
+    others.emplace_back(copy, it->first);
   }
+  if (!models.empty()) copy(models.begin()->first);
+  for (std::thread& thread : others) thread.join();
 }
 
 void RepositorySource::Release(const std::string& key) const {
@@ -217,6 +241,8 @@ Status RepositorySource::Materialize(const ModelLocation& location) const {
   Snapshot snapshot;
   {
     MutexLock lock(&mu_);
+    // Being copied by MaterializeEach: that copy, not a second one.
+    while (arriving_.count(location.dir) > 0) arrived_.Wait(&mu_);
     auto it = snapshots_.find(location.dir);
     if (it == snapshots_.end()) return Status::Ok();  // a local folder
     snapshot = it->second;

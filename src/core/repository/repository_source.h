@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,8 @@ class RepositorySource final : public ModelSource {
   StatusOr<std::vector<ModelLocation>> Find(const std::string& name) const override;
   ModelFingerprint Fingerprint(const ModelLocation& location) const override;
   Status Materialize(const ModelLocation& location) const override;
-  void Prefetch(const std::vector<ModelLocation>& locations) const override;
+  void MaterializeEach(const std::vector<ModelLocation>& locations,
+                       const Arrived& arrived) const override;
   void Release(const std::string& key) const override;
 
   ModelMirror& mirror() const { return *mirror_; }
@@ -89,6 +91,9 @@ class RepositorySource final : public ModelSource {
   std::unique_ptr<ModelMirror> mirror_;
   mutable Mutex mu_;
   mutable std::map<std::filesystem::path, Snapshot> snapshots_ GUARDED_BY(mu_);
+  // The local copies MaterializeEach is making now: Materialize waits for them.
+  mutable std::multiset<std::filesystem::path> arriving_ GUARDED_BY(mu_);
+  mutable CondVar arrived_;
 };
 
 }  // namespace inferd

@@ -81,6 +81,13 @@ class ModelLifecycleTest : public testing::Test {
   void Start(ModelControlMode mode, const std::vector<std::string>& startup_models = {},
              TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving,
              const std::filesystem::path& namespaced_second_repo = {}) {
+    MakeLifecycle(mode, policy, namespaced_second_repo);
+    ASSERT_TRUE(lifecycle_->Start(startup_models).ok());
+  }
+  // lifecycle_, not started; over `source_` when a test set one.
+  void MakeLifecycle(ModelControlMode mode,
+                     TransitionPolicy policy = TransitionPolicy::kAvailabilityPreserving,
+                     const std::filesystem::path& namespaced_second_repo = {}) {
     LifecycleOptions options;
     options.mode = mode;
     options.policy = policy;
@@ -89,12 +96,13 @@ class ModelLifecycleTest : public testing::Test {
       roots.push_back(namespaced_second_repo);
       options.namespacing = true;
     }
-    options.source = std::make_shared<FolderSource>(roots, options.namespacing);
-    options.load_threads = 2;
+    options.source = source_ != nullptr
+                         ? source_
+                         : std::make_shared<FolderSource>(roots, options.namespacing);
+    options.load_threads = load_threads_;
     services_ = {.backends = &backends_, .clock = &clock_, .sweeper = &sweeper_,
                  .submitter = &submitter_, .rate_limiter = rate_limiter_};
     lifecycle_ = std::make_unique<ModelLifecycle>(ModelLoader({.services = &services_}), options);
-    ASSERT_TRUE(lifecycle_->Start(startup_models).ok());
   }
 
   // Writes identity model `name` with `versions` (empty folders).
@@ -131,6 +139,8 @@ class ModelLifecycleTest : public testing::Test {
   BackendManager backends_{INFERD_BINARY_DIR "/backends", {}};
   NoSubmitter submitter_;
   RateLimiter* rate_limiter_ = nullptr;  // set before Start(); outlives lifecycle_
+  std::shared_ptr<const ModelSource> source_;  // set before Start(); else the repo_ folder
+  int load_threads_ = 2;                       // set before Start()
   ModelServices services_;  // what Start() lends the loader
   // Last: unloads everything first, while the backends and sweeper live.
   std::unique_ptr<ModelLifecycle> lifecycle_;

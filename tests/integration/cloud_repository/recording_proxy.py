@@ -9,6 +9,8 @@ for a path. `fail_next(path, kind, times)` makes the next `times` GETs of a
 path (without query) fail as the emulator cannot: "throttle" answers 503 with
 S3's SlowDown error, "truncate" sends half the body and closes the connection,
 "unauthorized" answers 401 as GCS does for a revoked or expired token.
+`hold(path)` keeps the next GET of a path waiting until `release(path)`
+(`holding(path)` tells when it arrived): an object that is still downloading.
 One thread per connection (http.server); test use only.
 """
 
@@ -40,6 +42,8 @@ class RecordingProxy:
         self._lock = threading.Lock()
         self._seen: list[Seen] = []
         self._faults: dict[str, list[str]] = {}
+        self._holds: dict[str, threading.Event] = {}
+        self._holding: set[str] = set()
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -63,6 +67,21 @@ class RecordingProxy:
         """The next `times` GETs of `path` (no query) fail: "throttle", "truncate", "unauthorized"."""
         with self._lock:
             self._faults.setdefault(path, []).extend([kind] * times)
+
+    def hold(self, path: str) -> None:
+        """The next GET of `path` (no query) waits until release(path)."""
+        with self._lock:
+            self._holds[path] = threading.Event()
+            self._faults.setdefault(path, []).append("hold")
+
+    def holding(self, path: str) -> bool:
+        """A GET of `path` arrived and is held."""
+        with self._lock:
+            return path in self._holding
+
+    def release(self, path: str) -> None:
+        with self._lock:
+            self._holds[path].set()
 
     def seen(self) -> list[Seen]:
         with self._lock:
@@ -99,6 +118,14 @@ class RecordingProxy:
         if fault == "unauthorized":
             self._reply(handler, 401, {"Content-Type": "application/json"}, INVALID_CREDENTIALS)
             return
+        if fault == "hold":
+            path = handler.path.split("?")[0]
+            with self._lock:
+                self._holding.add(path)
+                released = self._holds[path]
+            released.wait(timeout=120)  # a failsafe: the test releases it
+            with self._lock:
+                self._holding.discard(path)
         upstream = http.client.HTTPConnection("127.0.0.1", self.upstream_port, timeout=30)
         upstream.request(handler.command, handler.path, body=body, headers=dict(handler.headers))
         response = upstream.getresponse()

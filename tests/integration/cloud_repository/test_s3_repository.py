@@ -5,12 +5,14 @@ with a version policy, a Python model, an ensemble, a local repository mixed
 in), a second start from the cache, POLL re-downloading only the changed
 object, throttling and truncated downloads retried, a truncation that never
 stops (the model fails, never half-loaded), a wrong key, a missing bucket, a
-revoked key (the models keep serving), the credential file."""
+revoked key (the models keep serving), the credential file, a model loading
+while another still downloads."""
 
 from __future__ import annotations
 
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from failed_start import run_to_exit  # noqa: E402
 from python_models import ADD_SUB, ADD_SUB_CONFIG, python_model  # noqa: E402
-from util import Model, single_identity, wait_until, write_repository  # noqa: E402
+from util import (START_TIMEOUT_S, InferdServer, Model, single_identity, wait_until,  # noqa: E402
+                  write_repository)
 
 BUCKET = "models"
 
@@ -164,7 +167,7 @@ def test_a_download_that_keeps_breaking_fails_its_model_and_leaves_no_half_copy(
         moto, proxy, bucket, s3_inferd, tmp_path_factory):
     publish(moto, tmp_path_factory, "broken", models())
     model_py = key_path("broken", "add_sub/1/model.py")
-    proxy.fail_next(model_py, "truncate", 1000)  # the start's prefetch and the load's own try
+    proxy.fail_next(model_py, "truncate", 1000)  # every try
     cache = tmp_path_factory.mktemp("broken-cache")
     server = s3_inferd([url(proxy, "broken")],
                        ["--exit-on-error=false", f"--model-repository-cache-directory={cache}"],
@@ -224,3 +227,37 @@ def test_a_revoked_key_stops_polls_but_the_models_keep_serving(
     x = np.arange(4, dtype=np.float32)
     for outputs in infer_both(server, "ident", {"INPUT0": x}, ["OUTPUT0"]):
         np.testing.assert_array_equal(outputs["OUTPUT0"], x)
+
+
+def test_a_model_loads_while_another_still_downloads(
+        moto, proxy, bucket, aws_env, tmp_path_factory):
+    """Each model loads as soon as its own files are in: with one model's
+    weights held back at the proxy, the other one loads (its line in the log;
+    the server answers nothing before its start ends) while the server is not
+    up yet; released, the held one loads and the server is ready with both."""
+    publish(moto, tmp_path_factory, "overlap", {
+        name: Model(single_identity(name, "FP32", [4]), versions=(),
+                    files={"1/weights.bin": name * 1000}) for name in ("early", "late")})
+    held = key_path("overlap", "late/1/weights.bin")
+    proxy.hold(held)
+    log = tmp_path_factory.mktemp("log") / "inferd.log"
+    args = [f"--model-repository={url(proxy, 'overlap')}",
+            f"--model-repository-cache-directory={tmp_path_factory.mktemp('cache')}"]
+    text = lambda: log.read_text(errors="replace") if log.exists() else ""  # noqa: E731
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            starting = pool.submit(InferdServer, [], log, extra_args=args,
+                                   start_timeout_s=2 * START_TIMEOUT_S)
+            wait_until(lambda: proxy.holding(held), what="late's weights requested")
+            wait_until(lambda: "successfully loaded model 'early'" in text(), timeout=60,
+                       what="early loaded while late's weights are held")
+            assert "successfully loaded model 'late'" not in text()
+            assert not starting.done(), "the server started before every model loaded"
+        finally:
+            proxy.release(held)
+        server = starting.result()
+    try:
+        index = {m["name"]: m["state"] for m in server.client().get_model_repository_index()}
+        assert index == {"early": "READY", "late": "READY"}
+    finally:
+        server.stop()
