@@ -96,15 +96,16 @@ def _perf_analyzer_at_rate(target, protocol, rate):
     subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
-def _measure(build, args, target, loadgen_at_rate, label, rates, figures):
+def _measure(build, args, target, loadgen, label, rates, figures):
     """Every (tool, protocol, rate) this target serves, into figures."""
     has_pa = perf_analyzer_and_env()[0] is not None
     for protocol, binary, name in PROTOCOLS:
         if label != "inferd" and protocol == "http":
             continue
         for rate in rates:
-            runs = [("loadgen", lambda: loadgen_at_rate(build, args, target, MODEL, protocol,
-                                                        binary, rate))]
+            # bench.py's loadgen(): open loop at `rate` (its concurrency unused).
+            runs = [("loadgen", lambda: loadgen(build, args, target, MODEL, protocol, binary,
+                                                None, rate=rate))]
             if has_pa:
                 runs.append(("perf_analyzer", lambda: _perf_analyzer_at_rate(target, protocol,
                                                                              rate)))
@@ -136,7 +137,7 @@ def _print(figures, idle):
     print()
 
 
-def section_cpu_per_request(build, args, Inferd, write_model, identity_config, loadgen_at_rate,
+def section_cpu_per_request(build, args, Inferd, write_model, identity_config, loadgen,
                             free_port):
     print("== 17. server CPU per request at fixed rates: identity model, inferd-loadgen and "
           "perf_analyzer ==")
@@ -149,7 +150,7 @@ def section_cpu_per_request(build, args, Inferd, write_model, identity_config, l
         try:
             server.wait_ready()
             idle.append(_idle_cpu_ms_per_s(server.process.pid))
-            _measure(build, args, server, loadgen_at_rate, "inferd", RATES, figures)
+            _measure(build, args, server, loadgen, "inferd", RATES, figures)
         finally:
             server.stop()
         for api, threads, label in CEILINGS:
@@ -157,7 +158,7 @@ def section_cpu_per_request(build, args, Inferd, write_model, identity_config, l
                 break
             ceiling = Ceiling(ceiling_binary, free_port(), api, threads)
             try:
-                _measure(build, args, ceiling, loadgen_at_rate, label, RATES, figures)
+                _measure(build, args, ceiling, loadgen, label, RATES, figures)
             finally:
                 ceiling.stop()
     _print(figures, idle)
