@@ -10,9 +10,9 @@ per request). The server's CPU (user + system, every thread, from /proc) is
 divided by the requests its statistics counted over the same run, and so are
 the times its threads went to sleep (each a wake-up later). Beside it:
 the server's idle CPU, and over gRPC the gRPC ceiling (bench/grpc_ceiling.cc:
-the same gRPC callback API answering at once, no model behind it, counting
-its answers in its statistics) and "ceil-cq2" / "ceil-cq1", the same answers
-through gRPC's completion-queue API polled by two threads / one. Three alternating rounds,
+the same gRPC API as inferd's, one completion queue polled by one thread,
+answering at once, no model behind it, counting its answers in its
+statistics) and "ceil-cb", the same answers on gRPC's callback API. Three alternating rounds,
 medians; against issue 43's figures for Triton 2.51 on this box kind and its
 targets.
 """
@@ -36,10 +36,10 @@ PROTOCOLS = (("http", True, "http binary"), ("grpc", False, "grpc"))
 TRITON_US = {"http binary": 123, "grpc": 202}
 TARGET_US = {"http binary": 60, "grpc": 100}
 IDLE_SECONDS = 3
-# The gRPC ceiling on the callback API (inferd's), and on completion queues
-# polled by two threads and by one: gRPC's pollers share one epoll set, so with
-# two threads a call's events are handed between them.
-CEILINGS = (("callback", 2, "ceiling"), ("async", 2, "ceil-cq2"), ("async", 1, "ceil-cq1"))
+# The gRPC ceiling on inferd's API (one completion queue, one polling thread),
+# and on gRPC's callback API (whose threads share one epoll set with every
+# other poller of gRPC's, so a call's events are handed between threads).
+CEILINGS = (("async", 1, "ceiling"), ("callback", 2, "ceil-cb"))
 MODEL = "identity_fp32"
 
 

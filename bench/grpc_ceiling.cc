@@ -1,17 +1,20 @@
 // The gRPC ceiling of bench/: the least a KServe v2 gRPC server can do per
 // ModelInfer on this machine. It answers every ModelInfer at once with the
 // request's own tensors as outputs (what the identity model returns), with the
-// same server settings as inferd's gRPC frontend; no model, no queue, no core.
+// same server settings and API as inferd's gRPC frontend (one completion queue
+// polled by one thread); no model, no queue, no core.
 // Metadata and config of one identity model make inferd-loadgen and
 // perf_analyzer accept it; its statistics count the ModelInfer calls answered,
 // so a bench can divide the CPU it used by the requests it served.
 //
 //   inferd-grpc-ceiling --port N [--model identity_fp32] [--dims 16]
-//                       [--api callback|async] [--threads 2]
-// `--api callback` (the default) is the callback API inferd's frontend uses;
-// `--api async` answers through completion queues instead, each of --threads
-// threads polling its own queue and answering on it, to show what the API
-// choice itself costs per request.
+//                       [--api async|callback|hybrid] [--threads 1]
+// `--api async` (the default, inferd's) answers through completion queues,
+// each of --threads threads polling its own queue and answering on it;
+// `--api callback` on gRPC's callback API (inferd's frontend until
+// 2026-11-29), and `--api hybrid` every method on the callback API but
+// ModelInfer, which comes through the queues: to show what the API choice
+// itself costs per request.
 // Prints "listening on 127.0.0.1:<port>" once serving; runs until SIGINT/SIGTERM.
 #include <absl/synchronization/mutex.h>
 #include <grpcpp/grpcpp.h>
@@ -38,8 +41,9 @@ struct Options {
   int port = 0;
   std::string model = "identity_fp32";
   int64_t dims = 16;
-  bool async = false;
-  int threads = 2;
+  bool async = true;
+  bool hybrid = false;  // callback API but ModelInfer on completion queues
+  int threads = 1;
 };
 
 // What the ceiling answers, whichever API carries it.
@@ -107,17 +111,41 @@ class CannedAnswers {
   std::atomic<uint64_t> answered_{0};
 };
 
-// The callback API, as inferd's frontend uses it.
-class CallbackCeiling final : public GRPCInferenceService::CallbackService {
- public:
-  explicit CallbackCeiling(CannedAnswers* answers) : answers_(answers) {}
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
 
-  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext* context,
-                                       const inference::ModelInferRequest* request,
-                                       inference::ModelInferResponse* response) override {
-    answers_->Infer(*request, response);
-    return Done(context);
-  }
+using Svc = GRPCInferenceService;
+// Every method on the callback API but ModelInfer, which is on completion queues.
+using HybridBase = Svc::WithCallbackMethod_ServerLive<Svc::WithCallbackMethod_ServerReady<
+    Svc::WithCallbackMethod_ModelReady<Svc::WithCallbackMethod_ServerMetadata<
+        Svc::WithCallbackMethod_ModelMetadata<Svc::WithAsyncMethod_ModelInfer<
+            Svc::WithCallbackMethod_ModelStreamInfer<Svc::WithCallbackMethod_ModelConfig<
+                Svc::WithCallbackMethod_ModelStatistics<Svc::WithCallbackMethod_RepositoryIndex<
+                    Svc::WithCallbackMethod_RepositoryModelLoad<
+                        Svc::WithCallbackMethod_RepositoryModelUnload<
+                            Svc::WithCallbackMethod_SystemSharedMemoryStatus<
+                                Svc::WithCallbackMethod_SystemSharedMemoryRegister<
+                                    Svc::WithCallbackMethod_SystemSharedMemoryUnregister<
+                                        Svc::WithCallbackMethod_CudaSharedMemoryStatus<
+                                            Svc::WithCallbackMethod_CudaSharedMemoryRegister<
+                                                Svc::WithCallbackMethod_CudaSharedMemoryUnregister<
+                                                    Svc::WithCallbackMethod_TraceSetting<
+                                                        Svc::WithCallbackMethod_LogSettings<
+                                                            Svc::Service>>>>>>>>>>>>>>>>>>>>;
+
+// The callback API, as inferd's frontend uses it.
+template <class Base>
+class CallbackMethods : public Base {
+ public:
+  explicit CallbackMethods(CannedAnswers* answers) : answers_(answers) {}
+
+ protected:
+  CannedAnswers* answers() const { return answers_; }
+
+ public:
   grpc::ServerUnaryReactor* ModelMetadata(grpc::CallbackServerContext* context,
                                           const inference::ModelMetadataRequest* request,
                                           inference::ModelMetadataResponse* response) override {
@@ -156,13 +184,23 @@ class CallbackCeiling final : public GRPCInferenceService::CallbackService {
   }
 
  private:
-  static grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context) {
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(grpc::Status::OK);
-    return reactor;
-  }
-
   CannedAnswers* const answers_;
+};
+
+class CallbackCeiling final : public CallbackMethods<Svc::CallbackService> {
+ public:
+  using CallbackMethods::CallbackMethods;
+  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext* context,
+                                       const inference::ModelInferRequest* request,
+                                       inference::ModelInferResponse* response) override {
+    answers()->Infer(*request, response);
+    return Done(context);
+  }
+};
+
+class HybridCeiling final : public CallbackMethods<HybridBase> {
+ public:
+  using CallbackMethods::CallbackMethods;
 };
 
 // The completion-queue API: every method async, the ones the load tools call
@@ -176,15 +214,15 @@ class AsyncCall {
   virtual void Proceed(bool ok) = 0;
 };
 
-template <class Request, class Response>
+template <class Request, class Response, class Service = AsyncService>
 class AsyncUnaryCall final : public AsyncCall {
  public:
   using Writer = grpc::ServerAsyncResponseWriter<Response>;
-  using Post = void (AsyncService::*)(grpc::ServerContext*, Request*, Writer*,
+  using Post = void (Service::*)(grpc::ServerContext*, Request*, Writer*,
                                       grpc::CompletionQueue*, grpc::ServerCompletionQueue*, void*);
   using Answer = std::function<void(const Request&, Response*)>;
 
-  AsyncUnaryCall(AsyncService* service, grpc::ServerCompletionQueue* queue, Post post,
+  AsyncUnaryCall(Service* service, grpc::ServerCompletionQueue* queue, Post post,
                  Answer answer)
       : service_(service), queue_(queue), post_(post), answer_(std::move(answer)),
         writer_(&context_) {
@@ -203,7 +241,7 @@ class AsyncUnaryCall final : public AsyncCall {
   }
 
  private:
-  AsyncService* const service_;
+  Service* const service_;
   grpc::ServerCompletionQueue* const queue_;
   const Post post_;
   const Answer answer_;
@@ -251,6 +289,22 @@ void PollQueue(AsyncService* service, CannedAnswers* answers, grpc::ServerComple
   while (queue->Next(&tag, &ok)) static_cast<AsyncCall*>(tag)->Proceed(ok);
 }
 
+// Hybrid: only ModelInfer comes through the queue.
+void PollInferQueue(HybridCeiling* service, CannedAnswers* answers,
+                    grpc::ServerCompletionQueue* queue) {
+  using namespace inference;
+  for (int posted = 0; posted < 4; ++posted) {
+    new AsyncUnaryCall<ModelInferRequest, ModelInferResponse, HybridCeiling>(
+        service, queue, &HybridCeiling::RequestModelInfer,
+        [answers](const ModelInferRequest& request, ModelInferResponse* response) {
+          answers->Infer(request, response);
+        });
+  }
+  void* tag = nullptr;
+  bool ok = false;
+  while (queue->Next(&tag, &ok)) static_cast<AsyncCall*>(tag)->Proceed(ok);
+}
+
 bool ParseOptions(int argc, char** argv, Options* options) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--port") == 0) {
@@ -261,7 +315,10 @@ bool ParseOptions(int argc, char** argv, Options* options) {
       options->dims = std::atoll(argv[i + 1]);
     } else if (std::strcmp(argv[i], "--api") == 0) {
       options->async = std::strcmp(argv[i + 1], "async") == 0;
-      if (!options->async && std::strcmp(argv[i + 1], "callback") != 0) return false;
+      options->hybrid = std::strcmp(argv[i + 1], "hybrid") == 0;
+      if (!options->async && !options->hybrid && std::strcmp(argv[i + 1], "callback") != 0) {
+        return false;
+      }
     } else if (std::strcmp(argv[i], "--threads") == 0) {
       options->threads = std::atoi(argv[i + 1]);
     } else {
@@ -294,11 +351,14 @@ int main(int argc, char** argv) {
   CannedAnswers answers(options);
   CallbackCeiling callback_service(&answers);
   AsyncService async_service;
+  HybridCeiling hybrid_service(&answers);
   grpc::ServerBuilder builder;
   const std::string address = "127.0.0.1:" + std::to_string(options.port);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials());
   if (options.async) {
     builder.RegisterService(&async_service);
+  } else if (options.hybrid) {
+    builder.RegisterService(&hybrid_service);
   } else {
     builder.RegisterService(&callback_service);
   }
@@ -306,7 +366,7 @@ int main(int argc, char** argv) {
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues;
-  for (int i = 0; options.async && i < options.threads; ++i) {
+  for (int i = 0; (options.async || options.hybrid) && i < options.threads; ++i) {
     queues.push_back(builder.AddCompletionQueue());
   }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -315,7 +375,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<std::thread> pollers;
-  for (auto& queue : queues) pollers.emplace_back(PollQueue, &async_service, &answers, queue.get());
+  for (auto& queue : queues) {
+    if (options.hybrid) {
+      pollers.emplace_back(PollInferQueue, &hybrid_service, &answers, queue.get());
+    } else {
+      pollers.emplace_back(PollQueue, &async_service, &answers, queue.get());
+    }
+  }
   std::printf("listening on %s\n", address.c_str());
   std::fflush(stdout);
   int signal_number = 0;

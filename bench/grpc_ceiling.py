@@ -1,6 +1,6 @@
 """Section 9 of bench.py: inferd's gRPC ModelInfer against the gRPC ceiling,
 build/bench/inferd-grpc-ceiling (bench/grpc_ceiling.cc): a server on the same
-gRPC callback API and settings that answers each ModelInfer at once with the
+gRPC API (one completion queue polled by one thread) and settings that answers each ModelInfer at once with the
 request's tensors, with no model, queue or core behind it. Both are driven by
 inferd-loadgen over gRPC with the identity model's request (16 x FP32), at
 concurrency 1 (p50 latency) and 16 (throughput), alternating, best of two."""
@@ -14,10 +14,11 @@ CONCURRENCIES = (1, 16)
 
 class Ceiling:
     """The ceiling server on a free port; `grpc_port` as loadgen expects.
-    `api` is "callback" (inferd's) or "async" (completion queues, polled by
-    `threads` threads)."""
+    `api` is "async" (completion queues polled by `threads` threads; inferd's
+    with one), "callback" (gRPC's callback API) or "hybrid" (callback but
+    ModelInfer on queues)."""
 
-    def __init__(self, binary, port, api="callback", threads=2):
+    def __init__(self, binary, port, api="async", threads=1):
         self.grpc_port = port
         self.http_port = None
         self.process = subprocess.Popen([binary, "--port", str(port), "--api", api,

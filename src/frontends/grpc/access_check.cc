@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "grpc/method_category.h"
+
 namespace inferd::grpc_frontend {
 
 std::string_view AuthorizationOf(const Metadata& metadata) {
@@ -35,11 +37,16 @@ grpc::Status StatusOfDecision(const auth::AccessDecision& decision,
 
 grpc::Status CheckAccess(const auth::AccessControl& access, ApiCategory category,
                          std::optional<std::string_view> model,
-                         grpc::ServerContextBase& context) {
+                         grpc::ServerContextBase& context, uint32_t* priority) {
   const std::optional<auth::Scope> scope = auth::ScopeOfCategory(category);
   if (!scope) return grpc::Status::OK;
-  return StatusOfDecision(access.Check(AuthorizationOf(context.client_metadata()), *scope, model),
-                          context);
+  const auth::AccessDecision decision =
+      access.Check(AuthorizationOf(context.client_metadata()), *scope, model);
+  if (priority != nullptr && decision.allowed() && decision.key != nullptr &&
+      decision.key->priority) {
+    *priority = *decision.key->priority;
+  }
+  return StatusOfDecision(decision, context);
 }
 
 grpc::Status CheckStreamOpen(const auth::AccessControl& access, ApiCategory category,
@@ -48,6 +55,18 @@ grpc::Status CheckStreamOpen(const auth::AccessControl& access, ApiCategory cate
   if (!scope) return grpc::Status::OK;
   return StatusOfDecision(
       access.CheckStreamOpen(AuthorizationOf(context.client_metadata()), *scope), context);
+}
+
+grpc::Status CallRefusal(const ServiceContext& service, ApiCategory category,
+                         std::optional<std::string_view> model, grpc::ServerContextBase& context,
+                         bool stream, uint32_t* priority) {
+  if (!service.restrictions.empty()) {
+    grpc::Status status = CheckRestriction(service.restrictions, category, context);
+    if (!status.ok()) return status;
+  }
+  if (service.access == nullptr) return grpc::Status::OK;
+  if (stream) return CheckStreamOpen(*service.access, category, context);
+  return CheckAccess(*service.access, category, model, context, priority);
 }
 
 }  // namespace inferd::grpc_frontend

@@ -18,6 +18,7 @@
 #include "common/output_allocator.h"
 #include "grpc/inference_service.h"
 #include "grpc/output_destination.h"
+#include "grpc/queue_call.h"
 #include "grpc/server_credentials.h"
 #include "grpc/service_context.h"
 #include "grpc/stream_reactor.h"
@@ -128,7 +129,11 @@ class GrpcServer::Impl {
                        MakeServerCredentials(options_));
       builder.AddListeningPort(address, credentials, &bound_port);
     }
-    builder.RegisterService(&service_);
+    builder.RegisterService(service_.grpc_service());
+    // One queue polled by one thread: gRPC 1.51's pollers share one epoll
+    // set, so a second polling thread would take over some of each call's
+    // events and wake the first (queue_call.h, bench section 17).
+    queue_ = builder.AddCompletionQueue();
     // Responses are as large as the model makes them; gRPC's 4 MiB default is not.
     builder.SetMaxSendMessageSize(INT_MAX);
     SetLimits(options_, &builder);
@@ -136,9 +141,13 @@ class GrpcServer::Impl {
     // Explicit either way: gRPC's own default on Linux is to allow it.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);
     server_ = builder.BuildAndStart();
+    if (server_ != nullptr) {
+      service_.AwaitCalls(queue_.get(), &live_calls_);
+      poller_ = std::thread(PollQueue, queue_.get());
+    }
     if (server_ != nullptr && !options_.listen) return Status::Ok();
     if (server_ == nullptr || bound_port == 0) {
-      server_.reset();
+      Stop();
       return Status::Unavailable(
           "cannot listen on " + address + " (address in use or invalid?" +
           (options_.reuse_port ? ")"
@@ -171,16 +180,28 @@ class GrpcServer::Impl {
   }
 
   void Stop() {
-    if (server_ == nullptr) return;
-    // Returns once every call has finished: reactors finish only after the
-    // server released their requests, so no callback is left to run.
-    if (draining_.joinable()) {
-      draining_.join();
-    } else {
-      server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+    if (server_ != nullptr) {
+      if (draining_.joinable()) {
+        draining_.join();
+      } else {
+        server_->Shutdown(std::chrono::system_clock::now() + kStopGrace);
+      }
+      server_->Wait();
+      // Calls finish only after the server released their requests, so once
+      // none is alive no server callback is left to run; their last
+      // operations end on the queue, which is polled until then.
+      live_calls_.WaitForNone();
     }
-    server_->Wait();
+    if (queue_ != nullptr) {
+      queue_->Shutdown();
+      if (poller_.joinable()) {
+        poller_.join();
+      } else {
+        PollQueue(queue_.get());  // drains it
+      }
+    }
     server_.reset();
+    queue_.reset();
     worker_.Stop();
   }
 
@@ -193,8 +214,11 @@ class GrpcServer::Impl {
   StreamRegistry streams_;     // likewise
   ServiceContext context_;
   InferenceService service_;
+  LiveCalls live_calls_;  // every call's object, awaited ones included
   // Controlling thread only.
+  std::unique_ptr<grpc::ServerCompletionQueue> queue_;  // outlives server_'s calls
   std::unique_ptr<grpc::Server> server_;
+  std::thread poller_;  // serves queue_
   std::thread draining_;  // BeginDrain's Shutdown, joined by Stop
   uint16_t port_ = 0;
 };

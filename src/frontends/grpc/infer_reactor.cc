@@ -1,4 +1,4 @@
-// A unary ModelInfer call driven by server callbacks.
+// A unary ModelInfer call on the completion queue, driven by server callbacks.
 #include "grpc/infer_reactor.h"
 
 #include "common/auth/credential_headers.h"
@@ -7,55 +7,69 @@
 #include "grpc/grpc_status.h"
 #include "grpc/infer_request_builder.h"
 #include "grpc/infer_response_builder.h"
+#include "grpc/method_category.h"
 
 namespace inferd::grpc_frontend {
 
-InferReactor::InferReactor(const inference::ModelInferRequest& message,
-                           inference::ModelInferResponse& response)
-    : message_(message), response_(response) {
-  outputs_.message = &response_;
+InferReactor::InferReactor(const CallSite& site)
+    : UnaryQueueCall(site.queue, site.live, nullptr),
+      site_(site),
+      arena_(first_block_, sizeof(first_block_)),
+      message_(google::protobuf::Arena::CreateMessage<inference::ModelInferRequest>(&arena_)),
+      response_(google::protobuf::Arena::CreateMessage<inference::ModelInferResponse>(&arena_)) {
+  set_response(response_);
+  outputs_.message = response_;
 }
 
 InferReactor::~InferReactor() {
   if (request_ != nullptr) DiscardServerError(INFERD_InferenceRequestDelete(request_));
 }
 
-grpc::ServerUnaryReactor* InferReactor::Start(const ServiceContext& service,
-                                              grpc::CallbackServerContext* context,
-                                              const inference::ModelInferRequest* request,
-                                              inference::ModelInferResponse* response) {
-  auto* reactor = new InferReactor(*request, *response);
-  reactor->context_ = context;
-  if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
-    context->set_compression_level(service.infer_compression);
-  }
-  if (Status s = reactor->Submit(service, context); !s.ok()) {
-    AddRetryAdvice(s, context);
-    reactor->Finish(ToGrpcStatus(s));
-  }
-  return reactor;
+void InferReactor::Await(const CallSite& site) {
+  auto* call = new InferReactor(site);
+  call->QueueCall::Await();
 }
 
-Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerContext* context) {
-  if (Status s = CollectForwardedMetadata(service.header_forwarder, context->client_metadata(),
-                                          &forwarded_);
+void InferReactor::RequestCall(grpc::ServerCompletionQueue* queue, void* tag) {
+  site_.service->RequestModelInfer(context(), message_, writer(), queue, queue, tag);
+}
+
+void InferReactor::OnArrived() {
+  Await(site_);
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelInfer");
+  // With --auth-file the key's check also gives its priority (0: the model's default).
+  grpc::Status refusal = CallRefusal(*site_.context, kCategory, message_->model_name(),
+                                     *context(), /*stream=*/false, &priority_);
+  if (!refusal.ok()) {
+    Finish(refusal);
+    return;
+  }
+  if (site_.context->infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
+    context()->set_compression_level(site_.context->infer_compression);
+  }
+  if (Status s = Submit(); !s.ok()) {
+    AddRetryAdvice(s, context());
+    Finish(ToGrpcStatus(s));
+  }
+}
+
+Status InferReactor::Submit() {
+  const ServiceContext& service = *site_.context;
+  const auto& metadata = context()->client_metadata();
+  if (Status s = CollectForwardedMetadata(service.header_forwarder, metadata, &forwarded_);
       !s.ok()) {
     return s;
   }
   if (service.access != nullptr) auth::DropCredentialHeaders(&forwarded_);
-  const uint32_t priority = service.access == nullptr
-                                ? 0
-                                : service.access->PriorityOf(
-                                      AuthorizationOf(context->client_metadata()));
   const BuildContext build{service.server, service.shared_memory, &memory_, &outputs_,
-                           &forwarded_, &context->client_metadata(), priority};
+                           &forwarded_, &metadata, priority_};
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
-  // rather than cut short to its first response. The reactor takes its
-  // response inside Submit too (pending_), so a short model may run on this
-  // gRPC thread instead of waking an instance thread.
+  // rather than cut short to its first response. The call takes its
+  // response inside Submit too (pending_), so a short model may run on the
+  // queue's thread instead of waking an instance thread.
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this,
                                    /*single_response=*/true, /*execute_on_caller=*/true};
-  if (Status s = SubmitInferRequest(build, message_, &request_, callbacks); !s.ok()) {
+  if (Status s = SubmitInferRequest(build, *message_, &request_, callbacks); !s.ok()) {
     return s;
   }
   submitted_ = true;
@@ -66,8 +80,6 @@ Status InferReactor::Submit(const ServiceContext& service, grpc::CallbackServerC
 void InferReactor::OnCancel() {
   if (submitted_) DiscardServerError(INFERD_InferenceRequestCancel(request_));
 }
-
-void InferReactor::OnDone() { delete this; }
 
 void InferReactor::OnRelease(INFERD_InferenceRequest*, uint32_t flags, void* userp) {
   if ((flags & INFERD_REQUEST_RELEASE_ALL) == 0) return;
@@ -82,7 +94,7 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
     if (!self->responded_) {
       self->responded_ = true;
       self->status_ = BuildInferResponse(response, self->outputs_);
-      self->raw_outputs_ = self->response_.raw_output_contents_size();
+      self->raw_outputs_ = self->response_->raw_output_contents_size();
       const char* traceparent = "";
       DiscardServerError(INFERD_InferenceResponseTraceParent(response, &traceparent));
       if (*traceparent != '\0') self->traceresponse_ = traceparent;
@@ -94,14 +106,14 @@ void InferReactor::OnResponse(INFERD_InferenceResponse* response, uint32_t flags
     self->status_ = Status::Internal("the model returned no response");
   }
   // Entries the dropped responses allocated.
-  auto* raw = self->response_.mutable_raw_output_contents();
+  auto* raw = self->response_->mutable_raw_output_contents();
   while (raw->size() > self->raw_outputs_) raw->RemoveLast();
   self->Arrive();
 }
 
 void InferReactor::Arrive() {
   if (pending_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (!traceresponse_.empty()) context_->AddInitialMetadata("traceresponse", traceresponse_);
+  if (!traceresponse_.empty()) context()->AddInitialMetadata("traceresponse", traceresponse_);
   Finish(ToGrpcStatus(status_));
 }
 

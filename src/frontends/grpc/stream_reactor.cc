@@ -4,6 +4,7 @@
 #include "common/auth/credential_headers.h"
 #include "grpc/access_check.h"
 #include "grpc/infer_request_builder.h"
+#include "grpc/method_category.h"
 
 #include <chrono>
 #include <utility>
@@ -16,9 +17,9 @@ namespace inferd::grpc_frontend {
 namespace {
 
 StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
-                                             grpc::CallbackServerContext* context) {
+                                             const grpc::ServerContext& context) {
   ForwardedHeaders forwarded;
-  if (Status s = CollectForwardedMetadata(service.header_forwarder, context->client_metadata(),
+  if (Status s = CollectForwardedMetadata(service.header_forwarder, context.client_metadata(),
                                           &forwarded);
       !s.ok()) {
     return s;
@@ -29,26 +30,53 @@ StatusOr<ForwardedHeaders> ForwardedMetadata(const ServiceContext& service,
 
 }  // namespace
 
-StreamReactor::StreamReactor(const ServiceContext& service, grpc::CallbackServerContext* context)
-    : service_(service),
-      forwarded_(ForwardedMetadata(service, context)),
-      metadata_(context->client_metadata()) {
-  if (service.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
-    context->set_compression_level(service.infer_compression);
+StreamReactor::StreamReactor(const CallSite& site)
+    : BidiQueueCall(site.queue, site.live), site_(site), service_(*site.context),
+      forwarded_(ForwardedHeaders{}) {}
+
+StreamReactor::~StreamReactor() = default;
+
+void StreamReactor::Await(const CallSite& site) {
+  auto* call = new StreamReactor(site);
+  call->QueueCall::Await();
+}
+
+void StreamReactor::RequestCall(grpc::ServerCompletionQueue* queue, void* tag) {
+  site_.service->RequestModelStreamInfer(context(), stream(), queue, queue, tag);
+}
+
+void StreamReactor::OnArrived() {
+  Await(site_);
+  constexpr ApiCategory kCategory = CategoryOfMethod("ModelStreamInfer");
+  metadata_ = &context()->client_metadata();
+  // Each request of the stream is checked against the key's models as it comes.
+  if (grpc::Status refusal =
+          CallRefusal(service_, kCategory, std::nullopt, *context(), /*stream=*/true);
+      !refusal.ok()) {
+    {
+      MutexLock lock(&mu_);
+      finished_ = true;
+    }
+    Finish(refusal);
+    return;
   }
-  if (service.streams != nullptr && !service.streams->Add(this)) {
-    // Opened while the server drains for its exit.
+  forwarded_ = ForwardedMetadata(service_, *context());
+  if (service_.infer_compression != GRPC_COMPRESS_LEVEL_NONE) {
+    context()->set_compression_level(service_.infer_compression);
+  }
+  // Reading before the stream is registered: from then on the exit's drain
+  // may finish it from another thread, and a read is not to start after
+  // that. Its reaction runs on this thread, so not before this returns.
+  ReadNext();
+  if (service_.streams != nullptr && !service_.streams->Add(this)) {
+    // Opened while the server drains for its exit; the read ends with the call.
     {
       MutexLock lock(&mu_);
       finished_ = true;
     }
     FinishForExit();
-    return;
   }
-  ReadNext();
 }
-
-StreamReactor::~StreamReactor() = default;
 
 void StreamReactor::ReadNext() {
   reading_ = std::make_unique<StreamRequest>(*this);
@@ -92,7 +120,7 @@ void StreamReactor::OnReadDone(bool ok) {
 Status StreamReactor::CheckKey(StreamRequest& request, uint32_t* priority) const {
   if (service_.access == nullptr) return Status::Ok();
   const auth::AccessDecision decision = service_.access->Check(
-      AuthorizationOf(metadata_), auth::Scope::kInfer, request.message().model_name());
+      AuthorizationOf(*metadata_), auth::Scope::kInfer, request.message().model_name());
   if (decision.allowed()) {
     if (decision.key->priority) *priority = *decision.key->priority;
     return Status::Ok();
@@ -223,7 +251,6 @@ void StreamReactor::FinishForExit() {
 
 void StreamReactor::OnDone() {
   if (service_.streams != nullptr) service_.streams->Remove(this);
-  delete this;
 }
 
 }  // namespace inferd::grpc_frontend

@@ -7,19 +7,17 @@
 // broken stream cancels the requests still queued. At the exit's drain an
 // open stream ends UNAVAILABLE once its requests in flight are answered.
 //
-// Lifetime: created by the service's ModelStreamInfer handler, deleted by
-// OnDone, which gRPC calls only after Finish; Finish is called only once no
-// read, write or request is outstanding. Thread-safe; guarded by mu_.
+// Lifetime: queue_call.h; Finish is called only once no write or request is
+// outstanding. Thread-safe; guarded by mu_.
 #ifndef INFERD_FRONTENDS_GRPC_STREAM_REACTOR_H_
 #define INFERD_FRONTENDS_GRPC_STREAM_REACTOR_H_
-
-#include <grpcpp/server_context.h>
-#include <grpcpp/support/server_callback.h>
 
 #include <deque>
 #include <memory>
 #include <unordered_set>
 
+#include "grpc/call_site.h"
+#include "grpc/queue_call.h"
 #include "grpc/service_context.h"
 #include "grpc/stream_request.h"
 #include "grpc_service.pb.h"
@@ -28,30 +26,23 @@
 
 namespace inferd::grpc_frontend {
 
-class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferRequest,
-                                                     inference::ModelStreamInferResponse> {
+class StreamReactor final
+    : public BidiQueueCall<inference::ModelInferRequest, inference::ModelStreamInferResponse> {
  public:
-  // Starts reading the first request.
-  StreamReactor(const ServiceContext& service, grpc::CallbackServerContext* context);
-  ~StreamReactor() override;
-  StreamReactor(const StreamReactor&) = delete;
-  StreamReactor& operator=(const StreamReactor&) = delete;
-
-  void OnReadDone(bool ok) override EXCLUDES(mu_);
-  void OnWriteDone(bool ok) override EXCLUDES(mu_);
-  void OnCancel() override EXCLUDES(mu_);
-  void OnDone() override;
+  // Asks gRPC for the next ModelStreamInfer call on the site's queue.
+  static void Await(const CallSite& site);
 
   // Queues `message` for the client; dropped once the stream is cancelled or
   // broken. Any thread.
   void Send(inference::ModelStreamInferResponse message) EXCLUDES(mu_);
 
   // The stream's metadata that every request forwards as parameters, or why
-  // they cannot (a reserved name matched). Constant; any thread.
+  // they cannot (a reserved name matched). Constant once the call arrived;
+  // any thread.
   const StatusOr<ForwardedHeaders>& forwarded() const { return forwarded_; }
   // The call's metadata: its traceparent makes every request of the stream
   // join the caller's trace. Valid while the call runs.
-  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata() const { return metadata_; }
+  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata() const { return *metadata_; }
 
   // Takes back a request the server is done with and deletes it. Any thread.
   void RequestDone(StreamRequest* request) EXCLUDES(mu_);
@@ -65,6 +56,18 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
 
  private:
   using Message = inference::ModelStreamInferResponse;
+
+  explicit StreamReactor(const CallSite& site);
+  ~StreamReactor() override;
+
+  void RequestCall(grpc::ServerCompletionQueue* queue, void* tag) override;
+  // Awaits the next stream, then checks this one's opening and reads its
+  // first request.
+  void OnArrived() override EXCLUDES(mu_);
+  void OnReadDone(bool ok) override EXCLUDES(mu_);
+  void OnWriteDone(bool ok) override EXCLUDES(mu_);
+  void OnCancel() override EXCLUDES(mu_);
+  void OnDone() override;
 
   void ReadNext();
   // Submits a request registered in in_flight_ and drops the submitter's
@@ -86,9 +89,11 @@ class StreamReactor : public grpc::ServerBidiReactor<inference::ModelInferReques
   bool TakeFinish(grpc::Status* status) REQUIRES(mu_);
 
   // Constant after construction.
+  const CallSite& site_;
   const ServiceContext& service_;
+  // Constant once the call arrived (before any request is read).
   StatusOr<ForwardedHeaders> forwarded_;
-  const std::multimap<grpc::string_ref, grpc::string_ref>& metadata_;
+  const std::multimap<grpc::string_ref, grpc::string_ref>* metadata_ = nullptr;
   // The request being read into; touched by the read reactions only, which
   // never run concurrently.
   std::unique_ptr<StreamRequest> reading_;
