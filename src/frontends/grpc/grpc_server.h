@@ -1,7 +1,8 @@
 // The KServe v2 gRPC frontend, as Triton serves it: inference.GRPCInferenceService
 // on one address and port, optionally over TLS or mutual TLS, with Triton's
 // keepalive settings and optional compression of infer responses. Asynchronous
-// on gRPC's callback API: no thread per call or stream. Talks to the server
+// on gRPC's completion-queue API, one queue polled by one thread
+// (queue_call.h): no thread per call or stream. Talks to the server
 // only through the in-process API (inferd/server.h). A Frontend: Start, port
 // and Stop are called from one controlling thread; not thread-safe otherwise.
 #ifndef INFERD_FRONTENDS_GRPC_GRPC_SERVER_H_
