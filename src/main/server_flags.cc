@@ -304,6 +304,10 @@ void AddLimitFlags(CLI::App& app, Flags& f) {
   app.add_option("--grpc-max-concurrent-streams", g.max_concurrent_streams,
                  "gRPC calls one connection may have open at once (default 0: no limit)")
       ->check(CLI::Range(0, INT_MAX));
+  app.add_option("--grpc-thread-count", g.thread_count,
+                 "gRPC completion queues, each polled by a thread of its own (default 1: "
+                 "one wake-up a call; more serve more calls at saturation on many cores)")
+      ->check(CLI::Range(1, 256));
   app.add_option("--grpc-memory-quota", g.memory_quota_bytes,
                  "Bytes gRPC's buffers may use in all; past it gRPC stops reading from "
                  "clients until memory frees (default 0: no quota)")

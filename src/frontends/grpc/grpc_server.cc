@@ -9,9 +9,11 @@
 #include <grpcpp/server_posix.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <thread>
+#include <vector>
 
 #include "common/blocking_worker.h"
 #include "common/header_forward.h"
@@ -130,10 +132,12 @@ class GrpcServer::Impl {
       builder.AddListeningPort(address, credentials, &bound_port);
     }
     builder.RegisterService(service_.grpc_service());
-    // One queue polled by one thread: gRPC 1.51's pollers share one epoll
-    // set, so a second polling thread would take over some of each call's
-    // events and wake the first (queue_call.h, bench section 17).
-    queue_ = builder.AddCompletionQueue();
+    // One queue polled by one thread by default: gRPC 1.51's pollers share
+    // one epoll set, so a second polling thread takes over some of each
+    // call's events and wakes the first (queue_call.h, bench section 17).
+    for (int i = 0; i < std::max(1, options_.thread_count); ++i) {
+      queues_.push_back(builder.AddCompletionQueue());
+    }
     // Responses are as large as the model makes them; gRPC's 4 MiB default is not.
     builder.SetMaxSendMessageSize(INT_MAX);
     SetLimits(options_, &builder);
@@ -142,8 +146,10 @@ class GrpcServer::Impl {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);
     server_ = builder.BuildAndStart();
     if (server_ != nullptr) {
-      service_.AwaitCalls(queue_.get(), &live_calls_);
-      poller_ = std::thread(PollQueue, queue_.get());
+      for (auto& queue : queues_) {
+        service_.AwaitCalls(queue.get(), &live_calls_);
+        pollers_.emplace_back(PollQueue, queue.get());
+      }
     }
     if (server_ != nullptr && !options_.listen) return Status::Ok();
     if (server_ == nullptr || bound_port == 0) {
@@ -192,16 +198,13 @@ class GrpcServer::Impl {
       // operations end on the queue, which is polled until then.
       live_calls_.WaitForNone();
     }
-    if (queue_ != nullptr) {
-      queue_->Shutdown();
-      if (poller_.joinable()) {
-        poller_.join();
-      } else {
-        PollQueue(queue_.get());  // drains it
-      }
-    }
+    for (auto& queue : queues_) queue->Shutdown();
+    for (std::thread& poller : pollers_) poller.join();
+    // Queues whose poller never started (the server did not): drained here.
+    for (size_t i = pollers_.size(); i < queues_.size(); ++i) PollQueue(queues_[i].get());
+    pollers_.clear();
     server_.reset();
-    queue_.reset();
+    queues_.clear();
     worker_.Stop();
   }
 
@@ -216,9 +219,9 @@ class GrpcServer::Impl {
   InferenceService service_;
   LiveCalls live_calls_;  // every call's object, awaited ones included
   // Controlling thread only.
-  std::unique_ptr<grpc::ServerCompletionQueue> queue_;  // outlives server_'s calls
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;  // outlive server_'s calls
   std::unique_ptr<grpc::Server> server_;
-  std::thread poller_;  // serves queue_
+  std::vector<std::thread> pollers_;  // one per queue
   std::thread draining_;  // BeginDrain's Shutdown, joined by Stop
   uint16_t port_ = 0;
 };
