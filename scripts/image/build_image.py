@@ -45,7 +45,7 @@ VARIANTS = {
     "torch": {"backends": BASE_BACKENDS + ["python", "fil", "llamacpp", "pytorch"],
               "python": True},
 }
-TOOLS = ["inferd-check-config", "inferd-loadgen"]
+TOOLS = ["inferd-check-config", "inferd-loadgen", "inferd-tune"]
 PORTS = ["8000/tcp", "8001/tcp", "8002/tcp"]
 
 

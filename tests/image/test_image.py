@@ -222,7 +222,8 @@ def test_torch_image_serves_torchscript(images, tmp_path):
 
 
 def test_tools_run_in_the_image(images, tmp_path):
-    """A command other than flags runs as given: the repository checker, on examples/models."""
+    """A command other than flags runs as given: the repository checker, on
+    examples/models, and the tuner and load generator."""
     tool = ImageProcess(images("default"), EXAMPLES,
                         ["inferd-check-config", "--model-repository=/models"], tmp_path / "t.log")
     assert tool.wait_exit() == 0, tool.describe("inferd-check-config failed")
@@ -232,6 +233,12 @@ def test_tools_run_in_the_image(images, tmp_path):
     tool = ImageProcess(images("default"), bad,
                         ["inferd-check-config", "--model-repository=/models"], tmp_path / "b.log")
     assert tool.wait_exit() != 0, tool.describe("a bad repository passed the check")
+    # The tuner and the load generator start and print their usage: their
+    # libraries are in the image.
+    for name in ("inferd-tune", "inferd-loadgen"):
+        tool = ImageProcess(images("default"), EXAMPLES, [name, "--help"],
+                            tmp_path / f"{name}.log")
+        assert tool.wait_exit() == 0, tool.describe(f"{name} --help failed")
 
 
 def test_python_byte_code_matches_its_sources(images):
