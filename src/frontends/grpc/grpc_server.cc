@@ -146,9 +146,10 @@ class GrpcServer::Impl {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, options_.reuse_port ? 1 : 0);
     server_ = builder.BuildAndStart();
     if (server_ != nullptr) {
-      for (auto& queue : queues_) {
-        service_.AwaitCalls(queue.get(), &live_calls_);
-        pollers_.emplace_back(PollQueue, queue.get());
+      loads_ = std::make_unique<QueueLoad[]>(queues_.size());
+      for (size_t i = 0; i < queues_.size(); ++i) {
+        service_.AwaitCalls(queues_[i].get(), &loads_[i], &live_calls_);
+        pollers_.emplace_back(PollQueue, queues_[i].get(), &loads_[i]);
       }
     }
     if (server_ != nullptr && !options_.listen) return Status::Ok();
@@ -201,7 +202,9 @@ class GrpcServer::Impl {
     for (auto& queue : queues_) queue->Shutdown();
     for (std::thread& poller : pollers_) poller.join();
     // Queues whose poller never started (the server did not): drained here.
-    for (size_t i = pollers_.size(); i < queues_.size(); ++i) PollQueue(queues_[i].get());
+    for (size_t i = pollers_.size(); i < queues_.size(); ++i) {
+      PollQueue(queues_[i].get(), nullptr);
+    }
     pollers_.clear();
     server_.reset();
     queues_.clear();
@@ -222,6 +225,7 @@ class GrpcServer::Impl {
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;  // outlive server_'s calls
   std::unique_ptr<grpc::Server> server_;
   std::vector<std::thread> pollers_;  // one per queue
+  std::unique_ptr<QueueLoad[]> loads_;  // one per queue, each its poller's
   std::thread draining_;  // BeginDrain's Shutdown, joined by Stop
   uint16_t port_ = 0;
 };

@@ -66,9 +66,11 @@ Status InferReactor::Submit() {
   // One response per call: a decoupled model is refused (UNIMPLEMENTED)
   // rather than cut short to its first response. The call takes its
   // response inside Submit too (pending_), so a short model may run on the
-  // queue's thread instead of waking an instance thread.
+  // queue's thread instead of waking an instance thread, unless that thread
+  // falls behind (QueueLoad).
+  const bool on_this_thread = !site_.load->behind();
   const RequestCallbacks callbacks{service.allocator, OnRelease, OnResponse, this,
-                                   /*single_response=*/true, /*execute_on_caller=*/true};
+                                   /*single_response=*/true, on_this_thread};
   if (Status s = SubmitInferRequest(build, *message_, &request_, callbacks); !s.ok()) {
     return s;
   }

@@ -130,8 +130,9 @@ constexpr int kAwaitedInferCalls = 8;
 
 }  // namespace
 
-void InferenceService::AwaitCalls(grpc::ServerCompletionQueue* queue, LiveCalls* live) {
-  const CallSite& site = sites_.emplace_back(CallSite{&service_, queue, live, &context_});
+void InferenceService::AwaitCalls(grpc::ServerCompletionQueue* queue, const QueueLoad* load,
+                                  LiveCalls* live) {
+  const CallSite& site = sites_.emplace_back(CallSite{&service_, queue, live, load, &context_});
   for (int i = 0; i < kAwaitedInferCalls; ++i) InferReactor::Await(site);
   StreamReactor::Await(site);
   AwaitHealthAndMetadata(site);

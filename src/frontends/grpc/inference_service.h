@@ -29,10 +29,10 @@ class InferenceService {
 
   // Asks gRPC for the first call of every method on `queue` (of the server
   // this service is registered with, after it started); each call asks for
-  // the next as it arrives, until the server shuts down. `queue` and `live`
-  // must outlive every call: the frontend shuts the queue down once `live`
+  // the next as it arrives, until the server shuts down. `queue`, `load`
+  // (the queue's, PollQueue's) and `live` must outlive every call: the frontend shuts the queue down once `live`
   // counts none. From the controlling thread.
-  void AwaitCalls(grpc::ServerCompletionQueue* queue, LiveCalls* live);
+  void AwaitCalls(grpc::ServerCompletionQueue* queue, const QueueLoad* load, LiveCalls* live);
 
  private:
   const ServiceContext& context_;

@@ -1,6 +1,8 @@
 // The life of a call on a completion queue.
 #include "grpc/queue_call.h"
 
+#include <chrono>
+
 namespace inferd::grpc_frontend {
 
 QueueCall::QueueCall(grpc::ServerCompletionQueue* queue, LiveCalls* live)
@@ -50,10 +52,19 @@ void QueueCall::EndOp() {
   delete this;
 }
 
-void PollQueue(grpc::ServerCompletionQueue* queue) {
+void PollQueue(grpc::ServerCompletionQueue* queue, QueueLoad* load) {
   void* tag = nullptr;
   bool ok = false;
-  while (queue->Next(&tag, &ok)) static_cast<QueueTag*>(tag)->Proceed(ok);
+  if (load == nullptr) {
+    while (queue->Next(&tag, &ok)) static_cast<QueueTag*>(tag)->Proceed(ok);
+    return;
+  }
+  using Clock = std::chrono::steady_clock;
+  for (Clock::time_point before = Clock::now(); queue->Next(&tag, &ok); before = Clock::now()) {
+    load->Observe(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - before)
+                      .count());
+    static_cast<QueueTag*>(tag)->Proceed(ok);
+  }
 }
 
 }  // namespace inferd::grpc_frontend

@@ -27,6 +27,7 @@
 #include <grpcpp/support/async_unary_call.h>
 
 #include <atomic>
+#include <cstdint>
 
 namespace inferd::grpc_frontend {
 
@@ -59,6 +60,34 @@ class LiveCalls {
 
  private:
   std::atomic<int> count_{0};
+};
+
+// Whether a queue's thread is falling behind: its calls' events come faster
+// than it serves them, so it no longer sleeps between them. While it does,
+// ModelInfer hands a short model's execution to the model's instance threads
+// instead of running it on the queue's thread (InferReactor), so that on many
+// cores the executions spread over the instances and the one thread does
+// only gRPC's work; below that a call costs one wake-up. One unary call
+// ends with a few events in a row (its answer sent, its end), so only a
+// longer run of waits too short to have slept counts.
+class QueueLoad {
+ public:
+  // Next's waits at most this long did not sleep (an event was ready).
+  static constexpr int64_t kNoSleepNs = 3000;
+  // This many such waits in a row: behind.
+  static constexpr int kRunToFallBehind = 16;
+
+  // The queue's thread, after each Next: how long it waited.
+  void Observe(int64_t waited_ns) {
+    run_ = waited_ns <= kNoSleepNs ? run_ + 1 : 0;
+    behind_.store(run_ >= kRunToFallBehind, std::memory_order_relaxed);
+  }
+  // Any thread.
+  bool behind() const { return behind_.load(std::memory_order_relaxed); }
+
+ private:
+  int run_ = 0;  // the queue's thread only
+  std::atomic<bool> behind_{false};
 };
 
 class QueueCall {
@@ -173,8 +202,9 @@ class BidiQueueCall : public QueueCall {
   grpc::ServerAsyncReaderWriter<Response, Request> stream_{context()};
 };
 
-// Serves `queue` on the calling thread until the queue is shut down and drained.
-void PollQueue(grpc::ServerCompletionQueue* queue);
+// Serves `queue` on the calling thread until the queue is shut down and
+// drained, telling `load` (may be null) how long each wait for it took.
+void PollQueue(grpc::ServerCompletionQueue* queue, QueueLoad* load);
 
 }  // namespace inferd::grpc_frontend
 

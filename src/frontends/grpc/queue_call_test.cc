@@ -1,4 +1,5 @@
-// LiveCalls, which holds the gRPC frontend's queue open until no call is left.
+// LiveCalls, which holds the gRPC frontend's queue open until no call is left,
+// and QueueLoad, which tells when the queue's thread falls behind.
 #include "grpc/queue_call.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,31 @@ TEST(LiveCallsTest, WaitForNoneReturnsOnlyAfterTheLastCallEnds) {
   waiter.join();
   // The waiter returned after the second Remove, whenever it ran.
   EXPECT_EQ(seen_by_waiter.load(), 2);
+}
+
+TEST(QueueLoadTest, FallsBehindOnlyAfterALongRunOfWaitsThatDidNotSleep) {
+  QueueLoad load;
+  EXPECT_FALSE(load.behind());
+  // One call's events in a row (its arrival after a sleep, then its answer
+  // sent and its end at once) are not a backlog.
+  for (int call = 0; call < 100; ++call) {
+    load.Observe(200'000);
+    load.Observe(500);
+    load.Observe(100);
+    EXPECT_FALSE(load.behind());
+  }
+  load.Observe(200'000);
+  for (int i = 1; i < QueueLoad::kRunToFallBehind; ++i) {
+    load.Observe(QueueLoad::kNoSleepNs);
+    EXPECT_FALSE(load.behind()) << i;
+  }
+  load.Observe(0);
+  EXPECT_TRUE(load.behind());
+  load.Observe(1'000);
+  EXPECT_TRUE(load.behind());
+  // One wait that slept: the thread caught up.
+  load.Observe(QueueLoad::kNoSleepNs + 1);
+  EXPECT_FALSE(load.behind());
 }
 
 }  // namespace
