@@ -19,12 +19,16 @@ void TurnaroundSpin::Record(uint64_t window_ns, uint64_t waited_ns) {
   if (max_ns_ == 0) return;
   typical_ns_ = typical_ns_ - typical_ns_ / 8 + waited_ns / 8;
   if (window_ns == 0) return;
+  // A failed poll counts twice what a successful one does: polling goes on
+  // while two polls in three succeed, and backs off further while fewer do
+  // (at sparse load, a stub woken from a deeply idle core answers late about
+  // half the time; each late answer polled for costs more than a sleep).
   if (waited_ns <= window_ns) {
-    failures_ = 0;
+    failures_ = std::max(failures_ - 1, 0);
     return;
   }
-  failures_ = std::min(failures_ + 1, kMaxBackoff);
-  skip_ = (1u << failures_) - 1;
+  failures_ = std::min(failures_ + 2, 2 * kMaxBackoff);
+  skip_ = (1u << (failures_ / 2)) - 1;
 }
 
 }  // namespace inferd::python

@@ -4,11 +4,13 @@
 // and latency (bench section 7), more than a trivial execute() takes, so a
 // waiter that polls for an answer due soon saves CPU as well as time. An
 // answer that is not due soon is never polled for: the window follows the
-// recent turnarounds (send to answer), is at most `max_ns`, and a poll that
-// fails (the answer came later: a slow execute(), a busy box) stops polling
-// for the next 1, 3, 7 ... 63 waits, so a model whose answers keep coming
-// late costs one failed poll per 64 waits. Pure policy (no clock, no I/O):
-// the caller measures. One waiter at a time.
+// recent turnarounds (send to answer) and is at most `max_ns`. A poll that
+// fails (the answer came later: a slow execute(), a busy box, a stub woken
+// from a deeply idle core) stops polling for the next 1, 3, 7 ... 63 waits,
+// the more the more polls failed of late (each failure weighs twice a
+// success): so polling goes on while two polls in three succeed, and a model
+// whose answers keep coming late costs one failed poll per 64 waits. Pure
+// policy (no clock, no I/O): the caller measures. One waiter at a time.
 #ifndef INFERD_BACKENDS_PYTHON_TURNAROUND_SPIN_H_
 #define INFERD_BACKENDS_PYTHON_TURNAROUND_SPIN_H_
 
@@ -34,7 +36,9 @@ class TurnaroundSpin {
 
   const uint64_t max_ns_;
   uint64_t typical_ns_;
-  int failures_ = 0;    // polls in a row that ended in a sleep (up to kMaxBackoff)
+  // Failed polls of late, twice each, less one per successful poll (up to
+  // 2 * kMaxBackoff); half of it is the back-off's exponent.
+  int failures_ = 0;
   uint32_t skip_ = 0;  // waits left that sleep at once
 };
 

@@ -48,6 +48,27 @@ TEST(TurnaroundSpinTest, APollThatSucceedsEndsTheBackOff) {
   EXPECT_LT(spin.Window(), 25 * kUs);
 }
 
+// Waits that are late one time in `period` (1 ms), else 5 us; how many of
+// `waits` polled.
+int PolledWithLateOneIn(int period, int waits) {
+  TurnaroundSpin spin(100 * kUs);
+  int polled = 0;
+  for (int i = 0; i < waits; ++i) {
+    const uint64_t window = spin.Window();
+    polled += window > 0;
+    spin.Record(window, i % period == 0 ? 1000 * kUs : 5 * kUs);
+  }
+  return polled;
+}
+
+TEST(TurnaroundSpinTest, PollingGoesOnWhileTwoPollsInThreeSucceed) {
+  // One late answer in five: every wait polls but the one after a late one.
+  EXPECT_GE(PolledWithLateOneIn(5, 1000), 790);
+  // Every other answer late (a stub on a deeply idle core at sparse load):
+  // polling backs off to a small share of the waits.
+  EXPECT_LT(PolledWithLateOneIn(2, 1000), 150);
+}
+
 TEST(TurnaroundSpinTest, ABoundOfZeroNeverPolls) {
   TurnaroundSpin spin(0);
   EXPECT_EQ(Waits(&spin, 10, 1 * kUs), 0);

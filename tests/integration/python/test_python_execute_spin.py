@@ -20,7 +20,7 @@ import python_models as pm
 from util import settled_stats, wait_until
 
 # Sleeps longer than the largest bound (10 ms would be slow for the test; the
-# default bound is 100 us), then answers as add_sub.
+# default bound is 30 us), then answers as add_sub.
 SLOW_ADD_SUB = pm.ADD_SUB.replace(
     "    def execute(self, requests):\n",
     "    def execute(self, requests):\n        import time\n        time.sleep(0.002)\n")
