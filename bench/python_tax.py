@@ -28,6 +28,11 @@ class TritonPythonModel:
 '''
 
 ROUNDS = 7
+# Issue 43: the tax's target, and Triton 2.51's own (gRPC c1 p50 of a model.py
+# minus the same model served natively, on this box).
+TARGET_TAX_US, TRITON_TAX_US = 20, 139
+# A fixed moderate rate for CPU per request (bench section 17's lower one).
+FIXED_RATE = 1000
 
 CONFIG = """name: "{name}"
 backend: "{backend}"
@@ -91,15 +96,16 @@ def _successes(port, model):
         return json.load(response)["model_stats"][0]["inference_stats"]["success"]["count"]
 
 
-def counts_per_request(build, args, server, loadgen, protocol, binary):
-    """Per request at concurrency 1, for each model: the context switches of
-    the server and its stubs together (each is a thread going to sleep or
-    being preempted; a wake-up saved is one fewer) and their CPU microseconds.
-    Counts, unlike times, barely move with this box's other load."""
+def counts_per_request(build, args, server, loadgen, protocol, binary, rate=None):
+    """Per request at concurrency 1 (or open loop at `rate` requests per
+    second), for each model: the context switches of the server and its stubs
+    together (each is a thread going to sleep or being preempted; a wake-up
+    saved is one fewer) and their CPU microseconds. Counts, unlike times,
+    barely move with this box's other load."""
     rows = {}
     for model in ("identity", "python"):
         before, done = _process_counts(server.process.pid), _successes(server.http_port, model)
-        loadgen(build, args, server, model, protocol, binary, 1)
+        loadgen(build, args, server, model, protocol, binary, 1, rate)
         after, requests = _process_counts(server.process.pid), \
             _successes(server.http_port, model) - done
         if requests:
@@ -108,12 +114,21 @@ def counts_per_request(build, args, server, loadgen, protocol, binary):
     return rows
 
 
-def print_counts(counts):
+def print_counts(counts, step="1"):
     if len(counts) == 2:
         (iv, ii, ic), (pv, pi, pc) = counts["identity"], counts["python"]
-        print(f"   {'':12} {1:>5} per request, server and stub together: context switches "
+        print(f"   {'':12} {step:>5} per request, server and stub together: context switches "
               f"{iv + ii:.2f} identity, {pv + pi:.2f} python ({pi:.2f} preempted); CPU "
               f"{ic:.0f} us identity, {pc:.0f} us python (tax {pc - ic:.0f} us)", flush=True)
+
+
+def print_tax_ratios(tax, protocol):
+    """The tax against issue 43's target and (gRPC, where Triton was measured)
+    against Triton 2.51's own tax."""
+    triton = f", {tax / TRITON_TAX_US:.2f} of Triton 2.51's {TRITON_TAX_US} us" \
+        if protocol == "grpc" else ""
+    print(f"   {'':12} {'':>5} tax {tax:.1f} us: {tax / TARGET_TAX_US:.2f}x the "
+          f"{TARGET_TAX_US} us target{triton}", flush=True)
 
 
 def print_stub_cost(build):
@@ -123,6 +138,28 @@ def print_stub_cost(build):
                            os.path.join(build, "backends", "python")],
                           capture_output=True, text=True)
     print("   " + (cost.stdout.strip() or "stub cost: " + cost.stderr.strip()[-200:]))
+
+
+def tax_rounds(build, short, server, loadgen, protocol, binary, label):
+    """ROUNDS short concurrency-1 runs alternating the two models; prints the
+    medians and the tax (the median of the rounds' p50 differences)."""
+    p50 = {"identity": [], "python": []}
+    rate = {"identity": [], "python": []}
+    for _ in range(ROUNDS):
+        for model in ("identity", "python"):
+            row = loadgen(build, short, server, model, protocol, binary, 1)
+            if row is not None:
+                p50[model].append(float(row["p50_us"]))
+                rate[model].append(float(row["infer_per_sec"]))
+    if len(p50["identity"]) != ROUNDS or len(p50["python"]) != ROUNDS:
+        print(f"   {label:12} {1:>5} (no result)")
+        return
+    tax = statistics.median(b - a for a, b in zip(p50["identity"], p50["python"]))
+    print(f"   {label:12} {1:>5} {statistics.median(p50['identity']):>16.1f} "
+          f"{statistics.median(p50['python']):>14.1f} {tax:>7.1f} "
+          f"{statistics.median(rate['identity']):>15.0f} "
+          f"{statistics.median(rate['python']):>13.0f}", flush=True)
+    print_tax_ratios(tax, protocol)
 
 
 def section_python(build, args, inferd_class, write_model, loadgen):
@@ -145,29 +182,18 @@ def section_python(build, args, inferd_class, write_model, loadgen):
         print(f"   start to ready with both models (the stub starts python3 and numpy): "
               f"{ready_s * 1000:.0f} ms")
         print(f"   concurrency 1: {ROUNDS} rounds alternating the two models, 1 s each; the tax "
-              "is the median of the rounds' p50 differences (this box's other load drifts)")
+              "is the median of the rounds' p50 differences (this box's other load drifts); "
+              f"then CPU per request at concurrency 1 and open loop at {FIXED_RATE} req/s "
+              "(inferd-loadgen --request-rate: everyday load, where polling must not cost)")
         print(f"\n   {'protocol':12} {'conc':>5} {'identity p50 us':>16} {'python p50 us':>14} "
               f"{'tax us':>7} {'identity inf/s':>15} {'python inf/s':>13}")
         short = argparse.Namespace(**vars(args))
         short.duration, short.warmup = 1, 0.2
         for protocol, binary, label in (("grpc", False, "grpc"), ("http", True, "http binary")):
-            p50 = {"identity": [], "python": []}
-            rate = {"identity": [], "python": []}
-            for _ in range(ROUNDS):
-                for model in ("identity", "python"):
-                    row = loadgen(build, short, server, model, protocol, binary, 1)
-                    if row is not None:
-                        p50[model].append(float(row["p50_us"]))
-                        rate[model].append(float(row["infer_per_sec"]))
-            if len(p50["identity"]) != ROUNDS or len(p50["python"]) != ROUNDS:
-                print(f"   {label:12} {1:>5} (no result)")
-            else:
-                tax = statistics.median(b - a for a, b in zip(p50["identity"], p50["python"]))
-                print(f"   {label:12} {1:>5} {statistics.median(p50['identity']):>16.1f} "
-                      f"{statistics.median(p50['python']):>14.1f} {tax:>7.1f} "
-                      f"{statistics.median(rate['identity']):>15.0f} "
-                      f"{statistics.median(rate['python']):>13.0f}", flush=True)
+            tax_rounds(build, short, server, loadgen, protocol, binary, label)
             print_counts(counts_per_request(build, args, server, loadgen, protocol, binary))
+            print_counts(counts_per_request(build, args, server, loadgen, protocol, binary,
+                                            FIXED_RATE), f"{FIXED_RATE}/s")
             rows = {model: loadgen(build, args, server, model, protocol, binary, 16)
                     for model in ("identity", "python")}
             if None in rows.values():

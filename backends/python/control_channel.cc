@@ -1,6 +1,7 @@
 #include "control_channel.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -43,6 +44,8 @@ bool ControlChannel::Receive(ControlMessage* message, uint64_t spin_ns) const {
       const ssize_t n = recv(fd_, message, sizeof *message, MSG_TRUNC | MSG_DONTWAIT);
       if (n >= 0) return n == static_cast<ssize_t>(sizeof *message);
       if (errno != EAGAIN && errno != EINTR) return false;
+      // The peer may be queued on this very core (a busy box): let it run.
+      sched_yield();
     } while (std::chrono::steady_clock::now() < deadline);
   }
   return Receive(message);

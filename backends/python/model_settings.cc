@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include <filesystem>
+#include <utility>
 
 #include <rapidjson/document.h>
 
@@ -78,15 +79,17 @@ Status BackendSizes(INFERD_Model* model, ModelSettings* settings) {
     }
     settings->shm_request_bytes = settings->shm_ring_bytes = bytes;
   }
-  if (doc.IsObject() && doc.HasMember("spin-us") && doc["spin-us"].IsString()) {
-    const std::string text = doc["spin-us"].GetString();
+  for (auto [key, field] : {std::pair{"spin-us", &settings->spin_us},
+                             std::pair{"execute-spin-us", &settings->execute_spin_us}}) {
+    if (!doc.IsObject() || !doc.HasMember(key) || !doc[key].IsString()) continue;
+    const std::string text = doc[key].GetString();
     char* end = nullptr;
     const unsigned long long us = std::strtoull(text.c_str(), &end, 10);
     if (end == text.c_str() || *end != '\0' || us > 10'000) {
-      return Status::InvalidArg("backend config python,spin-us='" + text +
+      return Status::InvalidArg(std::string("backend config python,") + key + "='" + text +
                                 "': give microseconds, 0 to 10000");
     }
-    settings->spin_us = us;
+    *field = us;
   }
   return Status::Ok();
 }

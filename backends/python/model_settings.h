@@ -36,6 +36,15 @@ struct ModelSettings {
   // 2-core box a poller takes the core the other side needs (bench section
   // 7: HTTP c1 tax 48 us without, 93 us polling 50 us; gRPC c16 2.6x less).
   uint64_t spin_us = 0;
+  // The most the thread that handed a batch to the stub polls for its answer
+  // before it sleeps (--backend-config=python,execute-spin-us=N; 0: never),
+  // as the recent turnarounds say it is due (TurnaroundSpin): on the dev VM
+  // a sleeping waiter's wake-up costs more CPU than a trivial execute() takes.
+  // Short, because an answer polled for longer costs more CPU than the sleep
+  // it saves: at 1,000 req/s over gRPC, polling up to 100 us spent 37 to 51 us
+  // per request polling for answers that came 40 to 60 us late; up to 30 us,
+  // 0.5 us.
+  uint64_t execute_spin_us = 30;
 
   // The stub's command line.
   std::vector<std::string> StubArgv() const;
@@ -44,7 +53,8 @@ struct ModelSettings {
 };
 
 // Reads `model`'s settings (its configuration as it stands now) and the
-// backend's (--backend-config=python,shm-region-size=BYTES,spin-us=N).
+// backend's (--backend-config=python,shm-region-size=BYTES,spin-us=N,
+// execute-spin-us=N).
 Status LoadModelSettings(INFERD_Model* model, ModelSettings* settings);
 
 // The folder of the shared library holding this code (the backend's folder).

@@ -19,7 +19,11 @@ using backend_common::SteadyNowNs;
 bool StubInstance::ReadBatch(uint64_t batch) {
   ControlMessage m;
   for (;;) {
-    if (!main_spin_.Receive(main_, &m)) return false;
+    const uint64_t window = execute_spin_.Window();
+    const uint64_t start = SteadyNowNs();
+    const bool received = main_.Receive(&m, window);
+    execute_spin_.Record(window, SteadyNowNs() - start);
+    if (!received) return false;
     Dispatch(m);
     MutexLock lock(&mu_);
     if (done_batch_ >= batch) return true;

@@ -38,7 +38,8 @@ void StubInstance::LogLine(char level, const std::string& text) {
 StubInstance::StubInstance(const ModelSettings& settings, INFERD_Server* server,
                            std::string name, std::string kind, int32_t device_id)
     : settings_(settings), name_(std::move(name)), kind_(std::move(kind)),
-      device_id_(device_id), server_(server), main_spin_(settings.spin_us * 1000) {}
+      device_id_(device_id), server_(server), main_spin_(settings.spin_us * 1000),
+      execute_spin_(settings.execute_spin_us * 1000) {}
 
 StubInstance::~StubInstance() { Stop(); }
 

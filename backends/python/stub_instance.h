@@ -37,6 +37,7 @@
 #include "shm_allocator.h"
 #include "shm_region.h"
 #include "stub_process.h"
+#include "turnaround_spin.h"
 #include "wire_format.h"
 
 namespace inferd::python {
@@ -164,6 +165,8 @@ class StubInstance final : public BlsSink {
   // How main_'s reader (Execute for a model that is not decoupled, else the
   // supervisor; one at a time) polls before sleeping (settings' spin_us).
   AdaptiveSpin main_spin_;
+  // How Execute (a model that is not decoupled) polls for its batch's answers.
+  TurnaroundSpin execute_spin_;
   StubProcess process_;
 
   Mutex mu_;

@@ -161,6 +161,8 @@ class Stub(BlsClient):
     # -- requests ---------------------------------------------------------------
 
     def parse_batch(self, at):
+        # (Padding is computed inline here: a call per field was a tenth of
+        # the stub's Python for a one-request batch.)
         region = self.region
         view = self.view
         count = U32.unpack_from(region, at)[0]
@@ -172,20 +174,20 @@ class Stub(BlsClient):
             at += REQUEST.size
             # Slices of the mmap are bytes at once (a memoryview's need one more object).
             request_id = region[at:at + id_len].decode() if id_len else ""
-            at += pad8(id_len)
+            at += (id_len + 7) & ~7
             parameters = region[at:at + params_len]
-            at += pad8(params_len)
+            at += (params_len + 7) & ~7
             if sequence_len:  # a string correlation id, as Triton's correlation_id() gives
                 correlation_id = region[at:at + sequence_len].decode()
-                at += pad8(sequence_len)
+                at += (sequence_len + 7) & ~7
             traceparent = region[at:at + trace_len].decode("ascii") if trace_len else ""
-            at += pad8(trace_len)
+            at += (trace_len + 7) & ~7
             outputs = []
             for _ in range(n_out):
                 n = U32.unpack_from(region, at)[0]
                 outputs.append(region[at + 4:at + 4 + n].decode())
                 at += 4 + n
-            at = pad8(at)
+            at = (at + 7) & ~7
             inputs = []
             for _ in range(n_in):
                 name_len, code, n_dims, _, byte_size, data = INPUT.unpack_from(region, at)
@@ -193,7 +195,7 @@ class Stub(BlsClient):
                 shape = dims_struct(n_dims).unpack_from(region, at) if n_dims else ()
                 at += 8 * n_dims
                 name = region[at:at + name_len].decode()
-                at += pad8(name_len)
+                at += (name_len + 7) & ~7
                 array = decode_array(region, view, code, shape, data, byte_size, copy=False)
                 inputs.append(pb_utils.Tensor(name, array, code))
             requests.append(pb_utils.InferenceRequest._received(

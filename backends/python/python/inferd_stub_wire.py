@@ -78,7 +78,7 @@ def tensors_size(outputs):
     """The bytes `outputs` (as encode_tensors makes them) take in a block."""
     size = 0
     for name, code, shape, data, n in outputs:
-        size += OUTPUT.size + 8 * len(shape) + pad8(len(name)) + pad8(n)
+        size += OUTPUT.size + 8 * len(shape) + ((len(name) + 7) & ~7) + ((n + 7) & ~7)
     return size
 
 
@@ -91,8 +91,8 @@ def write_tensors(region, view, at, outputs):
             dims_struct(len(shape)).pack_into(region, at, *shape)
             at += 8 * len(shape)
         region[at:at + len(name)] = name
-        at += pad8(len(name))
+        at += (len(name) + 7) & ~7  # pad8, inline: this runs per output
         if n:
             region[at:at + n] = data  # any C-contiguous buffer, as bytes
-        at += pad8(n)
+        at += (n + 7) & ~7
     return at
