@@ -288,6 +288,78 @@ def first_grpc_call(build, repo, runs=3, extra_args=()):
     return statistics.median(times) * 1000, before, after
 
 
+def startup_empty(build, empty, runs):
+    """Section 4 on an empty repository: idle RSS and start to ready, with gRPC,
+    without, and loaded at its first connection or at start."""
+    seconds, cpu, rss = startup_seconds(build, empty, runs)
+    print(f"   idle RSS, empty repository           {rss:8.1f} MiB (VmRSS)   "
+          f"target <= {TARGET_IDLE_RSS_MIB} MiB: ratio {rss / TARGET_IDLE_RSS_MIB:.2f}")
+    print(f"   start to ready, empty repository     {seconds * 1000:8.1f} ms    "
+          f"target <= {TARGET_EMPTY_READY_MS} ms: ratio "
+          f"{seconds * 1000 / TARGET_EMPTY_READY_MS:.2f}   (CPU {cpu:.1f} ms)")
+    seconds, cpu, rss = startup_seconds(build, empty, runs, extra_args=["--allow-grpc=false"])
+    print(f"   idle RSS, empty repository, no gRPC  {rss:8.1f} MiB (--allow-grpc=false)")
+    print(f"   start to ready, the same             {seconds * 1000:8.1f} ms")
+    # gRPC loads on its first connection: the RSS once a client has come,
+    # and what that first call costs against gRPC loaded at start.
+    ms, before, after = first_grpc_call(build, empty, runs)
+    print(f"   idle RSS, after one gRPC call        {after:8.1f} MiB (before it {before:.1f}; "
+          f"first call {ms:.1f} ms, gRPC loaded by it)")
+    ms, before, _ = first_grpc_call(build, empty, runs,
+                                    extra_args=["--grpc-load-on-first-connection=false"])
+    print(f"   idle RSS, gRPC loaded at start       {before:8.1f} MiB "
+          f"(--grpc-load-on-first-connection=false; first call {ms:.1f} ms)")
+
+
+def startup_identity(build, workdir, runs):
+    """Section 4 on 100, then 1000 identity models: start to ready."""
+    identity = os.path.join(workdir, "identity")
+    for i in range(100):
+        name = f"identity_{i:03d}"
+        write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
+    seconds, cpu, rss = startup_seconds(build, identity, runs)
+    print(f"   start to ready, 100 identity models  {seconds * 1000:8.1f} ms   "
+          f"(CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
+    # Ten times the models should take about ten times as long.
+    for i in range(100, 1000):
+        name = f"identity_{i:03d}"
+        write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
+    thousand, cpu, rss = startup_seconds(build, identity, runs)
+    print(f"   start to ready, 1000 identity models {thousand * 1000:8.1f} ms   "
+          f"({thousand / seconds:.1f}x the 100; CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
+
+
+def startup_onnx(build, workdir, runs):
+    """Section 4 on 100 ONNX models, against its target, Triton and ONNX Runtime
+    alone; skipped without the onnxruntime backend or the example model."""
+    onnx_model = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "1", "model.onnx")
+    onnx_config = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "config.pbtxt")
+    if not os.path.isfile(os.path.join(build, "backends", "onnxruntime", "libinferd_onnxruntime.so")):
+        print(f"   100 ONNX models: skipped, {build}/backends/onnxruntime/libinferd_onnxruntime.so is not built")
+    elif not os.path.isfile(onnx_model):
+        print("   100 ONNX models: skipped, examples/models/onnx_add_sub/1/model.onnx is missing "
+              "(make models)")
+    else:
+        onnx = os.path.join(workdir, "onnx")
+        template = open(onnx_config).read()
+        for i in range(100):
+            name = f"onnx_{i:03d}"
+            config = re.sub(r'name: "onnx_add_sub"', f'name: "{name}"', template)
+            write_model(onnx, name, config, [onnx_model])
+        seconds, cpu, rss = startup_seconds(build, onnx, runs)
+        ms = seconds * 1000
+        print(f"   start to ready, 100 ONNX models      {ms:8.1f} ms    "
+              f"target <= {TARGET_ONNX_READY_MS} ms: ratio {ms / TARGET_ONNX_READY_MS:.2f}; "
+              f"Triton {TRITON_ONNX_READY_MS} ms: ratio {ms / TRITON_ONNX_READY_MS:.2f}")
+        print(f"                                        (onnx_add_sub copies; CPU {cpu:.1f} ms; "
+              f"RSS then {rss:.1f} MiB)")
+        floor = ort_load_floor_ms(build, onnx_model, runs)
+        if floor is not None:
+            print(f"   ONNX Runtime alone, the same 100      {floor:8.1f} ms    inferd's ratio to it "
+                  f"{ms / floor:.2f} (floor: a process of its own, launch to 100 sessions, "
+                  "bench/ort_load_bench.cc)")
+
+
 def section_startup(build, args):
     print(f"== 4. footprint and start-up (median of {args.starts} starts; CPU: user + system "
           "by ready) ==")
@@ -296,66 +368,9 @@ def section_startup(build, args):
     try:
         empty = os.path.join(workdir, "empty")
         os.makedirs(empty)
-        seconds, cpu, rss = startup_seconds(build, empty, runs)
-        print(f"   idle RSS, empty repository           {rss:8.1f} MiB (VmRSS)   "
-              f"target <= {TARGET_IDLE_RSS_MIB} MiB: ratio {rss / TARGET_IDLE_RSS_MIB:.2f}")
-        print(f"   start to ready, empty repository     {seconds * 1000:8.1f} ms    "
-              f"target <= {TARGET_EMPTY_READY_MS} ms: ratio "
-              f"{seconds * 1000 / TARGET_EMPTY_READY_MS:.2f}   (CPU {cpu:.1f} ms)")
-        seconds, cpu, rss = startup_seconds(build, empty, runs, extra_args=["--allow-grpc=false"])
-        print(f"   idle RSS, empty repository, no gRPC  {rss:8.1f} MiB (--allow-grpc=false)")
-        print(f"   start to ready, the same             {seconds * 1000:8.1f} ms")
-        # gRPC loads on its first connection: the RSS once a client has come,
-        # and what that first call costs against gRPC loaded at start.
-        ms, before, after = first_grpc_call(build, empty, runs)
-        print(f"   idle RSS, after one gRPC call        {after:8.1f} MiB (before it {before:.1f}; "
-              f"first call {ms:.1f} ms, gRPC loaded by it)")
-        ms, before, _ = first_grpc_call(build, empty, runs,
-                                        extra_args=["--grpc-load-on-first-connection=false"])
-        print(f"   idle RSS, gRPC loaded at start       {before:8.1f} MiB "
-              f"(--grpc-load-on-first-connection=false; first call {ms:.1f} ms)")
-
-        identity = os.path.join(workdir, "identity")
-        for i in range(100):
-            name = f"identity_{i:03d}"
-            write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
-        seconds, cpu, rss = startup_seconds(build, identity, runs)
-        print(f"   start to ready, 100 identity models  {seconds * 1000:8.1f} ms   "
-              f"(CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
-        # Ten times the models should take about ten times as long.
-        for i in range(100, 1000):
-            name = f"identity_{i:03d}"
-            write_model(identity, name, IDENTITY_CONFIG.format(name=name, extra=""))
-        thousand, cpu, rss = startup_seconds(build, identity, runs)
-        print(f"   start to ready, 1000 identity models {thousand * 1000:8.1f} ms   "
-              f"({thousand / seconds:.1f}x the 100; CPU {cpu:.1f} ms; RSS then {rss:.1f} MiB)")
-
-        onnx_model = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "1", "model.onnx")
-        onnx_config = os.path.join(ROOT, "examples", "models", "onnx_add_sub", "config.pbtxt")
-        if not os.path.isfile(os.path.join(build, "backends", "onnxruntime", "libinferd_onnxruntime.so")):
-            print(f"   100 ONNX models: skipped, {build}/backends/onnxruntime/libinferd_onnxruntime.so is not built")
-        elif not os.path.isfile(onnx_model):
-            print("   100 ONNX models: skipped, examples/models/onnx_add_sub/1/model.onnx is missing "
-                  "(make models)")
-        else:
-            onnx = os.path.join(workdir, "onnx")
-            template = open(onnx_config).read()
-            for i in range(100):
-                name = f"onnx_{i:03d}"
-                config = re.sub(r'name: "onnx_add_sub"', f'name: "{name}"', template)
-                write_model(onnx, name, config, [onnx_model])
-            seconds, cpu, rss = startup_seconds(build, onnx, runs)
-            ms = seconds * 1000
-            print(f"   start to ready, 100 ONNX models      {ms:8.1f} ms    "
-                  f"target <= {TARGET_ONNX_READY_MS} ms: ratio {ms / TARGET_ONNX_READY_MS:.2f}; "
-                  f"Triton {TRITON_ONNX_READY_MS} ms: ratio {ms / TRITON_ONNX_READY_MS:.2f}")
-            print(f"                                        (onnx_add_sub copies; CPU {cpu:.1f} ms; "
-                  f"RSS then {rss:.1f} MiB)")
-            floor = ort_load_floor_ms(build, onnx_model, runs)
-            if floor is not None:
-                print(f"   ONNX Runtime alone, the same 100      {floor:8.1f} ms    inferd's ratio to it "
-                      f"{ms / floor:.2f} (floor: a process of its own, launch to 100 sessions, "
-                      "bench/ort_load_bench.cc)")
+        startup_empty(build, empty, runs)
+        startup_identity(build, workdir, runs)
+        startup_onnx(build, workdir, runs)
         print()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

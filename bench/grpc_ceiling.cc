@@ -328,6 +328,25 @@ bool ParseOptions(int argc, char** argv, Options* options) {
   return argc % 2 == 1 && options->port > 0 && options->threads > 0;
 }
 
+// Blocked in every thread (the server's included), so that main's sigwait
+// takes SIGINT and SIGTERM.
+sigset_t BlockStopSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+// The service of `--api`: completion queues, hybrid, or the callback API.
+grpc::Service* ChosenService(const Options& options, AsyncService* async_service,
+                             HybridCeiling* hybrid_service, CallbackCeiling* callback_service) {
+  if (options.async) return async_service;
+  if (options.hybrid) return hybrid_service;
+  return callback_service;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -339,11 +358,7 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  sigset_t signals = BlockStopSignals();
 
   // As inferd's frontend does (grpc_server.cc): Debian's Abseil checks every
   // lock of gRPC's for deadlock cycles unless told not to.
@@ -355,13 +370,8 @@ int main(int argc, char** argv) {
   grpc::ServerBuilder builder;
   const std::string address = "127.0.0.1:" + std::to_string(options.port);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials());
-  if (options.async) {
-    builder.RegisterService(&async_service);
-  } else if (options.hybrid) {
-    builder.RegisterService(&hybrid_service);
-  } else {
-    builder.RegisterService(&callback_service);
-  }
+  builder.RegisterService(
+      ChosenService(options, &async_service, &hybrid_service, &callback_service));
   // As inferd's frontend (src/frontends/grpc/grpc_server.cc).
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <mutex>
 #include <string>
@@ -86,74 +87,84 @@ bool ReadResponse(int fd, std::string& buffer) {
   return ok;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int port = 0, concurrency = 64;
-  double warmup = 2, seconds = 10;
+struct Options {
+  int port = 0;
+  int concurrency = 64;
+  double warmup = 2;
+  double seconds = 10;
   std::string path, body_file, header_length;
+};
+
+void ParseOptions(int argc, char** argv, Options* options) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const char* value = argv[i + 1];
-    if (key == "--port") port = std::atoi(value);
-    else if (key == "--path") path = value;
-    else if (key == "--body") body_file = value;
-    else if (key == "--header-length") header_length = value;
-    else if (key == "--concurrency") concurrency = std::atoi(value);
-    else if (key == "--warmup") warmup = std::atof(value);
-    else if (key == "--seconds") seconds = std::atof(value);
+    if (key == "--port") options->port = std::atoi(value);
+    else if (key == "--path") options->path = value;
+    else if (key == "--body") options->body_file = value;
+    else if (key == "--header-length") options->header_length = value;
+    else if (key == "--concurrency") options->concurrency = std::atoi(value);
+    else if (key == "--warmup") options->warmup = std::atof(value);
+    else if (key == "--seconds") options->seconds = std::atof(value);
   }
-  std::ifstream in(body_file, std::ios::binary);
-  const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (port <= 0 || path.empty() || body.empty() || header_length.empty()) {
-    std::fprintf(stderr,
-                 "usage: %s --port P --path PATH --body FILE --header-length N "
-                 "[--concurrency C] [--warmup S] [--seconds S]\n",
-                 argv[0]);
-    return 1;
-  }
-  const std::string request = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-                              "Content-Type: application/octet-stream\r\n" +
-                              "Inference-Header-Content-Length: " + header_length + "\r\n" +
-                              "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
 
-  const auto start = Clock::now();
-  const auto measure_from = start + std::chrono::duration<double>(warmup);
-  const auto stop_at = measure_from + std::chrono::duration<double>(seconds);
+// The whole POST every connection sends, body read from `options.body_file`;
+// empty when the options or the body are missing.
+std::string BuildRequest(const Options& options) {
+  std::ifstream in(options.body_file, std::ios::binary);
+  const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (options.port <= 0 || options.path.empty() || body.empty() ||
+      options.header_length.empty()) {
+    return "";
+  }
+  return "POST " + options.path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+         "Content-Type: application/octet-stream\r\n" +
+         "Inference-Header-Content-Length: " + options.header_length + "\r\n" +
+         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// What the connections share: the window, the error count and the latencies.
+struct LoadRun {
+  Clock::time_point measure_from, stop_at;
   std::atomic<int64_t> errors{0};
   std::mutex mu;
   std::vector<double> latencies_ms;
-  std::vector<std::thread> threads;
-  for (int c = 0; c < concurrency; ++c) {
-    threads.emplace_back([&] {
-      std::vector<double> mine;
-      std::string buffer;
-      int fd = Connect(port);
-      while (Clock::now() < stop_at) {
-        if (fd < 0) {
-          errors.fetch_add(1);
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-          fd = Connect(port);
-          continue;
-        }
-        const auto t0 = Clock::now();
-        const bool ok = SendAll(fd, request) && ReadResponse(fd, buffer);
-        const auto t1 = Clock::now();
-        if (!ok) {
-          errors.fetch_add(1);
-          ::close(fd);
-          buffer.clear();
-          fd = Connect(port);
-        } else if (t1 >= measure_from && t1 <= stop_at) {
-          mine.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        }
-      }
-      if (fd >= 0) ::close(fd);
-      std::lock_guard<std::mutex> lock(mu);
-      latencies_ms.insert(latencies_ms.end(), mine.begin(), mine.end());
-    });
+};
+
+// One connection's closed loop until `run->stop_at`: a request, its answer,
+// the next; reconnects after a failure. Keeps the latencies of answers that
+// completed inside the measured window.
+void ClosedLoop(int port, const std::string& request, LoadRun* run) {
+  std::vector<double> mine;
+  std::string buffer;
+  int fd = Connect(port);
+  while (Clock::now() < run->stop_at) {
+    if (fd < 0) {
+      run->errors.fetch_add(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      fd = Connect(port);
+      continue;
+    }
+    const auto t0 = Clock::now();
+    const bool ok = SendAll(fd, request) && ReadResponse(fd, buffer);
+    const auto t1 = Clock::now();
+    if (!ok) {
+      run->errors.fetch_add(1);
+      ::close(fd);
+      buffer.clear();
+      fd = Connect(port);
+    } else if (t1 >= run->measure_from && t1 <= run->stop_at) {
+      mine.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
   }
-  for (auto& t : threads) t.join();
+  if (fd >= 0) ::close(fd);
+  std::lock_guard<std::mutex> lock(run->mu);
+  run->latencies_ms.insert(run->latencies_ms.end(), mine.begin(), mine.end());
+}
+
+void PrintSummary(LoadRun* run, double seconds) {
+  std::vector<double>& latencies_ms = run->latencies_ms;
   std::sort(latencies_ms.begin(), latencies_ms.end());
   auto percentile = [&](double p) {
     if (latencies_ms.empty()) return 0.0;
@@ -163,7 +174,33 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"requests\": %zu, \"errors\": %lld, \"seconds\": %.3f, \"requests_per_s\": %.1f, "
       "\"p50_ms\": %.3f, \"p99_ms\": %.3f}\n",
-      latencies_ms.size(), static_cast<long long>(errors.load()), seconds,
+      latencies_ms.size(), static_cast<long long>(run->errors.load()), seconds,
       static_cast<double>(latencies_ms.size()) / seconds, percentile(0.50), percentile(0.99));
-  return errors.load() == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  ParseOptions(argc, argv, &options);
+  const std::string request = BuildRequest(options);
+  if (request.empty()) {
+    std::fprintf(stderr,
+                 "usage: %s --port P --path PATH --body FILE --header-length N "
+                 "[--concurrency C] [--warmup S] [--seconds S]\n",
+                 argv[0]);
+    return 1;
+  }
+  LoadRun run;
+  run.measure_from = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(options.warmup));
+  run.stop_at = run.measure_from + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(options.seconds));
+  std::vector<std::thread> threads;
+  for (int c = 0; c < options.concurrency; ++c) {
+    threads.emplace_back(ClosedLoop, options.port, std::cref(request), &run);
+  }
+  for (auto& t : threads) t.join();
+  PrintSummary(&run, options.seconds);
+  return run.errors.load() == 0 ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 // The struct behind the opaque C handle INFERD_ServerOptions, shared by the
-// shells that take one (server_api.cc, repository_check_api.cc).
+// shells that take one (server_options_api.cc, server_api.cc,
+// repository_check_api.cc).
 #ifndef INFERD_CORE_API_SERVER_OPTIONS_HANDLE_H_
 #define INFERD_CORE_API_SERVER_OPTIONS_HANDLE_H_
 
