@@ -41,26 +41,39 @@ def files_with_a_bad_model(offset: float) -> dict[str, bytes]:
     return files
 
 
+def publish(s3, prefix: str, files: dict[str, bytes], algorithm: str | None = None) -> None:
+    extra = {"ChecksumAlgorithm": algorithm} if algorithm else {}
+    for key, body in files.items():
+        s3.put_object(Bucket=BUCKET, Key=f"{prefix}/{key}", Body=body, **extra)
+
+
+def stated(s3, prefix: str, key: str) -> dict:
+    """The object's HEAD with checksum mode: its Checksum<ALGORITHM> if it has one."""
+    return s3.head_object(Bucket=BUCKET, Key=f"{prefix}/{key}", ChecksumMode="ENABLED")
+
+
 def url(proxy, prefix: str) -> str:
     return f"s3://127.0.0.1:{proxy.port}/{BUCKET}/{prefix}"
 
 
-def start_with_a_corrupted_object(proxy, s3_inferd, tmp_path, prefix: str, key: str):
-    """inferd on `prefix` with the next GET of `key` corrupted; the server once
-    every other model is ready, and the failed model's reason."""
+def assert_the_corrupted_model_fails_alone(proxy, s3_inferd, tmp_path, prefix: str, key: str,
+                                           offset: float, error: str) -> None:
+    """inferd on `prefix` with the next GET of `key` corrupted: the model of
+    `key` fails with `error` in its reason and leaves nothing in the cache; the
+    others (bucket_models', add_offset adding `offset`) serve."""
     proxy.fail_next(f"/{BUCKET}/{prefix}/{key}", "corrupt", 1)
     server = s3_inferd([url(proxy, prefix)], ["--exit-on-error=false", cache_flag(tmp_path)],
                        wait_for="live")
     for model in ("add_offset", "ident"):
         wait_until(lambda m=model: server.client().is_model_ready(m), what=f"{model} ready")
+    assert_serves_both(server, offset)
     model = key.split("/")[0]
-    wait_until(lambda: {m["name"]: m for m in server.client().get_model_repository_index()}
-               [model]["state"] == "UNAVAILABLE", what=f"{model} failed")
-    index = {m["name"]: m for m in server.client().get_model_repository_index()}
-    return server, index[model]["reason"]
 
+    def state():
+        return {m["name"]: m for m in server.client().get_model_repository_index()}[model]
 
-def assert_nothing_of(tmp_path, model: str) -> None:
+    wait_until(lambda: state()["state"] == "UNAVAILABLE", what=f"{model} failed")
+    assert error in state()["reason"], state()
     cache = tmp_path / "cache"
     assert not list((cache / "models").glob(f"*/{model}/*")), "a bad copy was kept"
     assert not [p for p in (cache / "objects").iterdir() if p.name.startswith(".")]
@@ -71,17 +84,13 @@ def test_a_flexible_checksum_is_checked_and_names_its_algorithm_on_a_mismatch(
         moto, proxy, bucket, s3_inferd, tmp_path, algorithm):
     prefix = f"flex-{algorithm.lower()}"
     s3 = moto.s3()
-    for key, body in files_with_a_bad_model(3.0).items():
-        s3.put_object(Bucket=BUCKET, Key=f"{prefix}/{key}", Body=body, ChecksumAlgorithm=algorithm)
-    stated = s3.head_object(Bucket=BUCKET, Key=f"{prefix}/bad/1/model.py",
-                            ChecksumMode="ENABLED")[f"Checksum{algorithm}"]
+    publish(s3, prefix, files_with_a_bad_model(3.0), algorithm)
+    value = stated(s3, prefix, "bad/1/model.py")[f"Checksum{algorithm}"]
     proxy.clear()
-    server, reason = start_with_a_corrupted_object(proxy, s3_inferd, tmp_path, prefix,
-                                                   "bad/1/model.py")
-    assert_serves_both(server, 3.0)
-    assert (f"{url(proxy, prefix)}: object 'bad/1/model.py': content does not match its "
-            f"{algorithm} ({stated}, received ") in reason, reason
-    assert_nothing_of(tmp_path, "bad")
+    assert_the_corrupted_model_fails_alone(
+        proxy, s3_inferd, tmp_path, prefix, "bad/1/model.py", 3.0,
+        f"{url(proxy, prefix)}: object 'bad/1/model.py': content does not match its "
+        f"{algorithm} ({value}, received ")
     object_gets = [s for s in proxy.seen() if s.method == "GET" and "list-type" not in s.path]
     assert object_gets and all(s.headers.get("x-amz-checksum-mode") == "ENABLED"
                                for s in object_gets)
@@ -93,17 +102,14 @@ def test_objects_without_a_flexible_checksum_keep_their_md5_check(
     s3 = moto.s3(checksums=False)
     files = files_with_a_bad_model(4.0)
     bad = files["bad/1/model.py"]
-    for key, body in files.items():
-        s3.put_object(Bucket=BUCKET, Key=f"{prefix}/{key}", Body=body)
+    publish(s3, prefix, files)
     for key in ("bad/1/model.py", "add_offset/1/model.py"):
-        head = s3.head_object(Bucket=BUCKET, Key=f"{prefix}/{key}", ChecksumMode="ENABLED")
+        head = stated(s3, prefix, key)
         assert not [k for k in head if k.startswith("Checksum") and k != "ChecksumType"], head
-    server, reason = start_with_a_corrupted_object(proxy, s3_inferd, tmp_path, prefix,
-                                                   "bad/1/model.py")
-    assert_serves_both(server, 4.0)
-    assert (f"object 'bad/1/model.py': content does not match its MD5 "
-            f"({hashlib.md5(bad).hexdigest()}, received ") in reason, reason
-    assert_nothing_of(tmp_path, "bad")
+    assert_the_corrupted_model_fails_alone(
+        proxy, s3_inferd, tmp_path, prefix, "bad/1/model.py", 4.0,
+        f"object 'bad/1/model.py': content does not match its MD5 "
+        f"({hashlib.md5(bad).hexdigest()}, received ")
 
 
 def test_an_object_fetched_in_ranges_is_checked_whole_against_its_flexible_checksum(
@@ -112,19 +118,13 @@ def test_an_object_fetched_in_ranges_is_checked_whole_against_its_flexible_check
     s3 = moto.s3()
     files = files_with_a_bad_model(5.0)
     files["bad/1/weights.bin"] = bytes(range(256)) * ((RANGE_BYTES + 4096) // 256)
-    for key, body in files.items():
-        s3.put_object(Bucket=BUCKET, Key=f"{prefix}/{key}", Body=body,
-                      ChecksumAlgorithm="CRC64NVME")
-    stated = s3.head_object(Bucket=BUCKET, Key=f"{prefix}/bad/1/weights.bin",
-                            ChecksumMode="ENABLED")["ChecksumCRC64NVME"]
+    publish(s3, prefix, files, "CRC64NVME")
+    value = stated(s3, prefix, "bad/1/weights.bin")["ChecksumCRC64NVME"]
     proxy.clear()
-    server, reason = start_with_a_corrupted_object(proxy, s3_inferd, tmp_path, prefix,
-                                                   "bad/1/weights.bin")
-    assert_serves_both(server, 5.0)
-    assert (f"object 'bad/1/weights.bin': content does not match its CRC64NVME ({stated}, "
-            f"received ") in reason, reason
+    assert_the_corrupted_model_fails_alone(
+        proxy, s3_inferd, tmp_path, prefix, "bad/1/weights.bin", 5.0,
+        f"object 'bad/1/weights.bin': content does not match its CRC64NVME ({value}, received ")
     weights = f"/{BUCKET}/{prefix}/bad/1/weights.bin"
     seen = [s for s in proxy.seen() if s.path.split("?")[0] == weights]
     assert sum(1 for s in seen if s.method == "GET" and "Range" in s.headers) == 2
     assert [s.headers.get("x-amz-checksum-mode") for s in seen if s.method == "HEAD"] == ["ENABLED"]
-    assert_nothing_of(tmp_path, "bad")
