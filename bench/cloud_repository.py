@@ -9,6 +9,11 @@ a free port, loopback). Printed: seconds from
 launch to ready from local disk, from S3 with an empty cache (cold: every
 object downloaded), and from S3 again with the cache the cold start left
 (warm: the bucket is listed, nothing downloaded); and the ratios to local disk.
+The cold start runs on three copies of the bucket: uploaded by boto3 as it is
+(CRC32, its default flexible checksum, which inferd checks), with CRC64NVME
+(what S3 itself adds to objects uploaded without one), and with no flexible
+checksum (checksum calculation off: only the ETag's MD5 to check), so the CPU
+each check costs shows side by side.
 The goal: cold <= 1.5x local on loopback, warm about local. Also printed: the
 seconds boto3 in Python threads takes to GET every object from moto 16 at a
 time, what the store alone gives. moto answers every request with "Connection:
@@ -86,6 +91,19 @@ def _store_ceiling(moto, threads=16):
     return time.monotonic() - started
 
 
+def _publish(moto, repo):
+    """The repository in three copies in the bucket; {label: (repository, cache
+    folder name)} of the starts, warm on the cache the CRC32 cold start filled."""
+    from pathlib import Path
+    moto.upload("bench", "repo", Path(repo))
+    moto.upload("bench", "crc64", Path(repo), checksum="CRC64NVME")
+    moto.upload("bench", "md5", Path(repo), checksums=False)
+    bucket = f"s3://127.0.0.1:{moto.port}/bench"
+    return {"local disk": (repo, "local"), "S3 cold": (f"{bucket}/repo", "cold"),
+            "S3 cold CRC64": (f"{bucket}/crc64", "crc64"),
+            "S3 cold MD5": (f"{bucket}/md5", "md5"), "S3 warm": (f"{bucket}/repo", "cold")}
+
+
 def _cpu_seconds(pid):
     """User + system CPU seconds of process `pid` (all its threads) so far."""
     with open(f"/proc/{pid}/stat") as f:
@@ -122,23 +140,21 @@ def section_cloud_repository(build, args, Inferd, write_model):
         _write_models(repo, write_model)
         moto.key_id, moto.secret = "testing", "testing"
         moto.s3().create_bucket(Bucket="bench")
-        moto.upload("bench", "repo", Path(repo))
-        url = f"s3://127.0.0.1:{moto.port}/bench/repo"
-        labels = {"local disk": repo, "S3 cold": url, "S3 warm": url}
+        labels = _publish(moto, repo)
         times, cpus = {label: [] for label in labels}, {label: [] for label in labels}
         runs = max(1, min(args.starts, 5))
         load_before = os.getloadavg()[0]
         # Interleaved, so that each kind of start meets the same state of the
         # box. Cold: a fresh cache; warm: the cache that cold start left.
         for run in range(runs):
-            for label, target in labels.items():
-                wall, cpu = _start(build, target, os.path.join(work, f"cache{run}"), Inferd)
+            for label, (target, cache) in labels.items():
+                wall, cpu = _start(build, target, os.path.join(work, f"{cache}{run}"), Inferd)
                 times[label].append(wall)
                 cpus[label].append(cpu)
         figures = {label: statistics.median(times[label]) for label in labels}
         cpu = {label: statistics.median(cpus[label]) for label in labels}
         for label in labels:
-            print(f"   {label:12} {figures[label]:8.2f} s to ready, {cpu[label]:6.2f} s of CPU "
+            print(f"   {label:13} {figures[label]:8.2f} s to ready, {cpu[label]:6.2f} s of CPU "
                   f"(medians of {runs}: {', '.join(f'{t:.2f}' for t in times[label])} s; "
                   f"{', '.join(f'{c:.2f}' for c in cpus[label])} s CPU)", flush=True)
         print(f"   load average of the box: {load_before:.2f} before, "
@@ -151,7 +167,10 @@ def section_cloud_repository(build, args, Inferd, write_model):
               f"S3 warm = {figures['S3 warm'] / local:.2f} x local "
               f"(goal: cold <= 1.5 x, warm about 1 x); in CPU: cold "
               f"{cpu['S3 cold'] - cpu['local disk']:+.2f} s, warm "
-              f"{cpu['S3 warm'] - cpu['local disk']:+.2f} s against local\n")
+              f"{cpu['S3 warm'] - cpu['local disk']:+.2f} s against local")
+        print(f"   the check's share (CRC32, boto3's default): cold CRC32 {cpu['S3 cold']:.2f} s, "
+              f"CRC64NVME {cpu['S3 cold CRC64']:.2f} s, MD5 {cpu['S3 cold MD5']:.2f} s of CPU; "
+              f"CRC32 saves {cpu['S3 cold MD5'] - cpu['S3 cold']:+.2f} s\n")
     finally:
         moto.stop()
         for k, v in saved.items():

@@ -105,9 +105,9 @@ StatusOr<std::vector<ObjectInfo>> AzureStore::List(const std::string& prefix) co
     for (AzureBlob& blob : page->blobs) {
       // Folder markers ("dir/", or hierarchical namespaces' empty directory blobs).
       if (blob.name.size() <= root.size() || blob.name.back() == '/') continue;
-      const auto md5 = Base64Decode(blob.content_md5);
+      // Blob storage states MD5 only (its CRC64 is another polynomial, and per request).
       out.push_back({blob.name.substr(root.size()), blob.size, Unquoted(blob.etag),
-                     md5.ok() && !blob.content_md5.empty() ? HexEncode(md5.value()) : ""});
+                     ChecksumFromBase64(ChecksumKind::kMd5, blob.content_md5)});
     }
     marker = page->next_marker;
   } while (!marker.empty());
@@ -125,7 +125,7 @@ Status AzureStore::Download(const ObjectInfo& object, const std::filesystem::pat
   }
   ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), object.key));
   if (!response.ok()) return Failure(response, object.key);
-  return CheckDownloadedMd5(url_.text, object, range, response);
+  return CheckDownloaded(url_.text, object, object.checksum, range, response);
 }
 
 // The container and blob path of an as:// URL, and the SAS token that may

@@ -58,7 +58,8 @@ TEST(AzureStoreTest, ListsEveryPageSignedWithSharedKeyOnTheConnectionStringsEndp
   EXPECT_EQ((*objects)[0].key, "m/1/a&b.py");
   EXPECT_EQ((*objects)[1].key, "m/config.pbtxt");
   EXPECT_EQ((*objects)[1].version, "0x8DC1");
-  EXPECT_EQ((*objects)[1].md5_hex, "5eb63bbbe01eeed093cb22bb8f5acdc3");
+  EXPECT_EQ((*objects)[1].checksum.kind, ChecksumKind::kMd5);
+  EXPECT_EQ((*objects)[1].checksum.Text(), "5eb63bbbe01eeed093cb22bb8f5acdc3");
 
   const auto sent = f.transport->sent();
   ASSERT_EQ(sent.size(), 2u);
@@ -87,7 +88,7 @@ TEST(AzureStoreTest, ASasTokenInTheUrlIsSentInsteadOfASignatureAndKeptOutOfMessa
       },
       {{"AZURE_STORAGE_KEY", kDevKey}});
   auto store = f.Open("as://acct/models/repo?sv=2022-11-02&sig=abc%3D");
-  const Status status = store->Download({"m/x", 3, "0x8DC1", ""}, dir.path() / "out", std::nullopt);
+  const Status status = store->Download({"m/x", 3, "0x8DC1", {}}, dir.path() / "out", std::nullopt);
   const HttpRequest get = f.transport->sent().at(0);
   EXPECT_EQ(get.url, "https://acct.blob.core.windows.net/models/repo/m/x?sv=2022-11-02&sig=abc%3D");
   EXPECT_EQ(Header(get, "Authorization"), "");
@@ -117,7 +118,7 @@ TEST(AzureStoreTest, RangesAskForTheirBytesAndExpectThatMany) {
   Fixture f([](const HttpRequest&) { return CloudAnswer(206, "abcd"); },
             {{"AZURE_STORAGE_CONNECTION_STRING", kAzurite}});
   ASSERT_TRUE(f.Open("as://devstoreaccount1/models")
-                  ->Download({"big.bin", 100, "0x1", ""}, dir.path() / "out", ByteRange{10, 13})
+                  ->Download({"big.bin", 100, "0x1", {}}, dir.path() / "out", ByteRange{10, 13})
                   .ok());
   const HttpRequest get = f.transport->sent().at(0);
   EXPECT_EQ(get.url, "http://127.0.0.1:10000/devstoreaccount1/models/big.bin");

@@ -4,9 +4,6 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
-#include <fstream>
-#include <memory>
-#include <vector>
 
 namespace inferd {
 
@@ -22,22 +19,6 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest, &length);
   return std::string(reinterpret_cast<char*>(digest), length);
-}
-
-StatusOr<std::string> Md5HexOfFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound("cannot read '" + path.string() + "'");
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  EVP_DigestInit_ex(ctx.get(), EVP_md5(), nullptr);
-  std::vector<char> buffer(1 << 20);
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
-  }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  return HexEncode(std::string_view(reinterpret_cast<char*>(digest), length));
 }
 
 std::string HexEncode(std::string_view bytes) {

@@ -1,12 +1,11 @@
 // The hashes, MACs and encodings request signing and download checks need
 // (OpenSSL's libcrypto underneath): SHA-256 and HMAC-SHA256 for AWS SigV4
-// and Azure Shared Key, MD5 of a downloaded file against its ETag or
-// Content-MD5, hex and base64, and the percent-encoding of URL paths and
-// query values that signatures are computed over. Pure functions.
+// and Azure Shared Key, hex and base64, and the percent-encoding of URL
+// paths and query values that signatures are computed over (a download's
+// checksums are checksum.h's). Pure functions.
 #ifndef INFERD_CORE_CLOUD_CRYPTO_H_
 #define INFERD_CORE_CLOUD_CRYPTO_H_
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -17,8 +16,6 @@ namespace inferd {
 // Raw digest bytes.
 std::string Sha256(std::string_view data);
 std::string HmacSha256(std::string_view key, std::string_view data);
-// The MD5 of the file's content, as 32 lower-case hex digits.
-StatusOr<std::string> Md5HexOfFile(const std::filesystem::path& path);
 
 std::string HexEncode(std::string_view bytes);  // lower case
 std::string Base64Encode(std::string_view bytes);

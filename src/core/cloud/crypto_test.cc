@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "core/test_util/temp_dir.h"
-
 namespace inferd {
 namespace {
 
@@ -13,15 +11,6 @@ TEST(CryptoTest, Sha256AndHmacMatchKnownVectors) {
   // RFC 4231, test case 2.
   EXPECT_EQ(HexEncode(HmacSha256("Jefe", "what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
-}
-
-TEST(CryptoTest, Md5OfAFile) {
-  TempDir dir;
-  dir.WriteFile("f", "hello\n");
-  auto md5 = Md5HexOfFile(dir.path() / "f");
-  ASSERT_TRUE(md5.ok());
-  EXPECT_EQ(*md5, "b1946ac92492d2347c6235b4d2611184");
-  EXPECT_FALSE(Md5HexOfFile(dir.path() / "missing").ok());
 }
 
 TEST(CryptoTest, Base64RoundTrips) {

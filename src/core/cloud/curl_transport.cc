@@ -2,7 +2,6 @@
 
 #include <curl/curl.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,8 +11,9 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 
-#include "core/cloud/crypto.h"
+#include "core/cloud/checksum.h"
 
 namespace inferd {
 namespace {
@@ -33,17 +33,9 @@ struct Transfer {
   int fd = -1;              // the body file, opened at the first byte of a 2xx body
   uint64_t next_offset = 0;
   std::string file_error;   // why writing the file failed
-  // BodyFile::md5: the body's digest so far, fed as the bytes arrive.
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md5{nullptr, EVP_MD_CTX_free};
+  // BodyFile::checksum: the body's digest so far, fed as the bytes arrive.
+  std::optional<ChecksumHasher> hasher;
 };
-
-// The digest of everything fed to `ctx`, as 32 lower-case hex digits.
-std::string FinishMd5(EVP_MD_CTX* ctx) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx, digest, &length);
-  return HexEncode(std::string_view(reinterpret_cast<char*>(digest), length));
-}
 
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -78,10 +70,8 @@ bool OpenBodyFile(Transfer* t) {
     return false;
   }
   t->next_offset = file.offset;
-  if (file.md5) {
-    t->md5.reset(EVP_MD_CTX_new());
-    EVP_DigestInit_ex(t->md5.get(), EVP_md5(), nullptr);
-  }
+  const ChecksumKind kind = file.checksum ? file.checksum(*t->response) : ChecksumKind::kNone;
+  if (kind != ChecksumKind::kNone) t->hasher.emplace(kind);
   return true;
 }
 
@@ -108,7 +98,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     done += static_cast<size_t>(w);
     t->next_offset += static_cast<uint64_t>(w);
   }
-  if (t->md5) EVP_DigestUpdate(t->md5.get(), data, n);
+  if (t->hasher) t->hasher->Update(data, n);
   t->response->body_bytes += n;
   return n;
 }
@@ -216,7 +206,7 @@ HttpResponse CurlTransport::Perform(const HttpRequest& request) {
     }
     ::close(transfer.fd);
   }
-  if (response.ok() && transfer.md5) response.body_md5_hex = FinishMd5(transfer.md5.get());
+  if (response.ok() && transfer.hasher) response.body_checksum = transfer.hasher->Finish();
   return response;
 }
 

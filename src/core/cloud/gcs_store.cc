@@ -115,7 +115,7 @@ StatusOr<std::string> GcsStore::ListPage(const std::string& prefix,
   const std::string root = url_.RootPrefix();
   HttpRequest request;
   request.url = BucketUrl() + "?prefix=" + UriEncode(root + prefix, true) +
-                "&fields=" + UriEncode("items(name,size,generation,md5Hash),nextPageToken", true);
+                "&fields=" + UriEncode("items(name,size,generation,md5Hash,crc32c),nextPageToken", true);
   if (!page_token.empty()) request.url += "&pageToken=" + UriEncode(page_token, true);
   ASSIGN_OR_RETURN(const HttpResponse response, Send(std::move(request), ""));
   if (!response.ok()) return Failure(response, "");
@@ -132,10 +132,12 @@ StatusOr<std::string> GcsStore::ListPage(const std::string& prefix,
       const std::string name = Text(item, "name");
       // Folder markers ("dir/", size 0) are not files.
       if (name.size() <= root.size() || name.back() == '/') continue;
-      const auto md5 = Base64Decode(Text(item, "md5Hash"));
+      // CRC32C costs a fraction of MD5's CPU; composite objects have only it.
+      ContentChecksum checksum = ChecksumFromBase64(ChecksumKind::kCrc32c, Text(item, "crc32c"));
+      if (checksum.empty()) checksum = ChecksumFromBase64(ChecksumKind::kMd5, Text(item, "md5Hash"));
       out->push_back({name.substr(root.size()),
                       std::strtoull(Text(item, "size").c_str(), nullptr, 10),
-                      Text(item, "generation"), md5.ok() ? HexEncode(md5.value()) : ""});
+                      Text(item, "generation"), std::move(checksum)});
     }
   }
   return Text(doc, "nextPageToken");
@@ -168,7 +170,7 @@ Status GcsStore::Download(const ObjectInfo& object, const std::filesystem::path&
                           ", listed as " + object.version + ")"}
         .ToStatus();
   }
-  return CheckDownloadedMd5(url_.text, object, range, response);
+  return CheckDownloaded(url_.text, object, object.checksum, range, response);
 }
 
 }  // namespace

@@ -26,15 +26,16 @@ HttpResponse ListingPage(const HttpRequest& request) {
   if (request.url.find("pageToken=") == std::string::npos) {
     return CloudAnswer(200, R"({"items": [
         {"name": "repo/m/config.pbtxt", "size": "12", "generation": "7",
-         "md5Hash": "XrY7u+Ae7tCTyyK7j1rNww=="},
+         "md5Hash": "XrY7u+Ae7tCTyyK7j1rNww==", "crc32c": "yZRlqg=="},
         {"name": "repo/m/1/", "size": "0", "generation": "1"}],
         "nextPageToken": "p/2"})");
   }
   return CloudAnswer(200, R"({"items": [
-      {"name": "repo/m/1/model.py", "size": "5", "generation": "8"}]})");
+      {"name": "repo/m/1/model.py", "size": "5", "generation": "8",
+       "md5Hash": "XrY7u+Ae7tCTyyK7j1rNww=="}]})");
 }
 
-TEST(GcsStoreTest, ListsEveryPageUnderTheRootWithGenerationsAndHexMd5) {
+TEST(GcsStoreTest, ListsEveryPageUnderTheRootWithGenerationsAndCrc32cElseMd5) {
   Fixture f(ListingPage, {{"STORAGE_EMULATOR_HOST", "127.0.0.1:4443"}});
   auto objects = f.Open()->List("m/");
   ASSERT_TRUE(objects.ok()) << objects.status().ToString();
@@ -43,7 +44,11 @@ TEST(GcsStoreTest, ListsEveryPageUnderTheRootWithGenerationsAndHexMd5) {
   EXPECT_EQ((*objects)[0].version, "8");
   EXPECT_EQ((*objects)[1].key, "m/config.pbtxt");
   EXPECT_EQ((*objects)[1].size, 12u);
-  EXPECT_EQ((*objects)[1].md5_hex, "5eb63bbbe01eeed093cb22bb8f5acdc3");  // md5("hello world")
+  EXPECT_EQ((*objects)[0].checksum.kind, ChecksumKind::kMd5);  // no crc32c listed
+  EXPECT_EQ((*objects)[0].checksum.Text(), "5eb63bbbe01eeed093cb22bb8f5acdc3");
+  // Both listed: the CRC32C, cheaper to compute.
+  EXPECT_EQ((*objects)[1].checksum.kind, ChecksumKind::kCrc32c);
+  EXPECT_EQ((*objects)[1].checksum.Text(), "yZRlqg==");
   const auto sent = f.transport->sent();
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[0].url.rfind("http://127.0.0.1:4443/storage/v1/b/bucket/o?prefix=repo%2Fm%2F&", 0),
@@ -67,7 +72,7 @@ TEST(GcsStoreTest, DownloadsARangeOfTheListedGenerationWithABearerToken) {
         return CloudAnswer(206, "llo", {{"x-goog-generation", "7"}});
       },
       {{"GOOGLE_APPLICATION_CREDENTIALS", (dir.path() / "sa.json").string()}});
-  const ObjectInfo object{"m/a b.txt", 11, "7", ""};
+  const ObjectInfo object{"m/a b.txt", 11, "7", {}};
   ASSERT_TRUE(f.Open()->Download(object, dir.path() / "out", ByteRange{2, 4}).ok());
   const HttpRequest get = f.transport->sent().at(1);
   EXPECT_EQ(get.url, "https://storage.googleapis.com/storage/v1/b/bucket/o/"
@@ -139,7 +144,7 @@ TEST(GcsStoreTest, AnotherGenerationInTheAnswerIsAnError) {
   Fixture f([](const HttpRequest&) {
     return CloudAnswer(200, "new", {{"x-goog-generation", "9"}});
   });
-  const Status status = f.Open()->Download({"m/x", 3, "7", ""}, dir.path() / "out", std::nullopt);
+  const Status status = f.Open()->Download({"m/x", 3, "7", {}}, dir.path() / "out", std::nullopt);
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.message().find("conditionNotMet"), std::string::npos) << status.message();
 }
@@ -150,7 +155,7 @@ TEST(GcsStoreTest, ErrorsNameTheUrlTheObjectAndGooglesReason) {
     return CloudAnswer(404, R"({"error": {"code": 404, "message": "No such object: bucket/repo/m/x",
         "errors": [{"reason": "notFound", "message": "No such object"}]}})");
   });
-  const Status status = f.Open()->Download({"m/x", 3, "7", ""}, dir.path() / "out", std::nullopt);
+  const Status status = f.Open()->Download({"m/x", 3, "7", {}}, dir.path() / "out", std::nullopt);
   EXPECT_EQ(status.code(), Status::Code::kNotFound);
   EXPECT_EQ(status.message(),
             "gs://bucket/repo: object 'm/x': notFound (HTTP 404): No such object: bucket/repo/m/x");

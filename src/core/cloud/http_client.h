@@ -23,20 +23,25 @@
 #include <utility>
 #include <vector>
 
+#include "core/cloud/checksum.h"
 #include "inferd/base/status.h"
 
 namespace inferd {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
+struct HttpResponse;
+
 // Where a 2xx answer's body is written instead of HttpResponse::body.
 struct BodyFile {
   std::string path;
   uint64_t offset = 0;    // where the first byte goes
   bool truncate = false;  // a whole object: start the file afresh
-  // Hash the bytes as they are written (HttpResponse::body_md5_hex), so a
-  // download is checked against its MD5 without reading the file again.
-  bool md5 = false;
+  // Which digest to compute over the bytes as they are written
+  // (HttpResponse::body_checksum), so a download is checked without reading
+  // the file again; asked once a 2xx answer's headers are in (S3 names the
+  // object's checksum there). Null, or kNone: none.
+  std::function<ChecksumKind(const HttpResponse&)> checksum;
 };
 
 struct HttpRequest {
@@ -55,7 +60,7 @@ struct HttpResponse {
   HttpHeaders headers;  // names lower-case
   std::string body;     // unless a 2xx went to the request's body_file
   uint64_t body_bytes = 0;  // bytes of body received (to the file or `body`)
-  std::string body_md5_hex;  // with BodyFile::md5, of a 2xx body: 32 lower-case hex digits
+  ContentChecksum body_checksum;  // with BodyFile::checksum, of a 2xx body
   int attempts = 0;         // how many tries this answer took
 
   // The header's value ("" when absent); `name` in lower case.

@@ -8,7 +8,7 @@
 #include <random>
 #include <thread>
 
-#include "core/cloud/crypto.h"
+#include "core/cloud/checksum.h"
 #include "inferd/base/mutex.h"
 
 namespace inferd {
@@ -59,8 +59,8 @@ Status CreateRangedFile(const FetchItem& item, const std::filesystem::path& temp
   return Status::Ok();
 }
 
-// Size always; the MD5 only of an object fetched in ranges (a whole object's
-// bytes were hashed by the store's Download as they arrived).
+// Size always; the checksum only of an object fetched in ranges (a whole
+// object's bytes were hashed by the store's Download as they arrived).
 Status Verify(const ObjectStore& store, const FetchItem& item, const std::filesystem::path& temp,
               bool ranged) {
   std::error_code ec;
@@ -70,14 +70,12 @@ Status Verify(const ObjectStore& store, const FetchItem& item, const std::filesy
                                std::to_string(ec ? 0 : size) + " of " +
                                std::to_string(item.object.size) + " bytes");
   }
-  if (!ranged || item.object.md5_hex.empty()) return Status::Ok();
-  ASSIGN_OR_RETURN(std::string md5, Md5HexOfFile(temp));
-  if (md5 != item.object.md5_hex) {
-    return Status::Unavailable(store.Url() + ": object '" + item.object.key +
-                               "': content does not match its MD5 (" + item.object.md5_hex +
-                               ", received " + md5 + ")");
-  }
-  return Status::Ok();
+  if (!ranged) return Status::Ok();
+  ASSIGN_OR_RETURN(const ContentChecksum expected, store.WholeChecksum(item.object));
+  if (expected.empty()) return Status::Ok();
+  ASSIGN_OR_RETURN(const ContentChecksum received, ChecksumOfFile(expected.kind, temp));
+  if (received == expected) return Status::Ok();
+  return ChecksumMismatch(store.Url() + ": object '" + item.object.key + "'", expected, received);
 }
 
 class FetchRun {

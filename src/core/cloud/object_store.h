@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cloud/checksum.h"
 #include "inferd/base/status.h"
 
 namespace inferd {
@@ -25,9 +26,11 @@ struct ObjectInfo {
   // What changes when the object's content changes: S3's ETag, GCS's
   // generation, Azure's ETag. Opaque; compared for equality only.
   std::string version;
-  // The content's MD5 as 32 lower-case hex digits, where the cloud states it
-  // (S3 single-part ETags, GCS md5Hash, Azure Content-MD5); empty otherwise.
-  std::string md5_hex;
+  // The content's checksum as the listing states it: MD5 from S3 single-part
+  // ETags and Azure's Content-MD5, GCS's crc32c (its md5Hash when it has
+  // none); empty otherwise. An S3 download may find a cheaper one in the
+  // answer's headers (a flexible checksum) and check that instead.
+  ContentChecksum checksum;
 };
 
 // Bytes [first, last] of an object, both inclusive (as HTTP's Range header).
@@ -54,11 +57,19 @@ class ObjectStore {
   // is opened without truncating, so several ranges may fill one file
   // concurrently). Fails if the object changed since `object` was listed
   // (its version differs), if fewer bytes arrive than asked for, or if a
-  // whole object's bytes do not have the MD5 `object.md5_hex` states (hashed
-  // as they arrive; a range is left to the caller to check once whole); what
-  // was written to `dest` is then garbage for the caller to discard.
+  // whole object's bytes do not have the checksum the store states for it
+  // (hashed as they arrive; a range is left to the caller to check once
+  // whole, against WholeChecksum); what was written to `dest` is then garbage
+  // for the caller to discard.
   virtual Status Download(const ObjectInfo& object, const std::filesystem::path& dest,
                           std::optional<ByteRange> range) const = 0;
+
+  // The cheapest checksum the store states for the whole object, for an
+  // object fetched in ranges (whose answers carry none): the listing's unless
+  // the store can tell more (S3: a HEAD for its flexible checksum).
+  virtual StatusOr<ContentChecksum> WholeChecksum(const ObjectInfo& object) const {
+    return object.checksum;
+  }
 };
 
 }  // namespace inferd

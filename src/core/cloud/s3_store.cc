@@ -6,6 +6,7 @@
 #include "core/cloud/aws_profile.h"
 #include "core/cloud/cloud_error.h"
 #include "core/cloud/crypto.h"
+#include "core/cloud/s3_checksum.h"
 #include "core/cloud/sigv4.h"
 #include "core/cloud/store_request.h"
 #include "core/cloud/xml_scan.h"
@@ -37,10 +38,17 @@ std::string Unquote(std::string etag) {
   return etag;
 }
 
-bool IsMd5Hex(const std::string& text) {
-  return text.size() == 32 && std::all_of(text.begin(), text.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+// A single-part ETag: the content's MD5 in hex, as a checksum (else none).
+ContentChecksum Md5OfEtag(const std::string& etag) {
+  const bool hex = etag.size() == 32 && std::all_of(etag.begin(), etag.end(), [](char c) {
+                     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                   });
+  if (!hex) return {};
+  std::string digest;
+  for (size_t i = 0; i < etag.size(); i += 2) {
+    digest += static_cast<char>(std::stoi(etag.substr(i, 2), nullptr, 16));
+  }
+  return {ChecksumKind::kMd5, std::move(digest)};
 }
 
 class S3Store final : public ObjectStore {
@@ -57,8 +65,11 @@ class S3Store final : public ObjectStore {
   StatusOr<std::vector<ObjectInfo>> List(const std::string& prefix) const override;
   Status Download(const ObjectInfo& object, const std::filesystem::path& dest,
                   std::optional<ByteRange> range) const override;
+  StatusOr<ContentChecksum> WholeChecksum(const ObjectInfo& object) const override;
 
  private:
+  // A GET or HEAD of `object` (If-Match its listed version); a refusal as Error.
+  StatusOr<HttpResponse> SendForObject(HttpRequest request, const ObjectInfo& object) const;
   // Sends `request` for `path` (encoded, from the host's root) + `query`.
   StatusOr<HttpResponse> Send(HttpRequest request, const std::string& path,
                               const Query& query) const;
@@ -148,7 +159,7 @@ Status S3Store::ListPage(const std::string& prefix, std::string* token,
     info.key = info.key.substr(root);
     info.size = std::strtoull(XmlText(entry, "Size").c_str(), nullptr, 10);
     info.version = Unquote(XmlText(entry, "ETag"));
-    if (IsMd5Hex(info.version)) info.md5_hex = info.version;
+    info.checksum = Md5OfEtag(info.version);
     out->push_back(std::move(info));
   }
   *token = XmlText(response.body, "IsTruncated") == "true"
@@ -168,21 +179,35 @@ StatusOr<std::vector<ObjectInfo>> S3Store::List(const std::string& prefix) const
   return out;
 }
 
-Status S3Store::Download(const ObjectInfo& object, const std::filesystem::path& dest,
-                         std::optional<ByteRange> range) const {
-  // The URL is set by Send, which signs the path.
-  HttpRequest request = DownloadRequest("", object, dest, range);
+StatusOr<HttpResponse> S3Store::SendForObject(HttpRequest request,
+                                              const ObjectInfo& object) const {
   if (!object.version.empty()) request.headers.emplace_back("If-Match", "\"" + object.version + "\"");
   const std::string key = url_.RootPrefix() + object.key;
+  // The URL is set by Send, which signs the path.
   ASSIGN_OR_RETURN(HttpResponse response,
                    Send(std::move(request), bucket_path_ + "/" + UriEncode(key, false), {}));
   if (!response.ok()) return Error(response, object.key);
-  // An object encrypted with KMS or a customer's key has an ETag that is no MD5.
-  if (response.Header("x-amz-server-side-encryption").rfind("aws:kms", 0) == 0 ||
-      !response.Header("x-amz-server-side-encryption-customer-algorithm").empty()) {
-    return Status::Ok();
-  }
-  return CheckDownloadedMd5(url_.text, object, range, response);
+  return response;
+}
+
+Status S3Store::Download(const ObjectInfo& object, const std::filesystem::path& dest,
+                         std::optional<ByteRange> range) const {
+  HttpRequest request = DownloadRequest("", object, dest, range, [&object](const HttpResponse& r) {
+    return S3ExpectedChecksum(r, object).kind;
+  });
+  // A range's answer states no checksum: the whole is checked once it is in.
+  if (!range) request.headers.emplace_back("x-amz-checksum-mode", "ENABLED");
+  ASSIGN_OR_RETURN(const HttpResponse response, SendForObject(std::move(request), object));
+  return CheckDownloaded(url_.text, object, S3ExpectedChecksum(response, object), range,
+                         response);
+}
+
+StatusOr<ContentChecksum> S3Store::WholeChecksum(const ObjectInfo& object) const {
+  HttpRequest request;
+  request.method = "HEAD";
+  request.headers.emplace_back("x-amz-checksum-mode", "ENABLED");
+  ASSIGN_OR_RETURN(const HttpResponse response, SendForObject(std::move(request), object));
+  return S3ExpectedChecksum(response, object);
 }
 
 }  // namespace

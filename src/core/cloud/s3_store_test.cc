@@ -55,9 +55,10 @@ TEST(S3StoreTest, ListsEveryPageOfAPathStyleEndpoint) {
   EXPECT_EQ((*listed)[0].key, "m/1/model.onnx");
   EXPECT_EQ((*listed)[0].size, 5000u);
   EXPECT_EQ((*listed)[0].version, "abc-2");
-  EXPECT_EQ((*listed)[0].md5_hex, "");  // a multipart ETag is no MD5
+  EXPECT_TRUE((*listed)[0].checksum.empty());  // a multipart ETag is no MD5
   EXPECT_EQ((*listed)[1].key, "m/config.pbtxt");
-  EXPECT_EQ((*listed)[1].md5_hex, "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ((*listed)[1].checksum.kind, ChecksumKind::kMd5);
+  EXPECT_EQ((*listed)[1].checksum.Text(), "0123456789abcdef0123456789abcdef");
   const auto sent = f.transport->sent();
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[0].url, "http://127.0.0.1:9000/models?list-type=2&prefix=repo%2Fm%2F");
@@ -95,7 +96,7 @@ TEST(S3StoreTest, DownloadsARangeIfTheObjectIsUnchanged) {
     response.body_bytes = 100;
     return response;
   }, "s3://127.0.0.1:9000/models/repo");
-  const ObjectInfo object{"m/1/model a.onnx", 1000, "etag1", ""};
+  const ObjectInfo object{"m/1/model a.onnx", 1000, "etag1", {}};
   ASSERT_TRUE(f.store->Download(object, "/tmp/x", ByteRange{100, 199}).ok());
   const HttpRequest sent = f.transport->sent().at(0);
   EXPECT_EQ(sent.url, "http://127.0.0.1:9000/models/repo/m/1/model%20a.onnx");
@@ -107,28 +108,65 @@ TEST(S3StoreTest, DownloadsARangeIfTheObjectIsUnchanged) {
   EXPECT_EQ(sent.expected_body_bytes, 100u);
 }
 
-TEST(S3StoreTest, AWholeObjectIsHashedAsItArrivesAndCheckedUnlessKmsEncrypted) {
-  std::string encryption;  // the x-amz-server-side-encryption answered
-  Fixture f([&](const HttpRequest& request) {
+// The fake transport answers with `headers` and, as curl_transport does, hashes
+// with the kind the request's chooser picks from them; the bytes "received"
+// always have the digest of "hello worlD" (so any stated checksum mismatches).
+struct HashingAnswer {
+  HttpHeaders headers;
+  HttpResponse operator()(const HttpRequest& request) const {
     HttpResponse response = MakeHttpResponse(200);
     response.body_bytes = 11;
-    if (request.body_file->md5) response.body_md5_hex = "0123456789abcdef0123456789abcdef";
-    if (!encryption.empty()) response.headers.emplace_back("x-amz-server-side-encryption", encryption);
+    response.headers = headers;
+    if (request.body_file->checksum) {
+      ChecksumHasher hasher(request.body_file->checksum(response));
+      hasher.Update("hello worlD", 11);
+      response.body_checksum = hasher.Finish();
+    }
     return response;
-  }, "s3://127.0.0.1:9000/models/repo");
-  const std::string md5 = "5eb63bbbe01eeed093cb22bb8f5acdc3";
-  const ObjectInfo object{"m/w", 11, md5, md5};
+  }
+};
+
+TEST(S3StoreTest, AWholeObjectIsCheckedAgainstTheListedMd5UnlessKmsEncrypted) {
+  HashingAnswer answer;
+  Fixture f([&](const HttpRequest& request) { return answer(request); },
+            "s3://127.0.0.1:9000/models/repo");
+  const std::string md5 = "5eb63bbbe01eeed093cb22bb8f5acdc3";  // of "hello world"
+  const ObjectInfo object{"m/w", 11, md5, ChecksumFromBase64(ChecksumKind::kMd5, "XrY7u+Ae7tCTyyK7j1rNww==")};
   const Status status = f.store->Download(object, "/tmp/x", std::nullopt);
-  EXPECT_TRUE(f.transport->sent().at(0).body_file->md5);
   EXPECT_EQ(status.code(), Status::Code::kUnavailable);
-  EXPECT_EQ(status.message(), "s3://127.0.0.1:9000/models/repo: object 'm/w': content does not "
-                              "match its MD5 (" + md5 + ", received 0123456789abcdef0123456789abcdef)");
-  encryption = "aws:kms";  // the ETag of a KMS-encrypted object is no MD5
+  EXPECT_EQ(status.message().rfind("s3://127.0.0.1:9000/models/repo: object 'm/w': content does "
+                                   "not match its MD5 (" + md5 + ", received ", 0), 0u);
+  answer.headers = {{"x-amz-server-side-encryption", "aws:kms"}};  // its ETag is no MD5
   EXPECT_TRUE(f.store->Download(object, "/tmp/x", std::nullopt).ok());
-  // A range is not hashed: the fetcher checks the whole file once every range is in.
-  encryption.clear();
+  // A range is not hashed (its answer states no checksum): the fetcher checks
+  // the whole file once every range is in, against WholeChecksum.
+  answer.headers.clear();
   EXPECT_TRUE(f.store->Download(object, "/tmp/x", ByteRange{0, 10}).ok());
-  EXPECT_FALSE(f.transport->sent().at(2).body_file->md5);
+  EXPECT_FALSE(f.transport->sent().at(2).body_file->checksum);
+  EXPECT_EQ(Header(f.transport->sent().at(2), "x-amz-checksum-mode"), "<none>");
+}
+
+TEST(S3StoreTest, AFlexibleChecksumIsAskedForSignedAndPreferredToTheMd5) {
+  HashingAnswer answer{{{"x-amz-checksum-crc32", "DUoRhQ=="}, {"x-amz-checksum-type", "FULL_OBJECT"}}};
+  Fixture f([&](const HttpRequest& request) { return answer(request); },
+            "s3://127.0.0.1:9000/models/repo");
+  const ObjectInfo object{"m/w", 11, "v", ChecksumFromBase64(ChecksumKind::kMd5, "XrY7u+Ae7tCTyyK7j1rNww==")};
+  Status status = f.store->Download(object, "/tmp/x", std::nullopt);
+  const HttpRequest sent = f.transport->sent().at(0);
+  EXPECT_EQ(Header(sent, "x-amz-checksum-mode"), "ENABLED");
+  EXPECT_NE(Header(sent, "Authorization").find("x-amz-checksum-mode"), std::string::npos);
+  EXPECT_EQ(status.message(), "s3://127.0.0.1:9000/models/repo: object 'm/w': content does not "
+                              "match its CRC32 (DUoRhQ==, received NiQxTQ==)");
+  // A composite (multipart) checksum cannot be checked against the body: the MD5 is.
+  answer.headers = {{"x-amz-checksum-crc32", "DUoRhQ==-3"}, {"x-amz-checksum-type", "COMPOSITE"}};
+  status = f.store->Download(object, "/tmp/x", std::nullopt);
+  EXPECT_NE(status.message().find("does not match its MD5"), std::string::npos);
+  // KMS-encrypted, its flexible checksum still checks it.
+  answer.headers = {{"x-amz-checksum-crc64nvme", "jSnVw/bqjr4="},
+                    {"x-amz-server-side-encryption", "aws:kms"}};
+  status = f.store->Download(object, "/tmp/x", std::nullopt);
+  EXPECT_NE(status.message().find("does not match its CRC64NVME (jSnVw/bqjr4=, received "),
+            std::string::npos);
 }
 
 TEST(S3StoreTest, ErrorsNameTheStoreTheObjectAndTheCloudsCode) {
@@ -137,7 +175,7 @@ TEST(S3StoreTest, ErrorsNameTheStoreTheObjectAndTheCloudsCode) {
                                  "<Message>The request signature we calculated does not match"
                                  "</Message></Error>");
   }, "s3://127.0.0.1:9000/models/repo");
-  const Status status = f.store->Download(ObjectInfo{"m/config.pbtxt", 5, "", ""}, "/tmp/x", {});
+  const Status status = f.store->Download(ObjectInfo{"m/config.pbtxt", 5, "", {}}, "/tmp/x", {});
   EXPECT_EQ(status.code(), Status::Code::kUnavailable);
   EXPECT_EQ(status.message(),
             "s3://127.0.0.1:9000/models/repo: object 'm/config.pbtxt': SignatureDoesNotMatch "

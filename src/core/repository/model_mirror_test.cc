@@ -135,7 +135,7 @@ TEST(ModelMirrorTest, EachModelIsReportedOnceItsOwnCopyIsDoneAndFailsAlone) {
 
 TEST(ModelMirrorTest, KeysLeavingTheModelFolderAreRefused) {
   Fixture f;
-  const std::vector<ObjectInfo> objects{{"m/../escape", 1, "v", ""}};
+  const std::vector<ObjectInfo> objects{{"m/../escape", 1, "v", {}}};
   const Status status = f.mirror.Materialize(f.store, "m", objects);
   EXPECT_EQ(status.code(), Status::Code::kInvalidArg);
   EXPECT_NE(status.message().find("m/../escape"), std::string::npos);

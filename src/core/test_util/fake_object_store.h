@@ -47,7 +47,7 @@ class FakeObjectStore final : public ObjectStore {
     MutexLock lock(&mu_);
     std::vector<ObjectInfo> out;
     for (const auto& [key, object] : objects_) {
-      if (key.rfind(prefix, 0) == 0) out.push_back({key, object.content.size(), object.version, ""});
+      if (key.rfind(prefix, 0) == 0) out.push_back({key, object.content.size(), object.version, {}});
     }
     return out;
   }

@@ -8,7 +8,9 @@ again after a change, which Authorization it carried, how many times it asked
 for a path. `fail_next(path, kind, times)` makes the next `times` GETs of a
 path (without query) fail as the emulator cannot: "throttle" answers 503 with
 S3's SlowDown error, "truncate" sends half the body and closes the connection,
-"unauthorized" answers 401 as GCS does for a revoked or expired token.
+"unauthorized" answers 401 as GCS does for a revoked or expired token,
+"corrupt" flips one byte in the middle of the body and keeps every header (the
+checksums the store states): damage in transit that only a checksum catches.
 `hold(path)` keeps the next GET of a path waiting until `release(path)`
 (`holding(path)` tells when it arrived): an object that is still downloading.
 One thread per connection (http.server); test use only.
@@ -64,7 +66,8 @@ class RecordingProxy:
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def fail_next(self, path: str, kind: str, times: int = 1) -> None:
-        """The next `times` GETs of `path` (no query) fail: "throttle", "truncate", "unauthorized"."""
+        """The next `times` GETs of `path` (no query) fail: "throttle", "truncate",
+        "unauthorized", "corrupt"."""
         with self._lock:
             self._faults.setdefault(path, []).extend([kind] * times)
 
@@ -138,6 +141,9 @@ class RecordingProxy:
             handler.close_connection = True
             handler.connection.shutdown(socket.SHUT_RDWR)
             return
+        if fault == "corrupt" and data:
+            middle = len(data) // 2
+            data = data[:middle] + bytes([data[middle] ^ 0x01]) + data[middle + 1:]
         self._reply(handler, response.status, headers, data,
                     send=0 if handler.command == "HEAD" else len(data))
 

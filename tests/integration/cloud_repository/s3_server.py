@@ -54,10 +54,11 @@ class MotoS3:
         except requests.ConnectionError:
             return False
 
-    def client(self, service: str = "s3", key_id: str = "testing", secret: str = "testing"):
+    def client(self, service: str = "s3", key_id: str = "testing", secret: str = "testing",
+               config=None):
         import boto3
         return boto3.client(service, endpoint_url=self.endpoint, region_name=REGION,
-                            aws_access_key_id=key_id, aws_secret_access_key=secret)
+                            aws_access_key_id=key_id, aws_secret_access_key=secret, config=config)
 
     def new_key(self, user: str) -> tuple[str, str]:
         """An access key of a new IAM user allowed everything."""
@@ -71,16 +72,25 @@ class MotoS3:
         self.key_id, self.secret = self.new_key("inferd")
         requests.post(self.endpoint + "/moto-api/reset-auth", data=b"0", timeout=5).raise_for_status()
 
-    def s3(self):
-        return self.client("s3", self.key_id, self.secret)
+    def s3(self, checksums: bool = True):
+        """boto3's S3 client with moto's key; `checksums` False: one that sends
+        no flexible checksum (botocore computes CRC32 by default), so moto
+        states none and only the ETag's MD5 tells the content."""
+        from botocore.config import Config
+        config = None if checksums else Config(request_checksum_calculation="when_required")
+        return self.client("s3", self.key_id, self.secret, config)
 
-    def upload(self, bucket: str, prefix: str, folder: Path) -> None:
-        """Every file under `folder` as <prefix>/<relative path>."""
-        s3 = self.s3()
+    def upload(self, bucket: str, prefix: str, folder: Path, checksum: str | None = None,
+               checksums: bool = True) -> None:
+        """Every file under `folder` as <prefix>/<relative path>, with the flexible
+        checksum `checksum` ("CRC32", "CRC32C", "CRC64NVME"; None: boto3's default,
+        CRC32) or, `checksums` False, none."""
+        s3 = self.s3(checksums)
+        extra = {"ChecksumAlgorithm": checksum} if checksum else {}
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 key = f"{prefix}/{path.relative_to(folder).as_posix()}".lstrip("/")
-                s3.put_object(Bucket=bucket, Key=key, Body=path.read_bytes())
+                s3.put_object(Bucket=bucket, Key=key, Body=path.read_bytes(), **extra)
 
     def stop(self) -> None:
         self.process.terminate()

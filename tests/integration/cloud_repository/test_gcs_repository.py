@@ -6,6 +6,7 @@ bucket too."""
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
 from pathlib import Path
@@ -75,6 +76,27 @@ def test_poll_downloads_again_only_the_object_that_changed(gcs, gcs_env, inferd)
                what="add_offset reloaded with the new model.py")
     assert media_gets(proxy) == ["poll%2Fadd_offset%2F1%2Fmodel.py"]
     assert_serves_both(server, offset=2.0)
+
+
+def test_a_corrupted_download_fails_its_model_naming_the_crc32c(gcs, gcs_env, inferd):
+    """The listing's crc32c (preferred to md5Hash, cheaper) checks each object."""
+    from awscrt.checksums import crc32c
+    emulator, proxy = gcs
+    files = repository_files(offset=1.0)
+    emulator.put_tree(BUCKET, "corrupt", files)
+    proxy.fail_next(f"/storage/v1/b/{BUCKET}/o/corrupt%2Fadd_offset%2F1%2Fmodel.py", "corrupt", 1)
+    server = inferd([], extra_args=[f"--model-repository=gs://{BUCKET}/corrupt",
+                                    cache_flag(gcs_env), "--exit-on-error=false"], wait_for="live")
+    wait_until(lambda: server.client().is_model_ready("ident"), what="ident ready")
+    stated = base64.b64encode(crc32c(files["add_offset/1/model.py"]).to_bytes(4, "big")).decode()
+
+    def add_offset():
+        return {m["name"]: m for m in server.client().get_model_repository_index()}["add_offset"]
+
+    wait_until(lambda: add_offset()["state"] == "UNAVAILABLE", what="add_offset failed")
+    reason = add_offset()
+    assert (f"gs://{BUCKET}/corrupt: object 'add_offset/1/model.py': content does not match its "
+            f"CRC32C ({stated}, received ") in reason["reason"], reason
 
 
 def serve_as_service_account(gcs, gcs_env, inferd, monkeypatch, prefix: str,
