@@ -62,31 +62,21 @@ class LiveCalls {
   std::atomic<int> count_{0};
 };
 
-// Whether a queue's thread is falling behind: its calls' events come faster
-// than it serves them, so it no longer sleeps between them. While it does,
+// Whether a queue's thread is behind its calls: the event it is handling was
+// already waiting when it asked for it, so it did not sleep. While it is,
 // ModelInfer hands a short model's execution to the model's instance threads
-// instead of running it on the queue's thread (InferReactor), so that on many
-// cores the executions spread over the instances and the one thread does
-// only gRPC's work; below that a call costs one wake-up. One unary call
-// ends with a few events in a row (its answer sent, its end), so only a
-// longer run of waits too short to have slept counts.
+// instead of running it on the queue's thread (InferReactor): at saturation
+// the executions spread over the instances and the one thread does only
+// gRPC's work; a call that arrives after the thread slept (everyday load)
+// runs on it and costs one wake-up.
 class QueueLoad {
  public:
-  // Next's waits at most this long did not sleep (an event was ready).
-  static constexpr int64_t kNoSleepNs = 3000;
-  // This many such waits in a row: behind.
-  static constexpr int kRunToFallBehind = 16;
-
-  // The queue's thread, after each Next: how long it waited.
-  void Observe(int64_t waited_ns) {
-    run_ = waited_ns <= kNoSleepNs ? run_ + 1 : 0;
-    behind_.store(run_ >= kRunToFallBehind, std::memory_order_relaxed);
-  }
+  // The queue's thread, after each Next: whether it slept in it.
+  void Observe(bool slept) { behind_.store(!slept, std::memory_order_relaxed); }
   // Any thread.
   bool behind() const { return behind_.load(std::memory_order_relaxed); }
 
  private:
-  int run_ = 0;  // the queue's thread only
   std::atomic<bool> behind_{false};
 };
 
